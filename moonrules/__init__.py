@@ -1,0 +1,122 @@
+"""moonrules: the reference implementation of Moon, the Texas domino trick-taking game.
+
+>>> import moonrules
+>>> s = moonrules.new_game(seed=1)
+>>> s.hand_number, s.phase, len(s.hands), s.to_act == s.first_bidder
+(1, Phase.BIDDING, 3, True)
+>>> moonrules.legal_actions(s)
+(Pass(), Bid(amount=4), Bid(amount=5), Bid(amount=6), Bid(amount=7), Bid(amount=21))
+"""
+
+from __future__ import annotations
+
+from .auction import MOON, PASS, Auction, apply_call, legal_calls
+from .errors import IllegalAction, IllegalDeal, MoonError, OutOfTurn, ParseError, RulesError
+from .game import (
+    Action,
+    Bid,
+    Deal,
+    Discard,
+    GameState,
+    Hand,
+    NameTrump,
+    Pass,
+    Phase,
+    Play,
+    Trick,
+    apply,
+    check_deal,
+    illegal_play_reason,
+    legal_actions,
+    new_game,
+    seeded_deal,
+    with_deal,
+)
+from .rules import (
+    PARTNERSHIP,
+    PRESETS,
+    STANDARD,
+    AllPass,
+    FirstLead,
+    MoonMade,
+    Renege,
+    RuleSet,
+    Scoring,
+    TieRule,
+    WidowTiming,
+    rules_by_name,
+)
+from .scoring import HandScore, game_winner, score_hand
+from .suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit, rank
+from .tiles import DOUBLE_SIX_SET, MOON_SET, NO_DOUBLE_BLANK_SET, TILES, Tile, TileSet, tile, tiles
+from .tricks import follows, legal_plays, trick_winner
+from .views import PlayerView, view
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DOUBLE_SIX_SET",
+    "MOON",
+    "MOON_SET",
+    "NO_DOUBLE_BLANK_SET",
+    "PARTNERSHIP",
+    "PASS",
+    "PRESETS",
+    "STANDARD",
+    "TILES",
+    "TRUMP_SUIT",
+    "Action",
+    "AllPass",
+    "Auction",
+    "Bid",
+    "Deal",
+    "Discard",
+    "FirstLead",
+    "GameState",
+    "Hand",
+    "HandScore",
+    "IllegalAction",
+    "IllegalDeal",
+    "MoonError",
+    "MoonMade",
+    "NameTrump",
+    "OutOfTurn",
+    "ParseError",
+    "Pass",
+    "Phase",
+    "Play",
+    "PlayerView",
+    "Renege",
+    "RuleSet",
+    "RulesError",
+    "Scoring",
+    "TieRule",
+    "Tile",
+    "TileSet",
+    "Trick",
+    "Trump",
+    "WidowTiming",
+    "__version__",
+    "apply",
+    "apply_call",
+    "check_deal",
+    "follows",
+    "game_winner",
+    "illegal_play_reason",
+    "in_suit",
+    "is_trump",
+    "led_suit",
+    "legal_actions",
+    "legal_calls",
+    "legal_plays",
+    "new_game",
+    "rank",
+    "rules_by_name",
+    "score_hand",
+    "seeded_deal",
+    "tile",
+    "tiles",
+    "trick_winner",
+    "view",
+    "with_deal",
+]

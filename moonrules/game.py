@@ -1,0 +1,774 @@
+"""The whole game as pure functions over immutable states.
+
+:func:`new_game` deals the first hand; :func:`legal_actions` lists what the
+player to act may do; :func:`apply` returns the next state or raises
+:class:`~moonrules.errors.IllegalAction` naming the clause broken. A state holds
+everything: the rule set, the seed its deals come from, the scores, the hands
+already played and the hand in progress. Nothing is mutated, nothing is global.
+
+>>> from moonrules import new_game, legal_actions, apply
+>>> import random
+>>> s = new_game(seed=7)
+>>> rng = random.Random(1)
+>>> while not s.is_over:
+...     s = apply(s, rng.choice(legal_actions(s)))
+>>> s.winner is not None and max(s.scores) >= 21 or s.history[-1].bid == 21
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from enum import Enum
+from typing import Final
+
+import attrs
+
+from .auction import MOON, PASS, Auction, call_name, check_call, legal_calls
+from .errors import IllegalAction, IllegalDeal, OutOfTurn
+from .rules import FirstLead, RuleSet, WidowTiming, as_rules
+from .scoring import game_winner, score_hand, side_tricks
+from .suits import TRUMP_SUIT, Trump, suit_name
+from .tables import LED_SUIT, SUIT_MASK, legal_mask, winner_index
+from .tiles import TILES, Tile, mask_of, tiles_of
+
+# ---------------------------------------------------------------------------
+# Actions
+
+
+class Action:
+    """Base of the five actions. Actions compare by value and sort by kind, then value."""
+
+    __slots__ = ()
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        raise NotImplementedError
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.sort_key < other.sort_key
+
+
+@attrs.frozen(slots=True, repr=False, order=False)
+class Pass(Action):
+    """Pass in the auction (BID-3)."""
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        return (0, 0)
+
+    def __str__(self) -> str:
+        return "pass"
+
+    def __repr__(self) -> str:
+        return "Pass()"
+
+
+@attrs.frozen(slots=True, order=False)
+class Bid(Action):
+    """Bid ``amount`` tricks (BID-3, BID-4); 21 is the moon."""
+
+    amount: int
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        return (0, self.amount)
+
+    def __str__(self) -> str:
+        return f"bid {self.amount}"
+
+
+@attrs.frozen(slots=True, order=False)
+class Discard(Action):
+    """The bidder's discard after taking the widow (WIDOW-1)."""
+
+    tile: Tile
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        return (1, self.tile.index)
+
+    def __str__(self) -> str:
+        return f"discard {self.tile}"
+
+
+@attrs.frozen(slots=True, order=False)
+class NameTrump(Action):
+    """The bidder names trump (TRUMP-1)."""
+
+    trump: Trump
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        return (2, self.trump.value)
+
+    def __str__(self) -> str:
+        return f"trump {self.trump}"
+
+
+@attrs.frozen(slots=True, order=False)
+class Play(Action):
+    """Play a tile to the trick (TRICK-1)."""
+
+    tile: Tile
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        return (3, self.tile.index)
+
+    def __str__(self) -> str:
+        return f"play {self.tile}"
+
+
+def call_action(call: int) -> Pass | Bid:
+    """The action for an auction call (``0`` is pass)."""
+    return _PASS if call == PASS else _BIDS[call]
+
+
+_PASS: Final = Pass()
+_BIDS: Final[dict[int, Bid]] = {b: Bid(b) for b in (3, 4, 5, 6, 7, MOON)}
+_PLAYS: Final[tuple[Play, ...]] = tuple(Play(t) for t in TILES)
+_DISCARDS: Final[tuple[Discard, ...]] = tuple(Discard(t) for t in TILES)
+_TRUMPS: Final[dict[Trump, NameTrump]] = {t: NameTrump(t) for t in Trump}
+
+
+# ---------------------------------------------------------------------------
+# States
+
+
+class Phase(Enum):
+    """What the hand in progress waits for."""
+
+    BIDDING = "bidding"
+    DISCARD = "discard"
+    TRUMP = "trump"
+    PLAY = "play"
+    DONE = "done"
+    """A finished hand (played out or thrown in); only in ``history``, or the last hand of a game."""
+
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
+
+@attrs.frozen(slots=True)
+class Trick:
+    """A completed trick: who led, the tiles in the order played, the winning seat."""
+
+    leader: int
+    tiles: tuple[Tile, ...]
+    winner: int
+
+    def seat_of(self, position: int, players: int) -> int:
+        """The seat that played the tile at ``position``."""
+        return (self.leader + position) % players
+
+
+@attrs.frozen(slots=True)
+class Deal:
+    """The tiles each seat was dealt, by seat, and the widow (``None`` without one).
+
+    A deal is checked against a rule set by :func:`check_deal` (DEAL-3).
+    """
+
+    hands: tuple[tuple[Tile, ...], ...]
+    widow: Tile | None = None
+
+    @staticmethod
+    def of(hands: Sequence[Sequence[Tile | str]], widow: Tile | str | None = None) -> Deal:
+        """Build a deal from tiles or tile texts, each hand sorted."""
+        from .tiles import tile
+
+        return Deal(
+            tuple(tuple(sorted(tile(t) for t in h)) for h in hands),
+            None if widow is None else tile(widow),
+        )
+
+
+@attrs.frozen(slots=True)
+class Hand:
+    """One hand: its deal, auction, widow, trump and tricks, as far as played.
+
+    Internally tiles are bit masks and indices (see :mod:`moonrules.tiles`); the
+    properties of :class:`GameState` give them as :class:`Tile` values.
+    """
+
+    number: int
+    """1 for the first hand of the game; thrown-in hands count."""
+    first_bidder: int
+    deal: tuple[int, ...]
+    """Each seat's dealt tiles, as masks."""
+    widow: int
+    """The widow's tile index, or -1."""
+    hands: tuple[int, ...]
+    """Each seat's tiles now, as masks."""
+    phase: Phase = Phase.BIDDING
+    calls: tuple[int, ...] = ()
+    bidder: int = -1
+    bid: int = 0
+    discard: int = -1
+    trump: int = -1
+    """``Trump.value``, or -1 before trump is named."""
+    leader: int = -1
+    trick: tuple[int, ...] = ()
+    tricks: tuple[Trick, ...] = ()
+    tricks_won: tuple[int, ...] = ()
+    widow_taken: bool = False
+    deltas: tuple[int, ...] | None = None
+    """The score change of each side once the hand is scored."""
+
+    @property
+    def thrown_in(self) -> bool:
+        """Whether every player passed and the hand was thrown in (BID-7)."""
+        return self.phase is Phase.DONE and self.bidder < 0
+
+
+@attrs.frozen(slots=True)
+class GameState:
+    """A whole game at one moment. Immutable, hashable, equal by value.
+
+    Use :func:`legal_actions` and :func:`apply` to move on; read it through the
+    properties (``hands``, ``trump``, ``bidder``, ``bid``, ``scores``, ``trick``,
+    ``tricks``, ``to_act``, ``is_over``, ``winner``, ``hand_number``).
+    """
+
+    rules: RuleSet
+    seed: int
+    """Every deal of the game after the first comes from this seed (and any supplied deal)."""
+    scores: tuple[int, ...]
+    """Points (or marks) per side: per seat, or per team in partnership rules."""
+    hand: Hand
+    """The hand in progress (or the last hand, once the game is over)."""
+    history: tuple[Hand, ...] = ()
+    """Every earlier hand of the game, thrown-in hands included."""
+    winner: int | None = None
+    """The winning side (a seat; a team in partnership rules), once the game is over."""
+
+    # -- reading the state ------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has been won (END-1, SCORE-4)."""
+        return self.winner is not None
+
+    @property
+    def hand_number(self) -> int:
+        """Hands dealt so far, thrown-in hands included."""
+        return self.hand.number
+
+    @property
+    def phase(self) -> Phase:
+        """What the hand in progress waits for."""
+        return self.hand.phase
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act now, or ``None`` once the game is over."""
+        return _to_act(self)
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's tiles now, by seat, in tile order."""
+        return tuple(tiles_of(m) for m in self.hand.hands)
+
+    @property
+    def widow(self) -> Tile | None:
+        """The widow tile of the hand (hidden from players; see :mod:`moonrules.views`)."""
+        return None if self.hand.widow < 0 else TILES[self.hand.widow]
+
+    @property
+    def discard(self) -> Tile | None:
+        """The bidder's discard, once made."""
+        return None if self.hand.discard < 0 else TILES[self.hand.discard]
+
+    @property
+    def first_bidder(self) -> int:
+        """The seat that calls first in this hand (BID-1)."""
+        return self.hand.first_bidder
+
+    @property
+    def calls(self) -> tuple[Pass | Bid, ...]:
+        """The auction's calls so far, first bidder first."""
+        return tuple(call_action(c) for c in self.hand.calls)
+
+    @property
+    def auction(self) -> Auction:
+        """The auction of this hand as an :class:`~moonrules.auction.Auction` value."""
+        return Auction(self.hand.calls, self.hand.first_bidder, self.rules)
+
+    @property
+    def bidder(self) -> int | None:
+        """The auction's winner, once decided."""
+        return None if self.hand.bidder < 0 else self.hand.bidder
+
+    @property
+    def bid(self) -> int | None:
+        """The winning bid, once decided."""
+        return None if self.hand.bidder < 0 else self.hand.bid
+
+    @property
+    def trump(self) -> Trump | None:
+        """The trump named, once named."""
+        return None if self.hand.trump < 0 else _TRUMP_BY_VALUE[self.hand.trump]
+
+    @property
+    def leader(self) -> int | None:
+        """The seat that led (or is to lead) the trick in progress."""
+        return None if self.hand.leader < 0 else self.hand.leader
+
+    @property
+    def trick(self) -> tuple[Tile, ...]:
+        """The tiles of the trick in progress, led tile first."""
+        return tuple(TILES[i] for i in self.hand.trick)
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The tricks completed in this hand."""
+        return self.hand.tricks
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks won in this hand, per seat."""
+        return self.hand.tricks_won or (0,) * self.rules.players
+
+    @property
+    def is_partnership(self) -> bool:
+        """Whether seats play in two teams (TEAM-1)."""
+        return self.rules.partnership
+
+
+_TRUMP_BY_VALUE: Final[dict[int, Trump]] = {t.value: t for t in Trump}
+
+
+def _to_act(state: GameState) -> int | None:
+    h = state.hand
+    if state.winner is not None:
+        return None
+    p = h.phase
+    n = state.rules.players
+    if p is Phase.BIDDING:
+        return (h.first_bidder + len(h.calls)) % n
+    if p is Phase.PLAY:
+        return (h.leader + len(h.trick)) % n
+    return h.bidder
+
+
+# ---------------------------------------------------------------------------
+# Dealing
+
+
+def check_deal(rules: RuleSet, deal: Deal) -> None:
+    """DEAL-3: the deal must divide the rule set's tiles exactly; raise :class:`IllegalDeal`."""
+    if len(deal.hands) != rules.players:
+        raise IllegalDeal(
+            "DEAL-3", f"a deal has one hand per player ({rules.players}), not {len(deal.hands)}"
+        )
+    seen: dict[Tile, str] = {}
+    allowed = rules.tile_set.mask
+    places = [(f"seat {s}", h) for s, h in enumerate(deal.hands)]
+    if deal.widow is not None:
+        places.append(("the widow", (deal.widow,)))
+    for where, ts in places:
+        if where != "the widow" and len(ts) != 7:
+            raise IllegalDeal("DEAL-1", f"{where} was dealt {len(ts)} tiles; each player gets 7")
+        for t in ts:
+            if not allowed >> t.index & 1:
+                raise IllegalDeal(
+                    "DEAL-3", f"{t} ({where}) is not in the {rules.tile_set.value} set"
+                )
+            if t in seen:
+                raise IllegalDeal("DEAL-3", f"{t} was dealt twice: to {seen[t]} and to {where}")
+            seen[t] = where
+    if rules.has_widow and deal.widow is None:
+        raise IllegalDeal("DEAL-2", "these rules have a widow, and the deal names none")
+    if not rules.has_widow and deal.widow is not None:
+        raise IllegalDeal("DEAL-2", f"these rules have no widow, and the deal names {deal.widow}")
+
+
+def seeded_deal(rules: RuleSet, seed: int, hand_number: int) -> Deal:
+    """The deal of hand ``hand_number`` (1 = first) of the game with ``seed`` (DEAL-1, DEAL-2).
+
+    The shuffle uses its own :class:`random.Random`, seeded from the game's seed
+    and the hand number, so it is the same on every machine and Python version
+    that keeps ``random``'s string seeding.
+    """
+    rng = random.Random(f"moonrules/deal/{seed}/{hand_number}")
+    pool = list(rules.tile_set.tiles)
+    rng.shuffle(pool)
+    hands = tuple(tuple(sorted(pool[7 * s : 7 * s + 7])) for s in range(rules.players))
+    widow = pool[-1] if rules.has_widow else None
+    return Deal(hands, widow)
+
+
+def _new_hand(rules: RuleSet, number: int, first_bidder: int, deal: Deal) -> Hand:
+    masks = tuple(mask_of(h) for h in deal.hands)
+    return Hand(
+        number=number,
+        first_bidder=first_bidder,
+        deal=masks,
+        widow=-1 if deal.widow is None else deal.widow.index,
+        hands=masks,
+        tricks_won=(0,) * rules.players,
+    )
+
+
+def new_game(
+    rules: RuleSet | str | None = None,
+    seed: int | None = None,
+    *,
+    first_bidder: int | None = None,
+    deal: Deal | None = None,
+) -> GameState:
+    """A new game, its first hand dealt and waiting for the first call.
+
+    ``rules``: a :class:`~moonrules.rules.RuleSet` or a preset name (default
+    ``"standard"``). ``seed``: the game's seed; the same seed gives the same
+    game (a fresh random seed when ``None``, kept in ``state.seed``).
+    ``first_bidder``: default chosen at random from the seed (BID-1).
+    ``deal``: the first hand's deal, instead of the seeded shuffle.
+    """
+    r = as_rules(rules)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    if type(seed) is not int:
+        raise TypeError(f"a seed is a whole number, not {seed!r}")
+    if first_bidder is None:
+        first_bidder = random.Random(f"moonrules/first-bidder/{seed}").randrange(r.players)
+    elif type(first_bidder) is not int or not 0 <= first_bidder < r.players:
+        raise OutOfTurn("SEAT-1", f"seats are numbered 0 to {r.players - 1}, not {first_bidder!r}")
+    if deal is None:
+        deal = seeded_deal(r, seed, 1)
+    else:
+        check_deal(r, deal)
+    return GameState(
+        rules=r, seed=seed, scores=(0,) * r.sides, hand=_new_hand(r, 1, first_bidder, deal)
+    )
+
+
+def with_deal(state: GameState, deal: Deal) -> GameState:
+    """The state with the hand in progress dealt from ``deal`` instead (the caller's shuffle).
+
+    Only before the hand's first call; raises :class:`IllegalDeal` (DEAL-3) for a
+    deal that does not divide the rule set's tiles exactly.
+    """
+    h = state.hand
+    if state.is_over or h.phase is not Phase.BIDDING or h.calls:
+        raise OutOfTurn("TURN-1", "a hand can be redealt only before its first call")
+    check_deal(state.rules, deal)
+    return attrs.evolve(state, hand=_new_hand(state.rules, h.number, h.first_bidder, deal))
+
+
+# ---------------------------------------------------------------------------
+# Legal actions
+
+
+_PLAYS_CACHE: dict[int, tuple[Play, ...]] = {}
+_DISCARDS_CACHE: dict[int, tuple[Discard, ...]] = {}
+
+
+def _plays(mask: int) -> tuple[Play, ...]:
+    out = _PLAYS_CACHE.get(mask)
+    if out is None:
+        out = tuple(_PLAYS[t.index] for t in tiles_of(mask))
+        if len(_PLAYS_CACHE) < 1 << 18:
+            _PLAYS_CACHE[mask] = out
+    return out
+
+
+def _discards(mask: int) -> tuple[Discard, ...]:
+    out = _DISCARDS_CACHE.get(mask)
+    if out is None:
+        out = tuple(_DISCARDS[t.index] for t in tiles_of(mask))
+        if len(_DISCARDS_CACHE) < 1 << 16:
+            _DISCARDS_CACHE[mask] = out
+    return out
+
+
+def legal_play_mask(state: GameState) -> int:
+    """Mask of the tiles the player to act may play (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3)."""
+    h = state.hand
+    hand = h.hands[(h.leader + len(h.trick)) % state.rules.players]
+    if h.trick:
+        return legal_mask(hand, h.trick, h.trump)
+    if not h.tricks and state.rules.first_lead is FirstLead.TRUMP:
+        return hand & SUIT_MASK[h.trump][TRUMP_SUIT] or hand
+    return hand
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """The actions the player to act may take, sorted; ``()`` once the game is over.
+
+    Never empty while the game goes on.
+    """
+    if state.winner is not None:
+        return ()
+    h = state.hand
+    p = h.phase
+    if p is Phase.PLAY:
+        return _plays(legal_play_mask(state))
+    if p is Phase.BIDDING:
+        return tuple(call_action(c) for c in legal_calls(state.auction))
+    if p is Phase.DISCARD:
+        return _discards(h.hands[h.bidder])
+    if p is Phase.TRUMP:
+        return tuple(_TRUMPS[t] for t in state.rules.trumps)
+    return ()  # pragma: no cover - a DONE hand never stays current in a live game
+
+
+# ---------------------------------------------------------------------------
+# Applying actions
+
+
+def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
+    """The state after the player to act takes ``action``.
+
+    With ``seat``, the action is refused unless that seat is to act (TURN-1).
+    Raises :class:`~moonrules.errors.IllegalAction` (with the clause ID) for any
+    action the rules forbid; the state given is never changed.
+    """
+    if state.winner is not None:
+        raise IllegalAction("END-1", "the game is over; no more actions")
+    to_act = _to_act(state)
+    if seat is not None and seat != to_act:
+        raise OutOfTurn("TURN-1", f"it is seat {to_act}'s turn, not seat {seat}'s")
+    h = state.hand
+    p = h.phase
+    if p is Phase.PLAY and type(action) is Play:
+        return _play(state, action.tile)
+    if p is Phase.BIDDING and type(action) in (Pass, Bid):
+        return _call(state, PASS if type(action) is Pass else action.amount)  # type: ignore[attr-defined]
+    if p is Phase.DISCARD and type(action) is Discard:
+        return _discard(state, action.tile)
+    if p is Phase.TRUMP and type(action) is NameTrump:
+        return _name_trump(state, action.trump)
+    if not isinstance(action, Action):
+        raise TypeError(f"{action!r} is not an action")
+    wanted = {
+        Phase.BIDDING: "a call (pass or bid)",
+        Phase.DISCARD: "the bidder's discard",
+        Phase.TRUMP: "the bidder naming trump",
+        Phase.PLAY: "a tile played to the trick",
+    }[p]
+    raise OutOfTurn("TURN-1", f"the game waits for {wanted} by seat {to_act}, not {action}")
+
+
+def _call(state: GameState, call: int) -> GameState:
+    """BID-2 … BID-8."""
+    h = state.hand
+    auction = state.auction
+    check_call(auction, call)
+    calls = (*h.calls, call)
+    auction = Auction(calls, h.first_bidder, state.rules)
+    if not auction.is_over:
+        return attrs.evolve(state, hand=attrs.evolve(h, calls=calls))
+    if auction.redeal:
+        done = attrs.evolve(h, calls=calls, phase=Phase.DONE)
+        return _next_hand(state, done, state.scores)
+    bidder = auction.winner
+    assert bidder is not None
+    rules = state.rules
+    if rules.has_widow and rules.widow_timing is WidowTiming.BEFORE_TRUMP:
+        hands = list(h.hands)
+        hands[bidder] |= 1 << h.widow
+        hand = attrs.evolve(
+            h,
+            calls=calls,
+            bidder=bidder,
+            bid=auction.high_bid,
+            phase=Phase.DISCARD,
+            hands=tuple(hands),
+            widow_taken=True,
+        )
+    else:
+        hand = attrs.evolve(h, calls=calls, bidder=bidder, bid=auction.high_bid, phase=Phase.TRUMP)
+    return attrs.evolve(state, hand=hand)
+
+
+def _discard(state: GameState, tile: Tile) -> GameState:
+    """WIDOW-1, WIDOW-2: the bidder discards one tile of the eight."""
+    h = state.hand
+    bit = 1 << tile.index
+    if not h.hands[h.bidder] & bit:
+        raise IllegalAction(
+            "WIDOW-1", f"seat {h.bidder} cannot discard {tile}: it is not in their hand"
+        )
+    hands = list(h.hands)
+    hands[h.bidder] &= ~bit
+    after_trump = state.rules.widow_timing is WidowTiming.AFTER_TRUMP
+    hand = attrs.evolve(
+        h,
+        hands=tuple(hands),
+        discard=tile.index,
+        phase=Phase.PLAY if after_trump else Phase.TRUMP,
+        leader=h.bidder if after_trump else -1,
+    )
+    return attrs.evolve(state, hand=hand)
+
+
+def _name_trump(state: GameState, trump: Trump) -> GameState:
+    """TRUMP-1, TRUMP-5, WIDOW-2."""
+    rules = state.rules
+    if trump not in rules.trumps:
+        offered = ", ".join(str(t) for t in rules.trumps)
+        raise IllegalAction(
+            "TRUMP-5", f"trump {trump} is not offered by these rules; choose one of {offered}"
+        )
+    h = state.hand
+    if rules.has_widow and rules.widow_timing is WidowTiming.AFTER_TRUMP:
+        hands = list(h.hands)
+        hands[h.bidder] |= 1 << h.widow
+        hand = attrs.evolve(
+            h, trump=trump.value, phase=Phase.DISCARD, hands=tuple(hands), widow_taken=True
+        )
+    else:
+        hand = attrs.evolve(h, trump=trump.value, phase=Phase.PLAY, leader=h.bidder)
+    return attrs.evolve(state, hand=hand)
+
+
+def illegal_play_reason(state: GameState, tile: Tile) -> IllegalAction | None:
+    """Why the player to act may not play ``tile`` now, or ``None`` if they may.
+
+    The error names the clause (TRICK-1, LEAD-2, FOLLOW-1, FOLLOW-2) and says
+    what was allowed instead.
+    """
+    h = state.hand
+    n = state.rules.players
+    seat = (h.leader + len(h.trick)) % n
+    hand = h.hands[seat]
+    bit = 1 << tile.index
+    if not hand & bit:
+        return IllegalAction("TRICK-1", f"seat {seat} does not hold {tile}")
+    legal = legal_play_mask(state)
+    if legal & bit:
+        return None
+    legal_tiles = tuple(reversed(tiles_of(legal)))
+    allowed = ", ".join(str(t) for t in legal_tiles)
+    one = len(legal_tiles) == 1
+    trump = _TRUMP_BY_VALUE[h.trump]
+    if not h.trick:
+        return IllegalAction(
+            "LEAD-2",
+            f"seat {seat} led {tile} while holding a trump; the first lead of the hand must be "
+            f"a trump. Legal leads were: {allowed}.",
+        )
+    led = TILES[h.trick[0]]
+    suit = LED_SUIT[h.trump][h.trick[0]]
+    if suit == TRUMP_SUIT:
+        return IllegalAction(
+            "FOLLOW-1",
+            f"seat {seat} played {tile} on a trump lead ({led}, trump {trump}) while holding "
+            f"{allowed}, which {'is a trump' if one else 'are trumps'}. "
+            f"Legal plays were: {allowed}.",
+        )
+    note = ""
+    if SUIT_MASK[h.trump][TRUMP_SUIT] & bit and tile.has(suit):
+        note = f" ({tile} is a trump, and a trump never follows another suit)"
+    return IllegalAction(
+        "FOLLOW-2",
+        f"seat {seat} played {tile} on a {suit_name(suit)} lead ({led}) while holding "
+        f"{allowed}, which follow{'s' if one else ''} suit {suit}{note}. "
+        f"Legal plays were: {allowed}.",
+    )
+
+
+def _play(state: GameState, tile: Tile) -> GameState:
+    """TRICK-1 … TRICK-3, FOLLOW-1 … FOLLOW-3, then scoring at the end of the hand."""
+    h = state.hand
+    rules = state.rules
+    n = rules.players
+    idx = tile.index
+    seat = (h.leader + len(h.trick)) % n
+    bit = 1 << idx
+    if h.trick:
+        ok = h.hands[seat] & bit and legal_mask(h.hands[seat], h.trick, h.trump) & bit
+    else:
+        ok = legal_play_mask(state) & bit
+    if not ok:
+        err = illegal_play_reason(state, tile)
+        assert err is not None
+        raise err
+    hands = list(h.hands)
+    hands[seat] &= ~bit
+    trick = (*h.trick, idx)
+    if len(trick) < n:
+        return GameState(
+            state.rules,
+            state.seed,
+            state.scores,
+            attrs.evolve(h, hands=tuple(hands), trick=trick),
+            state.history,
+            None,
+        )
+    win = (h.leader + winner_index(trick, h.trump)) % n
+    done = Trick(h.leader, tuple(TILES[i] for i in trick), win)
+    won = list(h.tricks_won)
+    won[win] += 1
+    tricks = (*h.tricks, done)
+    if len(tricks) < 7:
+        hand = attrs.evolve(
+            h, hands=tuple(hands), trick=(), tricks=tricks, tricks_won=tuple(won), leader=win
+        )
+        return GameState(state.rules, state.seed, state.scores, hand, state.history, None)
+    result = score_hand(rules, h.bidder, h.bid, won)
+    scores = tuple(s + d for s, d in zip(state.scores, result.deltas, strict=True))
+    hand = attrs.evolve(
+        h,
+        hands=tuple(hands),
+        trick=(),
+        tricks=tricks,
+        tricks_won=tuple(won),
+        leader=win,
+        phase=Phase.DONE,
+        deltas=result.deltas,
+    )
+    bidder_side = rules.side_of(h.bidder)
+    winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
+    if winner is not None:
+        return GameState(rules, state.seed, scores, hand, state.history, winner)
+    return _next_hand(state, hand, scores)
+
+
+def _next_hand(state: GameState, done: Hand, scores: tuple[int, ...]) -> GameState:
+    """BID-1, BID-7: deal the next hand from the seed; the first bid moves one seat on."""
+    rules = state.rules
+    number = done.number + 1
+    first = (done.first_bidder + 1) % rules.players
+    hand = _new_hand(rules, number, first, seeded_deal(rules, state.seed, number))
+    return GameState(rules, state.seed, scores, hand, (*state.history, done), None)
+
+
+def hand_result(hand: Hand, rules: RuleSet) -> tuple[int, ...]:
+    """Tricks per side of a hand (per seat, or per team: TEAM-1)."""
+    return side_tricks(rules, hand.tricks_won or (0,) * rules.players)
+
+
+def describe_call(call: int) -> str:
+    """A call as a player says it."""
+    return call_name(call)
+
+
+__all__ = [
+    "Action",
+    "Bid",
+    "Deal",
+    "Discard",
+    "GameState",
+    "Hand",
+    "NameTrump",
+    "Pass",
+    "Phase",
+    "Play",
+    "Trick",
+    "apply",
+    "call_action",
+    "check_deal",
+    "hand_result",
+    "illegal_play_reason",
+    "legal_actions",
+    "legal_play_mask",
+    "new_game",
+    "seeded_deal",
+    "with_deal",
+]

@@ -127,7 +127,7 @@ def check_call(auction: Auction, call: int) -> None:
 def apply_call(auction: Auction, call: int) -> Auction:
     """The auction after ``call``, or :class:`IllegalAction` naming the clause broken."""
     check_call(auction, call)
-    return Auction(auction.calls + (call,), auction.first_bidder, auction.rules)
+    return Auction((*auction.calls, call), auction.first_bidder, auction.rules)
 
 
 __all__ = ["MOON", "PASS", "Auction", "apply_call", "call_name", "check_call", "legal_calls"]

@@ -147,7 +147,7 @@ class Phase(Enum):
     TRUMP = "trump"
     PLAY = "play"
     DONE = "done"
-    """A finished hand (played out or thrown in); only in ``history``, or the last hand of a game."""
+    """A finished hand (played out or thrown in): in ``history``, or the last hand of a game."""
 
     def __repr__(self) -> str:
         return f"Phase.{self.name}"

@@ -23,7 +23,7 @@ SUIT_MASK: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(sum(1 << t.index for t in TILES if in_suit(t, suit, trump)) for suit in SUITS)
     for trump in Trump
 )
-"""``SUIT_MASK[trump][suit]``: the tiles of ``suit`` (7 = trump) under ``trump`` (SUIT-1, SUIT-2)."""
+"""``SUIT_MASK[trump][suit]``: the tiles of ``suit`` (7 = trump) under ``trump`` (SUIT-1/2)."""
 
 LED_SUIT: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(led_suit(t, trump) for t in TILES) for trump in Trump

@@ -22,7 +22,7 @@ class RulesError(MoonError, ValueError):
     rule: str
 
     def __init__(self, message: str, rule: str = "RULES-1") -> None:
-        super().__init__(message)
+        super().__init__(f"{message} ({rule})")
         self.rule = rule
         self.message = message
 

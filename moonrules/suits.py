@@ -149,7 +149,7 @@ def rank(tile: Tile, suit: Suit, trump: Trump) -> int:
     other tile its other end. Among doubles as trump, a double ranks its number.
     Raises ``ValueError`` when the tile is not in the suit.
 
-    >>> [rank(t, 2, Trump.SIX) for t in (Tile(2, 2), Tile(6, 2), Tile(2, 1))]
+    >>> [rank(t, 2, Trump.FIVE) for t in (Tile(2, 2), Tile(6, 2), Tile(2, 1))]
     [7, 6, 1]
     >>> rank(Tile(6, 2), TRUMP_SUIT, Trump.TWO) > rank(Tile(3, 2), TRUMP_SUIT, Trump.TWO)
     True

@@ -44,6 +44,7 @@ from .rules import (
     Scoring,
     TieRule,
     WidowTiming,
+    preset,
     rules_by_name,
 )
 from .scoring import HandScore, game_winner, score_hand
@@ -110,6 +111,7 @@ __all__ = [
     "legal_calls",
     "legal_plays",
     "new_game",
+    "preset",
     "rank",
     "rules_by_name",
     "score_hand",

@@ -218,6 +218,8 @@ class Hand:
     widow_taken: bool = False
     deltas: tuple[int, ...] | None = None
     """The score change of each side once the hand is scored."""
+    renege: int = -1
+    """The seat whose renege ended the hand under ``renege = penalty`` (RENEGE-2), or -1."""
 
     @property
     def thrown_in(self) -> bool:
@@ -537,8 +539,12 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     p = h.phase
     if p is Phase.PLAY and type(action) is Play:
         return _play(state, action.tile)
-    if p is Phase.BIDDING and type(action) in (Pass, Bid):
-        return _call(state, PASS if type(action) is Pass else action.amount)  # type: ignore[attr-defined]
+    if p is Phase.BIDDING and type(action) is Pass:
+        return _call(state, PASS)
+    if p is Phase.BIDDING and type(action) is Bid:
+        if type(action.amount) is not int or action.amount <= PASS:
+            raise IllegalAction("BID-4", f"{action.amount!r} is not a bid; to pass, pass")
+        return _call(state, action.amount)
     if p is Phase.DISCARD and type(action) is Discard:
         return _discard(state, action.tile)
     if p is Phase.TRUMP and type(action) is NameTrump:
@@ -673,6 +679,48 @@ def illegal_play_reason(state: GameState, tile: Tile) -> IllegalAction | None:
     )
 
 
+def apply_renege(state: GameState, tile: Tile) -> GameState:
+    """RENEGE-2: the player to act reneges with ``tile``; the hand ends and is scored.
+
+    Only under ``renege = penalty`` rules, and only for a play that breaks
+    FOLLOW-1 or FOLLOW-2 (a tile the player holds). If the bidder's side
+    reneged, the bidder is set; if a defender reneged, the bidder makes the bid.
+    The other sides score the tricks they took before the renege.
+    """
+    from .rules import Renege
+
+    if state.rules.renege is not Renege.PENALTY:
+        raise IllegalAction("RENEGE-1", "these rules stop at a renege; no penalty is scored")
+    if state.winner is not None or state.hand.phase is not Phase.PLAY:
+        raise OutOfTurn("TURN-1", "a renege can only happen while tiles are being played")
+    err = illegal_play_reason(state, tile)
+    if err is None or err.rule not in ("FOLLOW-1", "FOLLOW-2"):
+        raise IllegalAction(
+            "RENEGE-2", f"playing {tile} is {'legal' if err is None else 'not a renege'} here"
+        )
+    h = state.hand
+    rules = state.rules
+    seat = (h.leader + len(h.trick)) % rules.players
+    hands = list(h.hands)
+    hands[seat] &= ~(1 << tile.index)
+    made = rules.side_of(seat) != rules.side_of(h.bidder)
+    result = score_hand(rules, h.bidder, h.bid, h.tricks_won, made=made)
+    scores = tuple(s + d for s, d in zip(state.scores, result.deltas, strict=True))
+    hand = attrs.evolve(
+        h,
+        hands=tuple(hands),
+        trick=(*h.trick, tile.index),
+        phase=Phase.DONE,
+        deltas=result.deltas,
+        renege=seat,
+    )
+    bidder_side = rules.side_of(h.bidder)
+    winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
+    if winner is not None:
+        return GameState(rules, state.seed, scores, hand, state.history, winner)
+    return _next_hand(state, hand, scores)
+
+
 def _play(state: GameState, tile: Tile) -> GameState:
     """TRICK-1 … TRICK-3, FOLLOW-1 … FOLLOW-3, then scoring at the end of the hand."""
     h = state.hand
@@ -762,6 +810,7 @@ __all__ = [
     "Play",
     "Trick",
     "apply",
+    "apply_renege",
     "call_action",
     "check_deal",
     "hand_result",

@@ -317,6 +317,10 @@ def rules_by_name(name: str) -> RuleSet:
         raise ParseError(f"no rule set is called {name!r}; known: {known}") from None
 
 
+preset = rules_by_name
+"""The same as :func:`rules_by_name`."""
+
+
 def as_rules(rules: RuleSet | str | None) -> RuleSet:
     """A rule set given by value, by name, or ``None`` for the standard rules."""
     if rules is None:
@@ -340,5 +344,6 @@ __all__ = [
     "TieRule",
     "WidowTiming",
     "as_rules",
+    "preset",
     "rules_by_name",
 ]

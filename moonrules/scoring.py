@@ -32,11 +32,14 @@ def is_made(bid: int, tricks_won: int) -> bool:
     return tricks_won >= (7 if bid == MOON else bid)
 
 
-def score_hand(rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int]) -> HandScore:
+def score_hand(
+    rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int], *, made: bool | None = None
+) -> HandScore:
     """Score a hand: ``bidder`` is a seat, ``tricks`` the tricks won per seat.
 
     SCORE-1 made or set; SCORE-2 the bid won or lost; SCORE-3 one point a trick
     for the others; SCORE-4/SCORE-5 a made 21; SCORE-6 marks; TEAM-1 teams.
+    ``made`` overrides SCORE-1 for a hand ended by a renege penalty (RENEGE-2).
 
     >>> from moonrules.rules import STANDARD
     >>> score_hand(STANDARD, 0, 5, [4, 2, 1])
@@ -44,7 +47,8 @@ def score_hand(rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int]) -> 
     """
     side = rules.side_of(bidder)
     per_side = side_tricks(rules, tricks)
-    made = is_made(bid, per_side[side])
+    if made is None:
+        made = is_made(bid, per_side[side])
     game_won = made and bid == MOON and rules.moon_made is MoonMade.WINS_GAME
     if rules.scoring is Scoring.MARKS:
         deltas = tuple(

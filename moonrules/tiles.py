@@ -17,7 +17,7 @@ import attrs
 
 from .errors import ParseError
 
-_TILE_RE = re.compile(r"^\s*(\d)\s*-\s*(\d)\s*$")
+_TILE_RE = re.compile(r"^\s*([0-9])\s*-\s*([0-9])\s*$")
 
 
 def _check_end(instance: object, attribute: attrs.Attribute[int], value: int) -> None:

@@ -188,7 +188,6 @@ def test_auction_errors_through_the_game() -> None:
     assert refused(forced, Pass()).rule == "BID-8"
 
 
-@pytest.mark.xfail(strict=True, reason="Bid(0) is accepted and recorded as a pass (BID-4)")
 def test_a_bid_of_zero_is_refused() -> None:
     """BID-4: a bid is min_bid … 7 or 21; Bid(0) is not a legal action, so it must be refused."""
     s = bidding()

@@ -730,6 +730,5 @@ def test_unknown_preset_names_raise_parse_error(bad: str) -> None:
         new_game(bad, seed=1)
 
 
-@pytest.mark.xfail(strict=True, reason="spec/variants.md names moonrules.preset(); not exported")
 def test_preset_function_named_in_variants_md() -> None:
     assert moonrules.preset("pagat") == rules_by_name("pagat")  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ from .errors import IllegalAction, IllegalDeal, OutOfTurn
 from .rules import FirstLead, RuleSet, WidowTiming, as_rules
 from .scoring import game_winner, score_hand, side_tricks
 from .suits import TRUMP_SUIT, Trump, suit_name
-from .tables import LED_SUIT, SUIT_MASK, legal_mask, winner_index
+from .tables import FOLLOW_MASK, LED_SUIT, SUIT_MASK, legal_mask, winner_index
 from .tiles import TILES, Tile, mask_of, tiles_of
 
 # ---------------------------------------------------------------------------
@@ -396,12 +396,27 @@ def seeded_deal(rules: RuleSet, seed: int, hand_number: int) -> Deal:
     and the hand number, so it is the same on every machine and Python version
     that keeps ``random``'s string seeding.
     """
-    rng = random.Random(f"moonrules/deal/{seed}/{hand_number}")
-    pool = list(rules.tile_set.tiles)
-    rng.shuffle(pool)
-    hands = tuple(tuple(sorted(pool[7 * s : 7 * s + 7])) for s in range(rules.players))
-    widow = pool[-1] if rules.has_widow else None
+    pool = _shuffled(rules, seed, hand_number)
+    hands = tuple(
+        tuple(TILES[i] for i in sorted(pool[7 * s : 7 * s + 7])) for s in range(rules.players)
+    )
+    widow = TILES[pool[-1]] if rules.has_widow else None
     return Deal(hands, widow)
+
+
+def _shuffled(rules: RuleSet, seed: int, hand_number: int) -> list[int]:
+    rng = random.Random(f"moonrules/deal/{seed}/{hand_number}")
+    pool = [t.index for t in rules.tile_set.tiles]
+    rng.shuffle(pool)
+    return pool
+
+
+def _seeded_hand(rules: RuleSet, seed: int, number: int, first_bidder: int) -> Hand:
+    """The hand :func:`seeded_deal` deals, built straight from tile indices."""
+    pool = _shuffled(rules, seed, number)
+    masks = tuple(sum(1 << i for i in pool[7 * s : 7 * s + 7]) for s in range(rules.players))
+    widow = pool[-1] if rules.has_widow else -1
+    return Hand(number, first_bidder, masks, widow, masks, tricks_won=(0,) * rules.players)
 
 
 def _new_hand(rules: RuleSet, number: int, first_bidder: int, deal: Deal) -> Hand:
@@ -532,9 +547,8 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     """
     if state.winner is not None:
         raise IllegalAction("END-1", "the game is over; no more actions")
-    to_act = _to_act(state)
-    if seat is not None and seat != to_act:
-        raise OutOfTurn("TURN-1", f"it is seat {to_act}'s turn, not seat {seat}'s")
+    if seat is not None and seat != _to_act(state):
+        raise OutOfTurn("TURN-1", f"it is seat {_to_act(state)}'s turn, not seat {seat}'s")
     h = state.hand
     p = h.phase
     if p is Phase.PLAY and type(action) is Play:
@@ -557,7 +571,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         Phase.TRUMP: "the bidder naming trump",
         Phase.PLAY: "a tile played to the trick",
     }[p]
-    raise OutOfTurn("TURN-1", f"the game waits for {wanted} by seat {to_act}, not {action}")
+    raise OutOfTurn("TURN-1", f"the game waits for {wanted} by seat {_to_act(state)}, not {action}")
 
 
 def _call(state: GameState, call: int) -> GameState:
@@ -722,15 +736,22 @@ def apply_renege(state: GameState, tile: Tile) -> GameState:
 
 
 def _play(state: GameState, tile: Tile) -> GameState:
-    """TRICK-1 … TRICK-3, FOLLOW-1 … FOLLOW-3, then scoring at the end of the hand."""
+    """TRICK-1 … TRICK-3, FOLLOW-1 … FOLLOW-3, then scoring at the end of the hand.
+
+    This is the game's hot path: it builds the next values positionally and runs
+    on the tables of :mod:`moonrules.tables`.
+    """
     h = state.hand
     rules = state.rules
     n = rules.players
-    idx = tile.index
-    seat = (h.leader + len(h.trick)) % n
+    idx = _TILE_INDEX[tile]
+    trick = h.trick
+    seat = (h.leader + len(trick)) % n
     bit = 1 << idx
-    if h.trick:
-        ok = h.hands[seat] & bit and legal_mask(h.hands[seat], h.trick, h.trump) & bit
+    hand_mask = h.hands[seat]
+    if trick:
+        following = hand_mask & FOLLOW_MASK[h.trump][trick[0]]
+        ok = (following or hand_mask) & bit
     else:
         ok = legal_play_mask(state) & bit
     if not ok:
@@ -738,14 +759,14 @@ def _play(state: GameState, tile: Tile) -> GameState:
         assert err is not None
         raise err
     hands = list(h.hands)
-    hands[seat] &= ~bit
-    trick = (*h.trick, idx)
+    hands[seat] = hand_mask & ~bit
+    trick = (*trick, idx)
     if len(trick) < n:
         return GameState(
-            state.rules,
+            rules,
             state.seed,
             state.scores,
-            attrs.evolve(h, hands=tuple(hands), trick=trick),
+            _hand_in_play(h, tuple(hands), trick, h.tricks, h.tricks_won, h.leader),
             state.history,
             None,
         )
@@ -755,22 +776,11 @@ def _play(state: GameState, tile: Tile) -> GameState:
     won[win] += 1
     tricks = (*h.tricks, done)
     if len(tricks) < 7:
-        hand = attrs.evolve(
-            h, hands=tuple(hands), trick=(), tricks=tricks, tricks_won=tuple(won), leader=win
-        )
-        return GameState(state.rules, state.seed, state.scores, hand, state.history, None)
+        hand = _hand_in_play(h, tuple(hands), (), tricks, tuple(won), win)
+        return GameState(rules, state.seed, state.scores, hand, state.history, None)
     result = score_hand(rules, h.bidder, h.bid, won)
     scores = tuple(s + d for s, d in zip(state.scores, result.deltas, strict=True))
-    hand = attrs.evolve(
-        h,
-        hands=tuple(hands),
-        trick=(),
-        tricks=tricks,
-        tricks_won=tuple(won),
-        leader=win,
-        phase=Phase.DONE,
-        deltas=result.deltas,
-    )
+    hand = _hand_in_play(h, tuple(hands), (), tricks, tuple(won), win, Phase.DONE, result.deltas)
     bidder_side = rules.side_of(h.bidder)
     winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
     if winner is not None:
@@ -778,12 +788,48 @@ def _play(state: GameState, tile: Tile) -> GameState:
     return _next_hand(state, hand, scores)
 
 
+def _hand_in_play(
+    h: Hand,
+    hands: tuple[int, ...],
+    trick: tuple[int, ...],
+    tricks: tuple[Trick, ...],
+    tricks_won: tuple[int, ...],
+    leader: int,
+    phase: Phase = Phase.PLAY,
+    deltas: tuple[int, ...] | None = None,
+) -> Hand:
+    """``h`` after a play (positional construction: the fast ``attrs.evolve``)."""
+    return Hand(
+        h.number,
+        h.first_bidder,
+        h.deal,
+        h.widow,
+        hands,
+        phase,
+        h.calls,
+        h.bidder,
+        h.bid,
+        h.discard,
+        h.trump,
+        leader,
+        trick,
+        tricks,
+        tricks_won,
+        h.widow_taken,
+        deltas,
+        h.renege,
+    )
+
+
+_TILE_INDEX: Final[dict[Tile, int]] = {t: t.index for t in TILES}
+
+
 def _next_hand(state: GameState, done: Hand, scores: tuple[int, ...]) -> GameState:
     """BID-1, BID-7: deal the next hand from the seed; the first bid moves one seat on."""
     rules = state.rules
     number = done.number + 1
     first = (done.first_bidder + 1) % rules.players
-    hand = _new_hand(rules, number, first, seeded_deal(rules, state.seed, number))
+    hand = _seeded_hand(rules, state.seed, number, first)
     return GameState(rules, state.seed, scores, hand, (*state.history, done), None)
 
 

@@ -1,0 +1,62 @@
+"""Complete random hands per second through the public API, per preset.
+
+Plays seeded games between uniformly random players with ``new_game``,
+``legal_actions`` and ``apply`` only, and counts hands played out (deal,
+auction, widow, trump, every play, scoring); thrown-in hands are counted
+separately and their time is included.
+
+    python bench/playouts.py [--seconds 3] [--presets standard,partnership]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import moonrules  # noqa: E402
+from moonrules import apply, legal_actions, new_game  # noqa: E402
+
+
+def measure(preset: str, seconds: float) -> tuple[int, int, float]:
+    """(hands played out, hands thrown in, elapsed seconds)."""
+    rng = random.Random(12345)
+    played = thrown = 0
+    seed = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        seed += 1
+        state = new_game(preset, seed=seed)
+        hands_left = 50  # cap long random games so each run samples many deals
+        while not state.is_over and hands_left:
+            number = state.hand.number
+            state = apply(state, rng.choice(legal_actions(state)))
+            if state.hand.number != number or state.is_over:
+                done = state.hand if state.is_over else state.history[-1]
+                if done.thrown_in:
+                    thrown += 1
+                else:
+                    played += 1
+                hands_left -= 1
+    return played, thrown, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--presets", default=",".join(moonrules.PRESETS))
+    args = parser.parse_args()
+    print(f"python {sys.version.split()[0]}, moonrules {moonrules.__version__}")
+    print(f"{'preset':<20} {'hands/s':>9} {'played':>8} {'thrown in':>10} {'seconds':>8}")
+    for preset in args.presets.split(","):
+        played, thrown, elapsed = measure(preset, args.seconds)
+        print(f"{preset:<20} {played / elapsed:>9.0f} {played:>8} {thrown:>10} {elapsed:>8.2f}")
+
+
+if __name__ == "__main__":
+    main()

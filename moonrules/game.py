@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from enum import Enum
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -188,11 +188,10 @@ class Deal:
 
 
 @attrs.frozen(slots=True)
-class Hand:
-    """One hand: its deal, auction, widow, trump and tricks, as far as played.
+class Contract:
+    """The part of a hand settled before the play: deal, auction, widow and trump.
 
-    Internally tiles are bit masks and indices (see :mod:`moonrules.tiles`); the
-    properties of :class:`GameState` give them as :class:`Tile` values.
+    Tiles are bit masks and indices (see :mod:`moonrules.tiles`).
     """
 
     number: int
@@ -202,29 +201,86 @@ class Hand:
     """Each seat's dealt tiles, as masks."""
     widow: int
     """The widow's tile index, or -1."""
-    hands: tuple[int, ...]
-    """Each seat's tiles now, as masks."""
-    phase: Phase = Phase.BIDDING
     calls: tuple[int, ...] = ()
     bidder: int = -1
     bid: int = 0
     discard: int = -1
     trump: int = -1
     """``Trump.value``, or -1 before trump is named."""
+    widow_taken: bool = False
+
+
+@attrs.frozen(slots=True)
+class Hand:
+    """One hand: its contract (deal, auction, widow, trump) and its play, as far as played.
+
+    Internally tiles are bit masks and indices (see :mod:`moonrules.tiles`); the
+    properties of :class:`GameState` give them as :class:`Tile` values.
+    """
+
+    contract: Contract
+    hands: tuple[int, ...]
+    """Each seat's tiles now, as masks."""
+    phase: Phase = Phase.BIDDING
     leader: int = -1
     trick: tuple[int, ...] = ()
     tricks: tuple[Trick, ...] = ()
     tricks_won: tuple[int, ...] = ()
-    widow_taken: bool = False
     deltas: tuple[int, ...] | None = None
     """The score change of each side once the hand is scored."""
     renege: int = -1
     """The seat whose renege ended the hand under ``renege = penalty`` (RENEGE-2), or -1."""
 
     @property
+    def number(self) -> int:
+        """1 for the first hand of the game; thrown-in hands count."""
+        return self.contract.number
+
+    @property
+    def first_bidder(self) -> int:
+        return self.contract.first_bidder
+
+    @property
+    def deal(self) -> tuple[int, ...]:
+        """Each seat's dealt tiles, as masks."""
+        return self.contract.deal
+
+    @property
+    def widow(self) -> int:
+        """The widow's tile index, or -1."""
+        return self.contract.widow
+
+    @property
+    def calls(self) -> tuple[int, ...]:
+        return self.contract.calls
+
+    @property
+    def bidder(self) -> int:
+        """The bidder's seat, or -1."""
+        return self.contract.bidder
+
+    @property
+    def bid(self) -> int:
+        return self.contract.bid
+
+    @property
+    def discard(self) -> int:
+        """The discard's tile index, or -1."""
+        return self.contract.discard
+
+    @property
+    def trump(self) -> int:
+        """``Trump.value``, or -1 before trump is named."""
+        return self.contract.trump
+
+    @property
+    def widow_taken(self) -> bool:
+        return self.contract.widow_taken
+
+    @property
     def thrown_in(self) -> bool:
         """Whether every player passed and the hand was thrown in (BID-7)."""
-        return self.phase is Phase.DONE and self.bidder < 0
+        return self.phase is Phase.DONE and self.contract.bidder < 0
 
 
 @attrs.frozen(slots=True)
@@ -416,18 +472,15 @@ def _seeded_hand(rules: RuleSet, seed: int, number: int, first_bidder: int) -> H
     pool = _shuffled(rules, seed, number)
     masks = tuple(sum(1 << i for i in pool[7 * s : 7 * s + 7]) for s in range(rules.players))
     widow = pool[-1] if rules.has_widow else -1
-    return Hand(number, first_bidder, masks, widow, masks, tricks_won=(0,) * rules.players)
+    contract = Contract(number, first_bidder, masks, widow)
+    return Hand(contract, masks, tricks_won=(0,) * rules.players)
 
 
 def _new_hand(rules: RuleSet, number: int, first_bidder: int, deal: Deal) -> Hand:
     masks = tuple(mask_of(h) for h in deal.hands)
+    widow = -1 if deal.widow is None else deal.widow.index
     return Hand(
-        number=number,
-        first_bidder=first_bidder,
-        deal=masks,
-        widow=-1 if deal.widow is None else deal.widow.index,
-        hands=masks,
-        tricks_won=(0,) * rules.players,
+        Contract(number, first_bidder, masks, widow), masks, tricks_won=(0,) * rules.players
     )
 
 
@@ -508,9 +561,9 @@ def legal_play_mask(state: GameState) -> int:
     h = state.hand
     hand = h.hands[(h.leader + len(h.trick)) % state.rules.players]
     if h.trick:
-        return legal_mask(hand, h.trick, h.trump)
+        return legal_mask(hand, h.trick, h.contract.trump)
     if not h.tricks and state.rules.first_lead is FirstLead.TRUMP:
-        return hand & SUIT_MASK[h.trump][TRUMP_SUIT] or hand
+        return hand & SUIT_MASK[h.contract.trump][TRUMP_SUIT] or hand
     return hand
 
 
@@ -582,9 +635,9 @@ def _call(state: GameState, call: int) -> GameState:
     calls = (*h.calls, call)
     auction = Auction(calls, h.first_bidder, state.rules)
     if not auction.is_over:
-        return attrs.evolve(state, hand=attrs.evolve(h, calls=calls))
+        return attrs.evolve(state, hand=_settled(h, h.phase, calls=calls))
     if auction.redeal:
-        done = attrs.evolve(h, calls=calls, phase=Phase.DONE)
+        done = _settled(h, Phase.DONE, calls=calls)
         return _next_hand(state, done, state.scores)
     bidder = auction.winner
     assert bidder is not None
@@ -592,18 +645,39 @@ def _call(state: GameState, call: int) -> GameState:
     if rules.has_widow and rules.widow_timing is WidowTiming.BEFORE_TRUMP:
         hands = list(h.hands)
         hands[bidder] |= 1 << h.widow
-        hand = attrs.evolve(
+        hand = _settled(
             h,
+            Phase.DISCARD,
+            tuple(hands),
             calls=calls,
             bidder=bidder,
             bid=auction.high_bid,
-            phase=Phase.DISCARD,
-            hands=tuple(hands),
             widow_taken=True,
         )
     else:
-        hand = attrs.evolve(h, calls=calls, bidder=bidder, bid=auction.high_bid, phase=Phase.TRUMP)
+        hand = _settled(h, Phase.TRUMP, calls=calls, bidder=bidder, bid=auction.high_bid)
     return attrs.evolve(state, hand=hand)
+
+
+def _settled(
+    h: Hand,
+    phase: Phase,
+    hands: tuple[int, ...] | None = None,
+    leader: int | None = None,
+    **contract: Any,
+) -> Hand:
+    """``h`` with a new phase, and changes to its contract, hands or leader."""
+    return Hand(
+        attrs.evolve(h.contract, **contract) if contract else h.contract,
+        h.hands if hands is None else hands,
+        phase,
+        h.leader if leader is None else leader,
+        h.trick,
+        h.tricks,
+        h.tricks_won,
+        h.deltas,
+        h.renege,
+    )
 
 
 def _discard(state: GameState, tile: Tile) -> GameState:
@@ -617,12 +691,12 @@ def _discard(state: GameState, tile: Tile) -> GameState:
     hands = list(h.hands)
     hands[h.bidder] &= ~bit
     after_trump = state.rules.widow_timing is WidowTiming.AFTER_TRUMP
-    hand = attrs.evolve(
+    hand = _settled(
         h,
-        hands=tuple(hands),
+        Phase.PLAY if after_trump else Phase.TRUMP,
+        tuple(hands),
+        h.bidder if after_trump else -1,
         discard=tile.index,
-        phase=Phase.PLAY if after_trump else Phase.TRUMP,
-        leader=h.bidder if after_trump else -1,
     )
     return attrs.evolve(state, hand=hand)
 
@@ -639,11 +713,9 @@ def _name_trump(state: GameState, trump: Trump) -> GameState:
     if rules.has_widow and rules.widow_timing is WidowTiming.AFTER_TRUMP:
         hands = list(h.hands)
         hands[h.bidder] |= 1 << h.widow
-        hand = attrs.evolve(
-            h, trump=trump.value, phase=Phase.DISCARD, hands=tuple(hands), widow_taken=True
-        )
+        hand = _settled(h, Phase.DISCARD, tuple(hands), trump=trump.value, widow_taken=True)
     else:
-        hand = attrs.evolve(h, trump=trump.value, phase=Phase.PLAY, leader=h.bidder)
+        hand = _settled(h, Phase.PLAY, leader=h.bidder, trump=trump.value)
     return attrs.evolve(state, hand=hand)
 
 
@@ -742,6 +814,7 @@ def _play(state: GameState, tile: Tile) -> GameState:
     on the tables of :mod:`moonrules.tables`.
     """
     h = state.hand
+    c = h.contract
     rules = state.rules
     n = rules.players
     idx = _TILE_INDEX[tile]
@@ -750,7 +823,7 @@ def _play(state: GameState, tile: Tile) -> GameState:
     bit = 1 << idx
     hand_mask = h.hands[seat]
     if trick:
-        following = hand_mask & FOLLOW_MASK[h.trump][trick[0]]
+        following = hand_mask & FOLLOW_MASK[c.trump][trick[0]]
         ok = (following or hand_mask) & bit
     else:
         ok = legal_play_mask(state) & bit
@@ -770,7 +843,7 @@ def _play(state: GameState, tile: Tile) -> GameState:
             state.history,
             None,
         )
-    win = (h.leader + winner_index(trick, h.trump)) % n
+    win = (h.leader + winner_index(trick, c.trump)) % n
     done = Trick(h.leader, tuple(TILES[i] for i in trick), win)
     won = list(h.tricks_won)
     won[win] += 1
@@ -778,10 +851,10 @@ def _play(state: GameState, tile: Tile) -> GameState:
     if len(tricks) < 7:
         hand = _hand_in_play(h, tuple(hands), (), tricks, tuple(won), win)
         return GameState(rules, state.seed, state.scores, hand, state.history, None)
-    result = score_hand(rules, h.bidder, h.bid, won)
+    result = score_hand(rules, c.bidder, c.bid, won)
     scores = tuple(s + d for s, d in zip(state.scores, result.deltas, strict=True))
     hand = _hand_in_play(h, tuple(hands), (), tricks, tuple(won), win, Phase.DONE, result.deltas)
-    bidder_side = rules.side_of(h.bidder)
+    bidder_side = rules.side_of(c.bidder)
     winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
     if winner is not None:
         return GameState(rules, state.seed, scores, hand, state.history, winner)
@@ -799,26 +872,7 @@ def _hand_in_play(
     deltas: tuple[int, ...] | None = None,
 ) -> Hand:
     """``h`` after a play (positional construction: the fast ``attrs.evolve``)."""
-    return Hand(
-        h.number,
-        h.first_bidder,
-        h.deal,
-        h.widow,
-        hands,
-        phase,
-        h.calls,
-        h.bidder,
-        h.bid,
-        h.discard,
-        h.trump,
-        leader,
-        trick,
-        tricks,
-        tricks_won,
-        h.widow_taken,
-        deltas,
-        h.renege,
-    )
+    return Hand(h.contract, hands, phase, leader, trick, tricks, tricks_won, deltas, h.renege)
 
 
 _TILE_INDEX: Final[dict[Tile, int]] = {t: t.index for t in TILES}

@@ -19,6 +19,7 @@ first thing the rules forbid (hand, step, index, clause, message).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -74,6 +75,21 @@ class RecordError(ParseError):
         super().__init__(f"{path}: {message}" if path else message)
         self.path = path
         self.message = message
+
+
+class UnknownRulesError(RecordError):
+    """A record (or request) names a rule set that matches no preset or alias."""
+
+
+class RecordRulesError(RecordError):
+    """A record's rule set is well formed but cannot be played (RULES-1, TRUMP-5, BID-4).
+
+    ``rule`` is the clause the rule set breaks.
+    """
+
+    def __init__(self, path: str, message: str, rule: str) -> None:
+        super().__init__(path, message)
+        self.rule = rule
 
 
 @attrs.frozen(slots=True)
@@ -179,38 +195,55 @@ _ENUM_FIELDS: dict[str, type[Any]] = {
 }
 
 
+_INT_FIELDS = ("players", "min_bid", "target")
+_BOOL_FIELDS = ("moon", "doubles_trump", "no_trump")
+
+
 def rules_from_json(value: JSON, path: str = "rules") -> RuleSet:
-    """A rule set from a preset name or an object of fields (unknown fields refused)."""
+    """A rule set from a preset name (or alias) or an object of rule-set fields.
+
+    ``None`` gives the standard rules. Raises :class:`UnknownRulesError` for a
+    name that matches no preset, :class:`RecordError` for an unknown field or a
+    value of the wrong type, and :class:`RecordRulesError` (with the clause) for
+    a rule set whose fields contradict each other (RULES-1, TRUMP-5, BID-4).
+    """
     if value is None:
         return PRESETS["standard"]
     if isinstance(value, str):
         try:
             return rules_by_name(value)
         except ParseError as e:
-            raise RecordError(path, str(e)) from None
+            raise UnknownRulesError(path, str(e)) from None
     if not isinstance(value, dict):
-        raise RecordError(path, "expected a preset name or an object of rule-set fields")
-    known = {f.name for f in attrs.fields(RuleSet)}
+        raise RecordError(
+            path, f"expected a preset name or an object of rule-set fields, got {_json_kind(value)}"
+        )
+    known = [f.name for f in attrs.fields(RuleSet)]
     kwargs: dict[str, Any] = {}
     for key, v in value.items():
+        where = f"{path}.{key}"
         if key not in known:
-            raise RecordError(f"{path}.{key}", f"unknown rule-set field; known: {sorted(known)}")
+            raise RecordError(where, f"unknown rule-set field; the fields are {', '.join(known)}")
         if key in _ENUM_FIELDS:
-            try:
-                kwargs[key] = _ENUM_FIELDS[key](v)
-            except ValueError:
-                choices = [e.value for e in _ENUM_FIELDS[key]]
-                raise RecordError(f"{path}.{key}", f"expected one of {choices}") from None
+            choices = [e.value for e in _ENUM_FIELDS[key]]
+            if not isinstance(v, str) or v not in choices:
+                raise RecordError(where, f"expected one of {choices}, got {_json_kind(v)}")
+            kwargs[key] = _ENUM_FIELDS[key](v)
         elif key == "trump_numbers":
-            if not isinstance(v, list):
-                raise RecordError(f"{path}.{key}", "expected a list of numbers 0-6")
+            if not isinstance(v, list) or any(type(n) is not int for n in v):
+                raise RecordError(where, f"expected a list of numbers 0-6, got {_json_kind(v)}")
             kwargs[key] = tuple(v)
+        elif key in _INT_FIELDS:
+            kwargs[key] = _int(v, where, "a whole number")
         else:
+            assert key in _BOOL_FIELDS
+            if not isinstance(v, bool):
+                raise RecordError(where, f"expected true or false, got {_json_kind(v)}")
             kwargs[key] = v
     try:
         return RuleSet(**kwargs)
     except RulesError as e:
-        raise RecordError(path, str(e)) from None
+        raise RecordRulesError(path, e.message, e.rule) from None
 
 
 def _hand_json(h: Hand, rules: RuleSet) -> dict[str, JSON]:
@@ -257,13 +290,30 @@ def to_record(state: GameState) -> dict[str, JSON]:
 # Reading
 
 
-def _parse_tile(value: JSON, path: str) -> Tile:
+_TILE_TEXT = re.compile(r"[0-9]-[0-9]")
+
+
+def parse_tile_json(value: JSON, path: str) -> Tile:
+    """A tile written as the protocol and records write it: ``"a-b"``, either order (TILE-1).
+
+    Exactly two digits 0-6 joined by ``-``, nothing around them; anything else
+    raises :class:`RecordError` naming ``path``.
+    """
     if not isinstance(value, str):
         raise RecordError(path, f'expected a tile like "6-4", got {_json_kind(value)}')
+    if _TILE_TEXT.fullmatch(value) is None:
+        raise RecordError(
+            path, f'{value!r} is not a tile: write two numbers 0-6 joined by "-", like "6-4"'
+        )
     try:
         return Tile.parse(value)
     except ParseError as e:
         raise RecordError(path, str(e)) from None
+
+
+def json_kind(value: JSON) -> str:
+    """A JSON value described for an error message: ``'the text "x"'``, ``'a list'``, …"""
+    return _json_kind(value)
 
 
 def _json_kind(value: JSON) -> str:
@@ -298,19 +348,35 @@ class _HandRecord:
     deal: tuple[tuple[Tile, ...], ...]
     widow: Tile | None
     has_widow: bool
-    bids: tuple[int, ...] | None
+    bids: tuple[Pass | Bid, ...] | None
     discard: Tile | None
     has_discard: bool
     trump: Trump | None
     plays: tuple[Tile, ...] | None
 
 
-def _parse_call(value: JSON, path: str) -> int:
+def parse_call_json(value: JSON, path: str) -> Pass | Bid:
+    """A call: ``"pass"`` or a whole number, a bid the rules then judge (BID-4).
+
+    ``0`` and negative numbers are read as bids, which no rule set allows; only
+    ``"pass"`` is a pass.
+    """
     if value == "pass" and isinstance(value, str):
-        return PASS
-    if type(value) is int and value > 0:
-        return value
+        return Pass()
+    if type(value) is int:
+        return Bid(value)
     raise RecordError(path, f'expected "pass" or a bid (a whole number), got {_json_kind(value)}')
+
+
+def parse_trump_json(value: JSON, path: str) -> Trump:
+    """A trump as records and the protocol write it: 0-6, ``"doubles"``, ``"none"`` (TRUMP-1)."""
+    if type(value) is int and 0 <= value <= 6:
+        return Trump.of_number(value)
+    if value == "doubles" and isinstance(value, str):
+        return Trump.DOUBLES
+    if value == "none" and isinstance(value, str):
+        return Trump.NONE
+    raise RecordError(path, f'expected a trump: 0-6, "doubles" or "none", got {_json_kind(value)}')
 
 
 def _parse_hand(value: JSON, path: str) -> _HandRecord:
@@ -326,34 +392,24 @@ def _parse_hand(value: JSON, path: str) -> _HandRecord:
     deal_v = _list(value["deal"], f"{path}.deal", "a list of each seat's tiles")
     deal = tuple(
         tuple(
-            _parse_tile(t, f"{path}.deal[{s}][{i}]")
+            parse_tile_json(t, f"{path}.deal[{s}][{i}]")
             for i, t in enumerate(_list(h, f"{path}.deal[{s}]", "a list of tiles"))
         )
         for s, h in enumerate(deal_v)
     )
-    widow = _parse_tile(value["widow"], f"{path}.widow") if "widow" in value else None
+    widow = parse_tile_json(value["widow"], f"{path}.widow") if "widow" in value else None
     bids = None
     if "bids" in value:
         bids = tuple(
-            _parse_call(c, f"{path}.bids[{i}]")
+            parse_call_json(c, f"{path}.bids[{i}]")
             for i, c in enumerate(_list(value["bids"], f"{path}.bids", "a list of calls"))
         )
-    discard = _parse_tile(value["discard"], f"{path}.discard") if "discard" in value else None
-    trump = None
-    if "trump" in value:
-        tv = value["trump"]
-        if isinstance(tv, bool) or not isinstance(tv, (int, str)):
-            raise RecordError(
-                f"{path}.trump", f'expected 0-6, "doubles" or "none", got {_json_kind(tv)}'
-            )
-        try:
-            trump = Trump.parse(tv)
-        except ParseError as e:
-            raise RecordError(f"{path}.trump", str(e)) from None
+    discard = parse_tile_json(value["discard"], f"{path}.discard") if "discard" in value else None
+    trump = parse_trump_json(value["trump"], f"{path}.trump") if "trump" in value else None
     plays = None
     if "plays" in value:
         plays = tuple(
-            _parse_tile(t, f"{path}.plays[{i}]")
+            parse_tile_json(t, f"{path}.plays[{i}]")
             for i, t in enumerate(_list(value["plays"], f"{path}.plays", "a list of tiles"))
         )
     return _HandRecord(
@@ -361,14 +417,24 @@ def _parse_hand(value: JSON, path: str) -> _HandRecord:
     )
 
 
-def parse_record(record: JSON) -> tuple[RuleSet, int, list[_HandRecord]]:
-    """Check a record's shape; :class:`RecordError` names the field that is wrong."""
+def parse_record(
+    record: JSON, rules: RuleSet | None = None
+) -> tuple[RuleSet, int, list[_HandRecord]]:
+    """Check a record's shape; :class:`RecordError` names the field that is wrong.
+
+    ``rules`` is used when the record names none (default: the standard rules).
+    """
     if not isinstance(record, dict):
         raise RecordError("", f"a record is a JSON object, got {_json_kind(record)}")
     for key in record:
         if key not in ("rules", "seed", "hands"):
             raise RecordError(key, "unknown field; a record has 'rules', 'seed' and 'hands'")
-    rules = rules_from_json(record.get("rules"))
+    if "rules" in record:
+        if record["rules"] is None:
+            raise RecordError("rules", "expected a preset name or an object of rule-set fields")
+        rules = rules_from_json(record["rules"])
+    elif rules is None:
+        rules = PRESETS["standard"]
     seed = _int(record.get("seed", 0), "seed", "a whole number")
     if "hands" not in record:
         raise RecordError("", "missing field 'hands'")
@@ -401,14 +467,15 @@ def _summary(h: Hand, rules: RuleSet) -> HandSummary:
     )
 
 
-def replay(record: JSON) -> ReplayResult:
+def replay(record: JSON, *, rules: RuleSet | None = None) -> ReplayResult:
     """Replay a record; stop at the first thing the rules forbid.
 
     Raises :class:`RecordError` for a record that is not the shape of a record
     (a missing or ill-typed field, a malformed tile); a rule broken is reported
-    in the result's ``violation``, never raised.
+    in the result's ``violation``, never raised. ``rules`` applies when the
+    record names none (default: the standard rules).
     """
-    rules, seed, hands = parse_record(record)
+    rules, seed, hands = parse_record(record, rules)
     state: GameState | None = None
     summaries: list[HandSummary] = []
     try:
@@ -495,7 +562,7 @@ def _replay_hand(
                 ),
             )
         try:
-            state = apply(state, Pass() if call == PASS else Bid(call))
+            state = apply(state, call)
         except IllegalAction as e:
             raise _fail(i, "bid", j, e) from None
     thrown_in = ended() and not state.is_over
@@ -673,12 +740,18 @@ def load_record(text: str) -> JSON:
 __all__ = [
     "HandSummary",
     "RecordError",
+    "RecordRulesError",
     "RecordViolation",
     "ReplayResult",
+    "UnknownRulesError",
     "Violation",
     "from_record",
+    "json_kind",
     "load_record",
+    "parse_call_json",
     "parse_record",
+    "parse_tile_json",
+    "parse_trump_json",
     "replay",
     "rules_from_json",
     "to_record",

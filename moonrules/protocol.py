@@ -433,8 +433,24 @@ def _dispatch(request: dict[str, JSON]) -> JSON:
     for key in op.required:
         if key not in request:
             raise _bad(f"missing field {key!r}: op {name!r} needs {', '.join(op.required)}")
+    request = {k: v if k == "id" else _integral(v) for k, v in request.items()}
     rules = request_rules(request)
     return op.run(rules, request)
+
+
+def _integral(value: JSON) -> JSON:
+    """``value`` with every number that has no fractional part as an :class:`int`.
+
+    JSON has one kind of number, and ``5`` and ``5.0`` are the same number (as in
+    JSON Schema); only a number with a fractional part is not a whole number.
+    """
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_integral(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _integral(v) for k, v in value.items()}
+    return value
 
 
 def handle(request: object) -> dict[str, JSON]:

@@ -1,0 +1,173 @@
+"""Claims (CLAIM-1): the exhaustive search agrees with a brute-force enumeration.
+
+The brute force walks every legal line of play to the end of the hand with the
+engine's own ``legal_actions`` and ``apply`` (a plain min-max over the whole
+tree: the claimant's side picks its best play, every other player the play worst
+for the claimant), so it shares no code with :mod:`moonrules.claim`'s search.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import moonrules as m
+from moonrules.claim import ClaimError, describe_line, verify_claim
+from moonrules.cli import main
+from moonrules.notation import ClaimLine, write_notation
+from moonrules.record import to_record
+
+
+def _ending(preset: str, seed: int, tricks_left: int, extra: int) -> m.GameState | None:
+    """A random legal game stopped in play with ``tricks_left`` tricks to go, ``extra`` plays
+    into the current trick."""
+    s = m.new_game(preset, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(2000):
+        if s.is_over:
+            return None
+        h = s.hand
+        if s.phase is m.Phase.PLAY and 7 - len(h.tricks) == tricks_left and len(h.trick) == extra:
+            return s
+        s = m.apply(s, rng.choice(m.legal_actions(s)))
+    return None
+
+
+def _brute(s: m.GameState, number: int, side: frozenset[int]) -> int:
+    """Tricks the side takes from here to the end of the hand under min-max, by enumeration."""
+    values = []
+    for a in m.legal_actions(s):
+        nxt = m.apply(s, a)
+        done = nxt.hand if nxt.hand.number == number else nxt.history[-1]
+        won = 0
+        if len(done.tricks) > len(s.hand.tricks):
+            won = 1 if done.tricks[-1].winner in side else 0
+        rest = 0 if done.phase is m.Phase.DONE else _brute(nxt, number, side)
+        values.append(won + rest)
+    return max(values) if s.to_act in side else min(values)
+
+
+def _side(rules: m.RuleSet, seat: int) -> frozenset[int]:
+    return frozenset(s for s in range(rules.players) if rules.side_of(s) == rules.side_of(seat))
+
+
+THREE = [p for p in sorted(m.PRESETS) if m.PRESETS[p].players == 3]
+FOUR = [p for p in sorted(m.PRESETS) if m.PRESETS[p].players == 4]
+
+
+@st.composite
+def endings(draw: st.DrawFn) -> tuple[m.GameState, int]:
+    four = draw(st.booleans())
+    preset = draw(st.sampled_from(FOUR if four else THREE))
+    players = 4 if four else 3
+    left = draw(st.integers(2, 2 if four else 3))
+    extra = draw(st.integers(0, players - 1))
+    for _ in range(20):
+        s = _ending(preset, draw(st.integers(0, 2**32)), left, extra)
+        if s is not None:
+            return s, draw(st.integers(0, players - 1))
+    s = _ending(preset, 1, 2, 0)
+    assert s is not None
+    return s, 0
+
+
+@settings(max_examples=max(150, settings().max_examples))
+@given(endings())
+def test_claims_agree_with_brute_force(case: tuple[m.GameState, int]) -> None:
+    s, seat = case
+    rules = s.rules
+    side = _side(rules, seat)
+    truth = _brute(s, s.hand.number, side)
+    left = 7 - len(s.hand.tricks)
+    for k in range(1, left + 1):
+        r = verify_claim(s, seat, k)
+        assert r.holds == (truth >= k)
+        assert r.guaranteed == truth
+        assert (r.claimed, r.remaining) == (k, left)
+        if not r.holds:
+            _check_defeating_line(s, seat, r.defeating_line, truth)
+        else:
+            assert r.defeating_line == ()
+    assert verify_claim(s, seat).holds == (truth == left)
+
+
+def _check_defeating_line(
+    s: m.GameState, seat: int, line: tuple[tuple[int, m.Tile], ...], truth: int
+) -> None:
+    """The line is legal play to the end of the hand, and the side takes ``truth`` tricks."""
+    side = _side(s.rules, seat)
+    number = s.hand.number
+    before = len(s.hand.tricks)
+    cur = s
+    for who, t in line:
+        assert cur.to_act == who
+        cur = m.apply(cur, m.Play(t), seat=who)
+    done = cur.hand if cur.hand.number == number else cur.history[-1]
+    assert done.phase is m.Phase.DONE and len(done.tricks) == 7
+    assert sum(1 for tr in done.tricks[before:] if tr.winner in side) == truth
+    text = describe_line(s, line)
+    assert text.count("wins)") == 7 - before
+
+
+def test_claim_errors() -> None:
+    s = m.new_game(seed=1)
+    with pytest.raises(ClaimError, match="during play") as info:
+        verify_claim(s, 0)
+    assert info.value.rule == "CLAIM-1"
+    e = _ending("standard", 3, 3, 0)
+    assert e is not None
+    with pytest.raises(ClaimError, match="no seat 3"):
+        verify_claim(e, 3)
+    with pytest.raises(ClaimError, match="1 to 3 tricks"):
+        verify_claim(e, 0, 4)
+    with pytest.raises(ClaimError, match="1 to 3 tricks"):
+        verify_claim(e, 0, 0)
+
+
+def test_a_claim_from_the_first_lead_is_searched_in_full() -> None:
+    e = _ending("standard", 9, 7, 0)
+    assert e is not None
+    r = verify_claim(e, e.to_act or 0, 1)
+    assert 0 <= r.guaranteed <= 7 and r.holds == (r.guaranteed >= 1)
+
+
+def _claim_file(tmp_path: Path, *, holds: bool) -> tuple[Path, m.GameState, int]:
+    for seed in range(500):
+        e = _ending("standard", seed, 3, 0)
+        if e is None:
+            continue
+        seat = e.to_act or 0
+        r = verify_claim(e, seat)
+        if r.holds == holds:
+            f = tmp_path / "claim.moon"
+            f.write_text(write_notation(to_record(e), claim=ClaimLine(0, seat, None, 0)))
+            return f, e, seat
+    raise AssertionError("no such ending")
+
+
+def test_claim_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f, e, seat = _claim_file(tmp_path, holds=False)
+    assert main(["claim", str(f)]) == 1
+    out = capsys.readouterr().out
+    assert "The claim fails (CLAIM-1)" in out and "A line of play that defeats it: trick 5" in out
+    assert main(["check", str(f)]) == 1
+    assert "The claim fails (CLAIM-1)." in capsys.readouterr().out
+    best = verify_claim(e, seat).guaranteed
+    if best:
+        assert main(["claim", str(f), "--seat", str(seat), "--tricks", str(best)]) == 0
+        assert "The claim holds" in capsys.readouterr().out
+    assert main(["claim", str(f), "--seat", "7"]) == 2
+    assert "no seat 7" in capsys.readouterr().err
+    g, _, _ = _claim_file(tmp_path, holds=True)
+    assert main(["check", str(g)]) == 0
+    assert "the claim holds (CLAIM-1)" in capsys.readouterr().out
+    fresh = tmp_path / "fresh.json"
+    import json
+
+    fresh.write_text(json.dumps(to_record(m.new_game(seed=2))))
+    assert main(["claim", str(fresh), "--seat", "0"]) == 2
+    assert "during play" in capsys.readouterr().err

@@ -119,7 +119,9 @@ class Ruling:
         """The ruling as one paragraph."""
         where = f"{self.label}{f' (line {self.line})' if self.line else ''}"
         out = f"{where}: {self.why} {self.verdict} ({self.rule})."
-        if self.allowed_kind:
+        if self.step == "score" and self.allowed:
+            out += f" The correct totals are: {self.allowed[0]}."
+        elif self.allowed_kind:
             legal = ", ".join(self.allowed) if self.allowed else "none"
             out += f" Legal {self.allowed_kind} were: {legal}."
         return out
@@ -466,6 +468,7 @@ def _notation_ruling(
         reasons,
         sheet.line,
         None,
+        verdict="Wrong score",
     )
 
 
@@ -536,10 +539,13 @@ def _ruling(src: Source, state: GameState, v: Violation) -> Ruling:
             call = bids[v.index]
             said = "passed" if call == "pass" else f"bid {call}"
             ended_by = " and 21 had ended it (BID-5)" if MOON in bids[: v.index] else ""
-            why = _sentence(
-                f"seat {seat} {said} after the auction was over: every player had had their "
-                f"one call (BID-2){ended_by}; {why.rstrip('.')}"
-            )
+            if v.rule in ("BID-2", "BID-5"):
+                why = _sentence(f"seat {seat} {said} after the auction was over: {why}")
+            else:
+                why = _sentence(
+                    f"seat {seat} {said} after the auction was over: every player had had "
+                    f"their one call (BID-2){ended_by}; {why.rstrip('.')}"
+                )
             reasons = (
                 Reason("BID-2", "the auction is one round: each player calls once, clockwise"),
                 Reason("TURN-1", "only the player whose turn it is may act, in the current phase"),
@@ -925,7 +931,7 @@ def format_report(report: Report) -> str:
         + (
             "valid — every step follows the rules."
             if ruling is None
-            else f"illegal ({ruling.rule})."
+            else f"{ruling.verdict.lower()} ({ruling.rule})."
         )
     )
     return "\n".join(out)
@@ -938,9 +944,13 @@ def _renege_lines(h: HandReport, rules: RuleSet) -> list[str]:
     legal = ", ".join(map(str, r.legal))
     role = "the bidder's side" if r.bidder_side else "a defender"
     outcome = "counts as set" if r.bidder_side else "counts as made"
+    led = r.trick.tiles[0]
+    trump = h.trump or Trump.NONE
+    suit = led_suit(led, trump)
+    lead = "a trump lead" if suit == TRUMP_SUIT else f"a {suit} lead"
     return [
-        f"  Renege: seat {r.seat} played {r.tile} while holding {legal}, which "
-        f"{'follows' if len(r.legal) == 1 else 'follow'} ({r.rule}).",
+        f"  Renege: seat {r.seat} played {r.tile} on {lead} ({led}) while holding {legal}, "
+        f"which {'follows' if len(r.legal) == 1 else 'follow'} ({r.rule}).",
         f"  Under renege = penalty the hand ends at once (RENEGE-2): seat {r.seat} is "
         f"{role}, so {bidder_side}'s contract of {h.bid} {outcome}; the other players "
         "score the tricks they took before, and the unfinished trick counts for no one.",
@@ -1536,7 +1546,8 @@ def report_html(report: Report, *, title: str | None = None) -> str:
         )
     else:
         body.append(
-            f'<div class="verdict invalid"><strong>Illegal ({_esc(ruling.rule)}).</strong> '
+            f'<div class="verdict invalid"><strong>{_esc(ruling.verdict)} '
+            f"({_esc(ruling.rule)}).</strong> "
             f'{_esc(ruling.text)} <a href="#violation">See the ruling below.</a></div>'
         )
     # score table
@@ -1700,7 +1711,10 @@ def _violation_html(report: Report, h: HandReport | None, rd: object) -> str:
     state = report.state
     n = report.rules.players
     out = ['<div class="violation" id="violation">']
-    out.append(f"<h3>Ruling — {_esc(ruling.label)}: illegal ({_esc(ruling.rule)})</h3>")
+    out.append(
+        f"<h3>Ruling — {_esc(ruling.label)}: {_esc(ruling.verdict.lower())} "
+        f"({_esc(ruling.rule)})</h3>"
+    )
     out.append(f'<p class="ruling">{_esc(ruling.text)}</p>')
     hand = state.hand
     pictures = []

@@ -74,7 +74,7 @@ def test_a_legal_game_checks_valid_and_reproduces_the_scores(
         assert report.valid and report.status == 0
         assert report.state == s
         assert len(report.hands) == s.hand_number
-        done = [h for h in report.hands if h.finished]
+        done = [h for h in report.hands if h.deltas is not None]
         engine = [h for h in (*s.history, s.hand) if h.deltas is not None]
         assert [h.deltas for h in done] == [h.deltas for h in engine]
         totals = done[-1].totals if done else (0,) * s.rules.sides
@@ -209,9 +209,10 @@ def test_a_call_after_the_auction_ended() -> None:
     for key in ("discard", "trump", "plays"):
         hand.pop(key, None)
     r = check(record).ruling
-    # the engine refuses the call (TURN-1: the game waits for the discard); the ruling says why
-    assert r is not None and (r.step, r.index, r.rule) == ("bid", 3, "TURN-1")
-    assert "after the auction was over" in r.why and r.reasons[0].rule == "BID-2"
+    assert r is not None and (r.step, r.index, r.rule) == ("bid", 3, "BID-2")
+    assert r.seat == s.hand.first_bidder
+    assert r.why.startswith(f"seat {r.seat} bid 7 after the auction was over: ")
+    assert r.reasons[0].rule == "BID-2"
 
 
 def test_a_call_by_the_wrong_seat_in_the_notation() -> None:

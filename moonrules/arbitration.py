@@ -1491,6 +1491,9 @@ ol.auction li.bad { color: var(--bad); font-weight: 600; }
   padding: 12px 14px; margin: 12px 0; }
 .violation h3 { color: var(--bad); margin-top: 0; }
 .violation .ruling { font-size: 1.05em; font-weight: 600; }
+.violation-step { border: 3px dashed var(--bad); border-radius: 10px; padding: 10px 14px;
+  margin: 12px 0; background: #fff7f6; }
+.violation-step h3 { color: var(--bad); margin-top: 0; }
 .renege { border: 3px solid #e89a00; background: #fff4dc; border-radius: 10px;
   padding: 12px 14px; margin: 12px 0; }
 .row { display: flex; flex-wrap: wrap; gap: 8px 28px; align-items: flex-start; }
@@ -1545,11 +1548,9 @@ def report_html(report: Report, *, title: str | None = None) -> str:
             f"{_esc(report.end)}</div>"
         )
     else:
-        body.append(
-            f'<div class="verdict invalid"><strong>{_esc(ruling.verdict)} '
-            f"({_esc(ruling.rule)}).</strong> "
-            f'{_esc(ruling.text)} <a href="#violation">See the ruling below.</a></div>'
-        )
+        in_hand = any(ruling.hand == h.number - 1 and ruling.step != "deal" for h in report.hands)
+        here = next((h for h in report.hands if h.number == ruling.hand + 1), None)
+        body.append(_violation_html(report, here if in_hand else None, render))
     # score table
     body.append("<h2>Scores</h2>")
     sides = [side_name(rules, s) for s in range(rules.sides)]
@@ -1583,10 +1584,6 @@ def report_html(report: Report, *, title: str | None = None) -> str:
     body.append("".join(rows))
     for h in report.hands:
         body.append(_hand_html(report, h, seat_names, unit, render))
-    if ruling is not None and not any(
-        ruling.hand == h.number - 1 and ruling.step != "deal" for h in report.hands
-    ):
-        body.append(_violation_html(report, None, render))
     body.append(f"<footer>{_esc(report.end)}</footer>")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -1626,7 +1623,7 @@ def _hand_html(
         items.append('<li class="bad">the disputed call (see the ruling)</li>')
     out.append(f'<ol class="auction">{"".join(items) or "<li>no call yet</li>"}</ol>')
     if here is not None and here.step == "bid":
-        out.append(_violation_html(report, h, rd))
+        out.append(_step_html(report, rd))
     facts = []
     if h.thrown_in:
         facts.append("Every player passed: the hand is thrown in and redealt (BID-7).")
@@ -1641,7 +1638,7 @@ def _hand_html(
     if facts:
         out.append(f'<p class="facts">{" ".join(facts)}</p>')
     if here is not None and here.step in ("discard", "trump"):
-        out.append(_violation_html(report, h, rd))
+        out.append(_step_html(report, rd))
     complete = [t for t in h.tricks if t.winner is not None]
     if complete:
         tricks = [Trick(t.leader, t.tiles, t.winner) for t in complete if t.winner is not None]
@@ -1660,7 +1657,7 @@ def _hand_html(
         out.append(f"<h3>Trick {t.number} (unfinished)</h3>")
         out.append(rd.hand_svg(t.tiles, size=30, labels=labels))
     if here is not None and here.step in ("play", "claim"):
-        out.append(_violation_html(report, h, rd))
+        out.append(_step_html(report, rd))
     if h.finished and h.deltas is not None and not h.thrown_in and h.bidder is not None:
         side = rules.side_of(h.bidder)
         st = side_tricks(rules, h.tricks_won)
@@ -1672,7 +1669,7 @@ def _hand_html(
             f"{unit}.</p>"
         )
     if here is not None and here.step == "score":
-        out.append(_violation_html(report, h, rd))
+        out.append(_step_html(report, rd))
     out.append("</section>")
     return "\n".join(out)
 
@@ -1703,6 +1700,55 @@ def _renege_html(h: HandReport, rules: RuleSet, rd: object) -> str:
     )
 
 
+def _step_html(report: Report, rd: object) -> str:
+    """The disputed step where it happened, marked, pointing to the ruling at the top."""
+    from . import render
+
+    ruling = report.ruling
+    assert ruling is not None
+    out = ['<div class="violation-step">']
+    out.append(
+        f"<h3>{_esc(ruling.label)}: {_esc(ruling.verdict.lower())} ({_esc(ruling.rule)})</h3>"
+    )
+    picture = _trick_picture(report, render, size=28)
+    if picture:
+        out.append(picture)
+    out.append(f'<p>{_esc(ruling.why)} <a href="#violation">The ruling</a></p></div>')
+    return "".join(out)
+
+
+def _trick_picture(report: Report, render: object, *, size: float) -> str:
+    """The trick of a ruling on a play, as played, the offending tile ringed in red."""
+    from . import render as rd
+
+    ruling = report.ruling
+    hand = report.state.hand
+    if ruling is None or ruling.step != "play" or hand.phase is not Phase.PLAY:
+        return ""
+    n = report.rules.players
+    bad = ruling.tile
+    shown = [TILES[i] for i in hand.trick] + ([bad] if bad is not None else [])
+    if not shown:
+        return ""
+    labels = [
+        f"Seat {(hand.leader + i) % n}" + (" led" if i == 0 else "") for i in range(len(shown))
+    ]
+    if bad is not None:
+        labels[-1] += " \u2717"
+    number = len(hand.tricks) + 1
+    return (
+        '<div class="trick violation-trick">'
+        + rd.hand_svg(
+            shown,
+            size=size,
+            labels=labels,
+            highlight={bad: BAD_COLOUR} if bad is not None else {},
+            title=f"Trick {number} as played",
+        )
+        + f'<div class="caption">Trick {number} as played</div></div>'
+    )
+
+
 def _violation_html(report: Report, h: HandReport | None, rd: object) -> str:
     from . import render
 
@@ -1716,30 +1762,15 @@ def _violation_html(report: Report, h: HandReport | None, rd: object) -> str:
         f"({_esc(ruling.rule)})</h3>"
     )
     out.append(f'<p class="ruling">{_esc(ruling.text)}</p>')
+    if h is not None:
+        out.append(f'<p><a href="#hand-{h.number}">Go to hand {h.number}</a></p>')
     hand = state.hand
     pictures = []
     if ruling.step == "play" and h is not None and hand.phase is Phase.PLAY:
         bad = ruling.tile
-        shown = [TILES[i] for i in hand.trick] + ([bad] if bad is not None else [])
-        if shown:
-            labels = [
-                f"Seat {(hand.leader + i) % n}" + (" led" if i == 0 else "")
-                for i in range(len(shown))
-            ]
-            if bad is not None:
-                labels[-1] += " \u2717"
-            number = len(hand.tricks) + 1
-            pictures.append(
-                '<div class="trick violation-trick">'
-                + render.hand_svg(
-                    shown,
-                    size=34,
-                    labels=labels,
-                    highlight={bad: BAD_COLOUR} if bad is not None else {},
-                    title=f"Trick {number} as played",
-                )
-                + f'<div class="caption">Trick {number} as played</div></div>'
-            )
+        picture = _trick_picture(report, render, size=34)
+        if picture:
+            pictures.append(picture)
         seat = ruling.seat
         if seat is not None:
             holding = tuple(reversed(tiles_of(hand.hands[seat])))
@@ -1760,10 +1791,12 @@ def _violation_html(report: Report, h: HandReport | None, rd: object) -> str:
                 f"{_esc(ruling.allowed_kind)}</div></div>"
             )
     elif ruling.allowed:
-        pictures.append(
-            f"<p>Legal {_esc(ruling.allowed_kind)} were: "
-            f"<strong>{_esc(', '.join(ruling.allowed))}</strong>.</p>"
+        what = (
+            "The correct totals are"
+            if ruling.step == "score"
+            else f"Legal {_esc(ruling.allowed_kind)} were"
         )
+        pictures.append(f"<p>{what}: <strong>{_esc(', '.join(ruling.allowed))}</strong>.</p>")
     if ruling.defeating_line:
         out.append("<p>One line of play that defeats the claim:</p>")
         first = n - len(hand.trick) if hand.phase is Phase.PLAY else n
@@ -1774,8 +1807,15 @@ def _violation_html(report: Report, h: HandReport | None, rd: object) -> str:
             chunks.append(line[:size])
             line = line[size:]
             size = n
-        for chunk in chunks:
+        trump = Trump(hand.trump) if hand.trump >= 0 else Trump.NONE
+        for k, chunk in enumerate(chunks):
+            before = [TILES[i] for i in hand.trick] if k == 0 else []
+            whole = [*before, *(t for _, t in chunk)]
             labels = [f"Seat {s}" for s, _ in chunk]
+            if len(whole) == n:
+                win = trick_winner(whole, trump) - len(before)
+                if win >= 0:
+                    labels[win] += " \u2605"
             pictures.append(render.hand_svg([t for _, t in chunk], size=24, labels=labels))
     if pictures:
         out.append('<div class="row">' + "".join(pictures) + "</div>")

@@ -75,7 +75,7 @@ def endings(draw: st.DrawFn) -> tuple[m.GameState, int]:
     return s, 0
 
 
-@settings(max_examples=max(150, settings().max_examples))
+@settings(max_examples=max(150, settings().max_examples), deadline=None)
 @given(endings())
 def test_claims_agree_with_brute_force(case: tuple[m.GameState, int]) -> None:
     s, seat = case

@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import moonrules as m
@@ -31,6 +31,7 @@ def _play(preset: str, seed: int, steps: int) -> m.GameState:
     return s
 
 
+@settings(deadline=None)
 @given(st.sampled_from(sorted(m.PRESETS)), st.integers(0, 2**32), st.integers(0, 300))
 def test_writer_output_parses_back_to_the_same_record(preset: str, seed: int, steps: int) -> None:
     record = json.loads(json.dumps(to_record(_play(preset, seed, steps))))

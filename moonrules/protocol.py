@@ -31,10 +31,11 @@ import attrs
 
 from .auction import PASS, Auction, apply_call, legal_calls
 from .errors import IllegalAction
-from .game import Bid
+from .game import Bid, Phase
 from .record import (
     RecordError,
     RecordRulesError,
+    ReplayResult,
     UnknownRulesError,
     call_json,
     json_kind,
@@ -50,6 +51,7 @@ from .scoring import game_winner, score_hand
 from .suits import TRUMP_SUIT, Trump, led_suit
 from .tiles import Tile, TileSet
 from .tricks import legal_plays, trick_winner
+from .views import view
 
 JSON = Any
 """A JSON value as :mod:`json` reads it."""
@@ -335,8 +337,8 @@ def _op_game_winner(rules: RuleSet, req: dict[str, JSON]) -> JSON:
     return game_winner(rules, scores, None if bidder is None else rules.side_of(bidder))
 
 
-def _op_replay(rules: RuleSet, req: dict[str, JSON]) -> JSON:
-    """Replay a game record; the first thing the rules forbid is the violation."""
+def _replay(rules: RuleSet, req: dict[str, JSON]) -> ReplayResult:
+    """Replay the request's ``record``: its own rules govern, else the request's."""
     record = req["record"]
     if "rules" in req and isinstance(record, dict) and "rules" in record:
         try:
@@ -346,9 +348,60 @@ def _op_replay(rules: RuleSet, req: dict[str, JSON]) -> JSON:
         if own != rules:
             raise _bad("rules: the request's rules differ from the record's; give one of them")
     try:
-        return replay(record, rules=rules).to_json()
+        return replay(record, rules=rules)
     except RecordError as e:
         raise _record_error(e, "record") from None
+
+
+def _op_replay(rules: RuleSet, req: dict[str, JSON]) -> JSON:
+    """Replay a game record; the first thing the rules forbid is the violation."""
+    return _replay(rules, req).to_json()
+
+
+def _op_view(rules: RuleSet, req: dict[str, JSON]) -> JSON:
+    """What one seat may see at the end of a game record (VIEW-1).
+
+    The record must be valid: the first thing the rules forbid in it makes the
+    request illegal, with that clause.
+    """
+    seat = _int(req["seat"], "seat", "a seat number")
+    result = _replay(rules, req)
+    v = result.violation
+    if v is not None:
+        field = {"bid": "bids", "play": "plays"}.get(v.step, v.step)
+        where = f"record.hands[{v.hand}].{field}" + ("" if v.index is None else f"[{v.index}]")
+        raise _illegal(v.rule, f"{where}: {v.message}")
+    state = result.state
+    _check_seat(state.rules, seat, "seat")
+    if state.hand.number > len(result.hands):
+        # the record ends with a finished hand: the view is of that hand, not of the
+        # next one, which the record has not dealt
+        state = attrs.evolve(state, hand=state.history[-1], history=state.history[:-1])
+    pv = view(state, seat)
+    h = state.hand
+    return {
+        "seat": pv.seat,
+        "phase": pv.phase.value,
+        "to_act": None if pv.phase is Phase.DONE else pv.to_act,
+        "first_bidder": pv.first_bidder,
+        "hand": tiles_json(pv.hand),
+        "hand_sizes": list(pv.hand_sizes),
+        "bids": [call_json(c) for c in h.calls],
+        "bidder": pv.bidder,
+        "bid": pv.bid,
+        "widow": None if pv.widow is None else str(pv.widow),
+        "discard": None if pv.discard is None else str(pv.discard),
+        "trump": None if pv.trump is None else pv.trump.to_json(),
+        "leader": pv.leader,
+        "trick": [str(t) for t in pv.trick],
+        "tricks": [
+            {"leader": t.leader, "tiles": [str(x) for x in t.tiles], "winner": t.winner}
+            for t in pv.tricks
+        ],
+        "tricks_won": list(pv.tricks_won),
+        "scores": list(pv.scores),
+        "winner": pv.winner,
+    }
 
 
 @attrs.frozen(slots=True)
@@ -370,6 +423,7 @@ OPS: Final[dict[str, Op]] = {
     "score_hand": Op(_op_score_hand, ("bidder", "bid", "tricks")),
     "game_winner": Op(_op_game_winner, ("scores",), ("bidder",)),
     "replay": Op(_op_replay, ("record",)),
+    "view": Op(_op_view, ("record", "seat")),
 }
 """Every operation of the protocol, by name."""
 
@@ -415,7 +469,7 @@ def request_rules(request: dict[str, JSON]) -> RuleSet:
 
 def _dispatch(request: dict[str, JSON]) -> JSON:
     if "op" not in request:
-        raise _bad('missing field "op": every request names its operation')
+        raise _bad("missing field 'op': every request names its operation")
     name = request["op"]
     if not isinstance(name, str):
         raise _bad(f"op: expected the name of an operation, got {json_kind(name)}")

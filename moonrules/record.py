@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import attrs
 
-from .auction import PASS
+from .auction import PASS, check_call
 from .errors import IllegalAction, ParseError, RulesError
 from .game import (
     Bid,
@@ -562,6 +562,9 @@ def _replay_hand(
                 ),
             )
         try:
+            if state.hand.phase is not Phase.BIDDING:
+                # a call after the auction ended: BID-5 after a 21, else BID-2
+                check_call(state.auction, call.amount if isinstance(call, Bid) else PASS)
             state = apply(state, call)
         except IllegalAction as e:
             raise _fail(i, "bid", j, e) from None

@@ -9,10 +9,16 @@ act, and :func:`solve_minimax` is a plain minimax, for tests.
 
 The search works on bit masks of tiles (:mod:`moonrules.tiles`) and the rule
 tables (:mod:`moonrules.tables`): a null-window alpha-beta over trick counts
-(each probe asks "can the bidder's side take at least *k* more tricks?"), a
-transposition table of bounds at trick boundaries keyed by the hands and the
-leader, move ordering, and merging of equivalent tiles (two tiles of one player
-that no live tile of another player separates, see :func:`_representatives`).
+(each probe asks "can the bidder's side take at least *k* more tricks?", and a
+binary search over *k* finds the value), a transposition table of bounds at
+trick boundaries keyed by the hands and the leader, cheap bounds from master
+trumps and cashable tiles, move ordering (the lead that settled the last probe,
+top tiles, a history of good leads; the cheapest tile that wins the trick), and
+merging of equivalent tiles (two tiles of one player that no tile of another
+player separates, see ``_Search._seat_reps``).
+
+Only legal plays are searched (FOLLOW-1 … FOLLOW-3, LEAD-2 at the first lead);
+a renege, which under ``renege = penalty`` (RENEGE-2) ends the hand, is not.
 
 >>> from moonrules import new_game, apply, legal_actions, Phase
 >>> import random
@@ -62,7 +68,14 @@ class _TrumpTables:
         suit_mask = SUIT_MASK[trump]
         self.led: tuple[int, ...] = LED_SUIT[trump]
         self.follow: tuple[int, ...] = FOLLOW_MASK[trump]
-        self.strength: tuple[tuple[int, ...], ...] = STRENGTH[trump]
+        # strength[s][i]: STRENGTH[trump][s][i] (higher wins the trick, TRICK-2) times 64,
+        # plus the tile's rank in the suit its own lead calls, so that tiles that
+        # cannot win sort weakest first. Only the order matters to the search: a
+        # tile that neither follows nor trumps stays below every tile that does.
+        own = [STRENGTH[trump][self.led[i]][i] for i in range(28)]
+        self.strength: tuple[tuple[int, ...], ...] = tuple(
+            tuple(STRENGTH[trump][s][i] * 64 + own[i] for i in range(28)) for s in range(8)
+        )
         self.trumps: int = suit_mask[TRUMP_SUIT]
         # leads[s]: the tiles whose lead calls suit s (LEAD-3).
         self.leads: tuple[int, ...] = tuple(
@@ -181,17 +194,19 @@ class SolverCache:
     when it would grow past ``max_entries``.
     """
 
-    __slots__ = ("_context", "entries", "max_entries", "nodes")
+    __slots__ = ("_context", "classes", "entries", "max_entries", "nodes")
 
     def __init__(self, max_entries: int = 1 << 18) -> None:
         self.max_entries = max_entries
         self.entries: dict[int, _Entry] = {}
+        self.classes: dict[int, int] = {}
         self.nodes = 0
         self._context: tuple[int, int, tuple[bool, ...]] | None = None
 
     def _use(self, context: tuple[int, int, tuple[bool, ...]]) -> None:
         if context != self._context:
             self.entries.clear()
+            self.classes.clear()
             self._context = context
 
     def __len__(self) -> int:
@@ -218,7 +233,7 @@ class _Entry:
 class _Search:
     """One search context: the hands (mutated in place and restored), the trump, the sides."""
 
-    __slots__ = ("hands", "hist", "max_entries", "n", "nodes", "side", "t", "tt")
+    __slots__ = ("hands", "hist", "max_entries", "n", "nodes", "reps_cache", "side", "t", "tt")
 
     def __init__(
         self, hands: tuple[int, ...], trump: int, side: tuple[bool, ...], cache: SolverCache
@@ -228,6 +243,7 @@ class _Search:
         self.t = _tables(trump)
         self.side = side
         self.tt = cache.entries
+        self.reps_cache = cache.classes
         self.max_entries = cache.max_entries
         self.nodes = 0
         self.hist = [0] * (28 * self.n)
@@ -259,6 +275,10 @@ class _Search:
         for hnd in hands:
             outside |= hnd
         outside &= ~hand
+        key = outside << 28 | hand
+        known = self.reps_cache.get(key)
+        if known is not None:
+            return known
         led_suits = 0
         for bit, lm in t.suit_leads:
             if outside & lm:
@@ -275,11 +295,14 @@ class _Search:
             i = low.bit_length() - 1
             if other_suits[i] & led_suits:
                 continue
-            key = above_led[i] & outside | lead_key[i]
-            if key in seen:
+            k = above_led[i] & outside | lead_key[i]
+            if k in seen:
                 reps ^= low
             else:
-                seen.add(key)
+                seen.add(k)
+        if len(self.reps_cache) >= self.max_entries:
+            self.reps_cache.clear()
+        self.reps_cache[key] = reps
         return reps
 
     # -- bounds ------------------------------------------------------------
@@ -353,13 +376,29 @@ class _Search:
         remaining = hands[leader].bit_count()
         if need > remaining:
             return False
-        if remaining <= 2:
-            return self._last_trick(leader) if remaining == 1 else self._two_tricks(leader, need)
+        if remaining == 1:
+            return self._last_trick(leader)
         key = leader
         for hnd in hands:
             key = key << 28 | hnd
         tt = self.tt
         entry = tt.get(key)
+        if remaining == 2:
+            # Two tricks: a plain search, its bounds kept in the table.
+            if entry is None:
+                if len(tt) >= self.max_entries:
+                    tt.clear()
+                entry = tt[key] = _Entry(0, 2)
+            elif entry.lo >= need:
+                return True
+            elif entry.hi < need:
+                return False
+            result = self._two_tricks(leader, need)
+            if result:
+                entry.lo = need
+            else:
+                entry.hi = need - 1
+            return result
         if entry is None:
             if len(tt) >= self.max_entries:
                 tt.clear()
@@ -477,10 +516,12 @@ class _Search:
         moves = lead_mask & r
         hand = hands[leader]
         if moves & (moves - 1):
-            # Lead first the tiles that fewest tiles of other seats can beat.
+            # Lead first the tiles that fewest tiles of the other side can beat, then
+            # the leads that settled most probes so far (history).
             outside = 0
+            side = self.side
             for seat, hnd in enumerate(hands):
-                if seat != leader:
+                if side[seat] != maximizing:
                     outside |= hnd
             above_led = t.above_led
             hist = self.hist
@@ -556,23 +597,23 @@ class _Search:
                 )
             hands[seat] = hand
             return r
-        keyed = []
+        order = []
         m = moves
         while m:
             low = m & -m
             m ^= low
-            i = low.bit_length() - 1
-            keyed.append((st[i], i))
-        keyed.sort()
+            order.append(low.bit_length() - 1)
+        order.sort(key=st.__getitem__)
         if side[best] != maximizing:
             # The other side is winning the trick: try the cheapest tile that beats it first.
-            for k, (s, _) in enumerate(keyed):
-                if s > best_s:
+            for k, i in enumerate(order):
+                if st[i] > best_s:
                     if k:
-                        keyed = keyed[k:] + keyed[:k]
+                        order = order[k:] + order[:k]
                     break
-        for s, i in keyed:
+        for i in order:
             hands[seat] = hand & ~(1 << i)
+            s = st[i]
             if s > best_s:
                 b, bs = seat, s
             else:

@@ -1,0 +1,569 @@
+"""``moonrules fuzz``: the reference finds nothing against itself, every mutant is caught.
+
+The mutants of ``tests/mutants/`` are protocol servers that wrap the reference and break
+exactly one rule each (one per mistake of the digest's "Mistakes seen" list, plus an
+off-by-one in scoring, doubles low at no-trump, a partnership team mix-up, an auction that
+ignores the one-turn rule and a wrong game-end tie rule), and three broken targets (one
+that hangs, one that crashes, one that prints garbage).
+
+The bound: with seed ``SEED``, every mutant is found in every op it shows in within
+``BOUND`` examples of that op, all presets drawn from (``bench/fuzz.py`` gives the counts
+over many seeds). Each shrunk case is checked to be minimal in the obvious sense: the
+smallest hand, trick, auction or scores that show the broken rule.
+
+Most mutants run in-process through their ``handle`` function (fast); a few run as
+subprocesses, as ``moonrules fuzz --target`` would run them.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from moonrules.cli import main
+from moonrules.fuzz import (
+    OPS,
+    Finding,
+    FuzzError,
+    FuzzReport,
+    ProcessTarget,
+    compare,
+    fuzz,
+    iter_requests,
+    requests,
+)
+from moonrules.protocol import handle
+from moonrules.rules import PRESETS
+from moonrules.tiles import Tile
+
+ROOT = Path(__file__).resolve().parent.parent
+MUTANTS = ROOT / "tests" / "mutants"
+PY = sys.executable
+ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+SERVE = f"{PY} -m moonrules serve"
+
+SEED = 1
+BOUND = 1000
+"""Examples per op within which every mutant must be found (seed ``SEED``)."""
+
+if str(MUTANTS) not in sys.path:
+    sys.path.insert(0, str(MUTANTS))
+
+
+def load(name: str) -> ModuleType:
+    """A mutant module, imported from its file."""
+    spec = importlib.util.spec_from_file_location(f"mutant_{name}", MUTANTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def by_op(report: FuzzReport) -> dict[str, Finding]:
+    return {f.op: f for f in report.findings}
+
+
+def written_low_first(text: str) -> bool:
+    a, b = (int(x) for x in text.split("-"))
+    return a < b
+
+
+def tiles_of(texts: list[str]) -> list[Tile]:
+    return [Tile.parse(t) for t in texts]
+
+
+# ---------------------------------------------------------------------------
+# The reference agrees with itself; the kernel the mutants share agrees with it
+
+
+def test_reference_in_process_finds_nothing() -> None:
+    report = fuzz(handle, examples=120, seed=0)
+    assert report.ok, report.to_text()
+    assert set(report.cases) == set(OPS)
+    for op in OPS:
+        if op != "tiles":  # the tiles op has only a few distinct requests
+            assert report.cases[op] == 120
+    line = report.summary()
+    assert line.startswith("moonrules fuzz: no disagreement in ")
+    assert all(f"{op} {report.cases[op]}" in line for op in OPS)
+
+
+def test_serve_subprocess_finds_nothing() -> None:
+    report = fuzz(SERVE, examples=40, seed=2, env=ENV)
+    assert report.ok, report.to_text()
+    assert report.starts == 1
+    assert report.total >= 8 * 40
+    assert report.target == SERVE
+
+
+def test_unmutated_kernel_agrees_with_the_reference() -> None:
+    """The mutants compute their answers with ``_kernel``; unmutated, it is the reference."""
+    import _kernel
+
+    report = fuzz(
+        _kernel.Kernel().handle,
+        ops=["led_suit", "legal_plays", "trick_winner"],
+        examples=200,
+        seed=3,
+    )
+    assert report.ok, report.to_text()
+
+    def rescored(request: dict[str, Any]) -> dict[str, Any]:
+        from moonrules.protocol import request_rules
+
+        ref = handle(request)
+        if not ref.get("ok"):
+            return ref
+        return _kernel.rescore_replay(ref, request_rules(request), _kernel.reference_deltas)
+
+    report = fuzz(rescored, ops=["replay"], examples=40, seed=3)
+    assert report.ok, report.to_text()
+
+
+# ---------------------------------------------------------------------------
+# The strategies: legal by construction, or exactly one fault
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_legal_situations_are_accepted(op: str) -> None:
+    for fields in iter_requests_mode(op, faults=False, n=60):
+        answer = handle({"id": 1, **fields})
+        assert answer["ok"], (fields, answer)
+        if op == "replay":
+            assert answer["result"]["valid"], (fields, answer)
+
+
+@pytest.mark.parametrize("op", OPS)
+def test_faulty_situations_are_refused(op: str) -> None:
+    for fields in iter_requests_mode(op, faults=True, n=60):
+        answer = handle({"id": 1, **fields})
+        if op == "replay" and answer["ok"]:
+            assert not answer["result"]["valid"], fields
+        else:
+            assert not answer["ok"], (fields, answer)
+
+
+def iter_requests_mode(op: str, faults: bool, n: int) -> list[dict[str, Any]]:
+    from hypothesis import find, settings
+    from hypothesis.errors import NoSuchExample
+
+    out: list[dict[str, Any]] = []
+
+    def keep(fields: dict[str, Any]) -> bool:
+        out.append(fields)
+        return False
+
+    with pytest.raises(NoSuchExample):
+        find(requests(op, faults=faults), keep, settings=settings(max_examples=n, database=None))
+    return out
+
+
+def test_iter_requests_draws_every_preset() -> None:
+    seen = {r["rules"] for r in iter_requests("score_hand", n=200, seed=4)}
+    assert seen == set(PRESETS) | {"no-such-rules"}  # and the unknown-rules fault
+
+
+# ---------------------------------------------------------------------------
+# Comparing answers
+
+
+def test_compare_ignores_messages_and_member_order() -> None:
+    ok = {"id": 1, "ok": True, "result": {"over": True, "winner": 0, "bid": 4, "redeal": False}}
+    same = {"result": {"redeal": False, "bid": 4, "winner": 0, "over": True}, "ok": True, "id": 1}
+    assert compare("auction", ok, same) is None
+    err = {"id": 1, "ok": False, "error": {"code": "illegal", "message": "a", "rule": "BID-3"}}
+    other = {"id": 1, "ok": False, "error": {"code": "illegal", "message": "b", "rule": "BID-3"}}
+    assert compare("auction", err, other) is None
+    wrong_rule = {"id": 1, "ok": False, "error": {"code": "illegal", "message": "a", "rule": None}}
+    assert compare("auction", err, wrong_rule) == 'error.rule: expected "BID-3", got null'
+    v1 = {"hand": 0, "step": "play", "index": 3, "rule": "FOLLOW-2", "message": "x"}
+    v2 = {**v1, "message": "y"}
+    r1 = {"id": 1, "ok": True, "result": {"valid": False, "violation": v1}}
+    r2 = {"id": 1, "ok": True, "result": {"valid": False, "violation": v2}}
+    assert compare("replay", r1, r2) is None
+
+
+def test_compare_tells_true_from_one_but_not_one_from_one_point_zero() -> None:
+    a = {"id": 1, "ok": True, "result": 1}
+    assert compare("trick_winner", a, {"id": 1, "ok": True, "result": 1.0}) is None
+    assert compare("trick_winner", a, {"id": 1, "ok": True, "result": True}) == (
+        "result: expected 1, got true"
+    )
+    assert compare("trick_winner", a, {"id": 2, "ok": True, "result": 1}) == (
+        "id: expected 1, got 2"
+    )
+    assert compare(
+        "legal_plays",
+        {"id": 1, "ok": True, "result": ["6-4", "3-3"]},
+        {"id": 1, "ok": True, "result": ["3-3", "6-4"]},
+    ) == ('result[0]: expected "6-4", got "3-3"')
+
+
+# ---------------------------------------------------------------------------
+# The mutants, each caught within BOUND examples of every op it shows in, shrunk
+
+
+def _players(f: Finding) -> int:
+    return PRESETS[f.request["rules"]].players
+
+
+def check_doubles_always_trump(found: dict[str, Finding]) -> None:
+    req = found["led_suit"].request
+    t = Tile.parse(req["tile"])
+    assert t.is_double and req["trump"] != t.high and req["trump"] != "doubles"
+    req = found["legal_plays"].request
+    assert (len(req["hand"]), len(req["trick"])) == (2, 1)  # the smallest hand that shows it
+    assert any(t.is_double for t in tiles_of(req["hand"] + req["trick"]))
+    assert len(found["trick_winner"].request["trick"]) == _players(found["trick_winner"])
+
+
+def check_trump_follows_suit(found: dict[str, Finding]) -> None:
+    req = found["legal_plays"].request
+    assert (len(req["hand"]), len(req["trick"])) == (2, 1)
+    led = Tile.parse(req["trick"][0])
+    trump = req["trump"]
+    # the hand holds a trump bearing the number led, and no true tile of that suit
+    assert any(
+        (t.is_double if trump == "doubles" else t.has(trump)) and t.has(led.high)
+        for t in tiles_of(req["hand"])
+    )
+    assert found["legal_plays"].expected["result"] == sorted(
+        (str(t) for t in tiles_of(req["hand"])), reverse=True
+    )
+
+
+def check_low_trump_wrong_end(found: dict[str, Finding]) -> None:
+    f = found["trick_winner"]
+    trump = f.request["trump"]
+    assert isinstance(trump, int) and trump != 6  # the trump is the lower number of its tiles
+    trick = tiles_of(f.request["trick"])
+    trumps = [t for t in trick if t.has(trump) and not t.is_double]
+    assert len(trumps) >= 2 and len(trick) == _players(f)
+    winner = trick[f.expected["result"]]
+    assert winner in trumps and winner.other_end(trump) == max(t.other_end(trump) for t in trumps)
+
+
+def check_led_suit_first_written(found: dict[str, Finding]) -> None:
+    assert written_low_first(found["led_suit"].request["tile"])
+    req = found["legal_plays"].request
+    assert (len(req["hand"]), len(req["trick"])) == (2, 1)
+    assert written_low_first(req["trick"][0])
+    assert written_low_first(found["trick_winner"].request["trick"][0])
+
+
+def check_no_trump_doubles_low(found: dict[str, Finding]) -> None:
+    f = found["trick_winner"]
+    assert f.request["trump"] == "none"
+    trick = tiles_of(f.request["trick"])
+    suit = trick[0].high
+    assert trick[f.expected["result"]] == Tile(suit, suit)  # the double of the suit led wins
+
+
+def check_auction_bid_twice(found: dict[str, Finding]) -> None:
+    for op in ("legal_bids", "auction"):
+        f = found[op]
+        bids = f.request["bids"]
+        assert len(bids) == _players(f)  # one full round, then the engine asks again
+        assert sum(c != "pass" for c in bids) == 1
+
+
+def check_auction_no_stop_21(found: dict[str, Finding]) -> None:
+    assert found["legal_bids"].request["bids"] == [21]
+    assert found["auction"].request["bids"] == [21]
+
+
+def check_auction_one_turn(found: dict[str, Finding]) -> None:
+    for op in ("legal_bids", "auction"):
+        f = found[op]
+        assert f.request["bids"] == ["pass"] * (_players(f) + 1)
+        assert f.expected["error"]["rule"] == "BID-2"
+
+
+def check_ties_by_seat(found: dict[str, Finding]) -> None:
+    f = found["game_winner"]
+    target = PRESETS[f.request["rules"]].target
+    scores = f.request["scores"]
+    assert sorted(scores, reverse=True)[:2] == [target, target]
+    assert all(s in (0, target) for s in scores)
+    assert f.expected["result"] is None
+
+
+def check_tie_rule_wrong(found: dict[str, Finding]) -> None:
+    f = found["game_winner"]
+    target = PRESETS[f.request["rules"]].target
+    assert sorted(f.request["scores"], reverse=True) == [target + 1, target] + [0] * (
+        len(f.request["scores"]) - 2
+    )
+
+
+def check_trump_zero_21_tiles(found: dict[str, Finding]) -> None:
+    for f in found.values():
+        assert f.request["rules"] == "no-double-blank" and f.request["trump"] == 0
+        assert f.expected["error"]["rule"] == "TRUMP-5"
+    assert found["led_suit"].request["tile"] == "1-1"  # the first tile of the set
+    req = found["legal_plays"].request
+    assert (len(req["hand"]), len(req["trick"])) == (1, 0)
+
+
+def check_score_made_off_by_one(found: dict[str, Finding]) -> None:
+    f = found["score_hand"]
+    rules = PRESETS[f.request["rules"]]
+    tricks, bidder, bid = f.request["tricks"], f.request["bidder"], f.request["bid"]
+    won = tricks[bidder] + tricks[(bidder + 2) % 4] if rules.partnership else tricks[bidder]
+    assert won == bid == rules.min_bid  # made exactly, with the lowest bid
+    assert f.expected["result"]["made"] is True
+    assert found["replay"].expected["result"]["valid"] is True
+
+
+def check_team_mixup(found: dict[str, Finding]) -> None:
+    f = found["score_hand"]
+    rules = PRESETS[f.request["rules"]]
+    assert rules.partnership and f.request["bid"] == rules.min_bid
+    assert found["replay"].request["record"]["rules"].startswith("partnership")
+
+
+CHECKS: dict[str, Callable[[dict[str, Finding]], None]] = {
+    "doubles_always_trump": check_doubles_always_trump,
+    "trump_follows_suit": check_trump_follows_suit,
+    "low_trump_wrong_end": check_low_trump_wrong_end,
+    "auction_bid_twice": check_auction_bid_twice,
+    "auction_no_stop_21": check_auction_no_stop_21,
+    "ties_by_seat": check_ties_by_seat,
+    "trump_zero_21_tiles": check_trump_zero_21_tiles,
+    "led_suit_first_written": check_led_suit_first_written,
+    "score_made_off_by_one": check_score_made_off_by_one,
+    "no_trump_doubles_low": check_no_trump_doubles_low,
+    "team_mixup": check_team_mixup,
+    "auction_one_turn": check_auction_one_turn,
+    "tie_rule_wrong": check_tie_rule_wrong,
+}
+
+
+def test_every_mutant_has_a_check() -> None:
+    names = {p.stem for p in MUTANTS.glob("*.py") if not p.stem.startswith("_")}
+    assert names == set(CHECKS) | {"hang", "crash", "garbage"}
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_mutant_is_caught_and_shrunk(name: str) -> None:
+    mutant = load(name)
+    report = fuzz(mutant.handle, ops=list(mutant.SHOWS_IN), examples=BOUND, seed=SEED)
+    found = by_op(report)
+    assert set(found) == set(mutant.SHOWS_IN), report.to_text()
+    for f in found.values():
+        assert f.kind == "disagreement"
+        assert 1 <= f.examples <= BOUND
+        assert f.request["id"] == 1 and f.expected["id"] == 1
+        assert f.actual is not None and f.actual != f.expected
+        assert set(mutant.BREAKS) & set(f.clauses) or f.op == "replay", (f.clauses, mutant.BREAKS)
+        assert f.reproduce.startswith("echo ") or f.reproduce.startswith("target(")
+    CHECKS[name](found)
+    assert not report.ok and "finding" in report.summary()
+
+
+def test_mutants_over_subprocess_match_in_process() -> None:
+    """Two mutants as servers: the same cases, so the same minimal findings."""
+    for name, ops in (("ties_by_seat", ["game_winner"]), ("low_trump_wrong_end", ["trick_winner"])):
+        mutant = load(name)
+        inproc = fuzz(mutant.handle, ops=ops, examples=BOUND, seed=SEED)
+        command = f"{PY} {MUTANTS / (name + '.py')}"
+        sub = fuzz(command, ops=ops, examples=BOUND, seed=SEED)
+        assert [f.request for f in sub.findings] == [f.request for f in inproc.findings]
+        assert [f.examples for f in sub.findings] == [f.examples for f in inproc.findings]
+        f = sub.findings[0]
+        assert f.reproduce == f"echo '{json.dumps(f.request, separators=(',', ':'))}' | {command}"
+
+
+def test_same_seed_same_run() -> None:
+    mutant = load("trump_follows_suit")
+    a = fuzz(mutant.handle, ops=["legal_plays"], examples=BOUND, seed=7)
+    b = fuzz(mutant.handle, ops=["legal_plays"], examples=BOUND, seed=7)
+    assert a.cases == b.cases and [f.to_json() for f in a.findings] == [
+        f.to_json() for f in b.findings
+    ]
+
+
+# ---------------------------------------------------------------------------
+# Targets that crash, hang or print garbage: reported, restarted, never hung on
+
+
+def test_crashing_target_is_reported_and_restarted() -> None:
+    report = fuzz(
+        f"{PY} {MUTANTS / 'crash.py'}",
+        ops=["legal_plays", "led_suit"],
+        examples=60,
+        seed=SEED,
+        shrink_seconds=30,
+    )
+    assert [f.op for f in report.findings] == ["legal_plays"]
+    f = report.findings[0]
+    assert f.kind == "crash" and f.actual is None
+    assert "exit status 1" in f.detail and "RuntimeError" in f.detail
+    assert (len(f.request["hand"]), len(f.request["trick"])) == (1, 1)
+    assert Tile.parse(f.request["hand"][0]).is_double
+    assert report.cases["led_suit"] == 60  # the run went on after the crashes
+    assert report.starts > 1
+
+
+def test_crashing_in_process_target() -> None:
+    report = fuzz(load("crash").handle, ops=["legal_plays"], examples=60, seed=SEED)
+    f = report.findings[0]
+    assert f.kind == "crash" and "RuntimeError: lost track of a double" in f.detail
+
+
+def test_hanging_target_is_reported_not_hung_on() -> None:
+    started = time.monotonic()
+    report = fuzz(
+        f"{PY} {MUTANTS / 'hang.py'}",
+        ops=["trick_winner", "led_suit"],
+        examples=50,
+        seed=SEED,
+        timeout=0.5,
+    )
+    assert time.monotonic() - started < 30
+    assert [f.op for f in report.findings] == ["trick_winner"]
+    f = report.findings[0]
+    assert f.kind == "timeout" and f.shrinks == 0 and "0.5 s" in f.detail
+    assert any(Tile.parse(t).is_double for t in f.request["trick"])
+    assert report.cases["led_suit"] == 50
+
+
+def test_garbage_target_is_reported() -> None:
+    report = fuzz(f"{PY} {MUTANTS / 'garbage.py'}", ops=["score_hand"], examples=100, seed=SEED)
+    f = report.findings[0]
+    assert f.kind == "garbage" and "not JSON" in f.detail and "DEBUG" in f.detail
+    assert f.request["bid"] == 21
+    in_process = fuzz(load("garbage").handle, ops=["score_hand"], examples=100, seed=SEED)
+    assert in_process.findings[0].kind == "garbage"
+
+
+def test_process_target_answers_and_closes() -> None:
+    with ProcessTarget(SERVE, env=ENV) as target:
+        assert target({"id": 9, "op": "led_suit", "trump": 6, "tile": "3-5"}) == {
+            "id": 9,
+            "ok": True,
+            "result": 5,
+        }
+        assert target.starts == 1
+
+
+def test_a_target_that_cannot_start_is_a_usage_error() -> None:
+    with pytest.raises(FuzzError, match="cannot start the target"):
+        fuzz("/nonexistent/engine --serve", examples=5)
+
+
+def test_seconds_budget() -> None:
+    started = time.monotonic()
+    report = fuzz(handle, seconds=2.0, seed=5)
+    assert time.monotonic() - started < 6
+    assert report.ok and all(report.cases[op] > 0 for op in OPS)
+
+
+# ---------------------------------------------------------------------------
+# The command line
+
+
+def test_cli_clean_run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("PYTHONPATH", ENV["PYTHONPATH"])
+    status = main(
+        ["fuzz", "--target", SERVE, "--ops", "led_suit,auction", "--examples", "30", "--seed", "1"]
+    )
+    out, err = capsys.readouterr()
+    assert status == 0
+    assert out.strip() == (
+        "moonrules fuzz: no disagreement in 60 cases (seed 1, "
+        + out.split("(seed 1, ")[1].split(")")[0]
+        + "): led_suit 30, auction 30"
+    )
+    assert "fuzz: " in err  # the progress display
+
+
+def test_cli_finding(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report_file = tmp_path / "report.json"
+    target = f"{PY} {MUTANTS / 'auction_no_stop_21.py'}"
+    status = main(
+        [
+            "fuzz",
+            "--target",
+            target,
+            "--ops",
+            "auction",
+            "--rules",
+            "standard,4p",
+            "--examples",
+            "200",
+            "--seed",
+            "2",
+            "--quiet",
+            "--report",
+            str(report_file),
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert status == 1
+    assert err == ""  # --quiet
+    assert "[1] auction (rules: standard): the answers disagree" in out
+    assert '"bids":[21]' in out and f"| {target}" in out
+    data = json.loads(report_file.read_text())
+    assert data["ok"] is False and data["rules"] == ["standard", "partnership"]
+    assert data["findings"][0]["request"]["bids"] == [21]
+    assert "BID-5" in data["findings"][0]["clauses"]
+
+
+def test_cli_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz", "--target", SERVE, "--ops", "nonsense"]) == 2
+    assert "unknown op 'nonsense'" in capsys.readouterr().err
+    assert main(["fuzz", "--target", SERVE, "--rules", "nonsense"]) == 2
+    assert "no rule set is called 'nonsense'" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------
+# The adapters of docs/guides/fuzzing.md pass the fuzzer
+
+
+def _doc_block(title: str) -> str:
+    import re
+
+    text = (ROOT / "docs" / "guides" / "fuzzing.md").read_text(encoding="utf-8")
+    match = re.search(rf'^```\w+ title="{re.escape(title)}"\n(.*?)^```', text, re.M | re.S)
+    assert match, f"docs/guides/fuzzing.md has no block titled {title}"
+    return match.group(1)
+
+
+def test_guide_python_adapter(tmp_path: Path) -> None:
+    path = tmp_path / "adapter.py"
+    path.write_text(_doc_block("adapter.py"), encoding="utf-8")
+    report = fuzz(f"{PY} {path}", ops=["led_suit"], examples=150, seed=SEED)
+    assert report.ok, report.to_text()
+    spec = importlib.util.spec_from_file_location("guide_adapter", path)
+    assert spec is not None and spec.loader is not None
+    adapter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(adapter)
+    assert fuzz(adapter.handle, ops=["led_suit"], examples=300, seed=SEED + 1).ok
+    # and a broken engine behind it is caught
+    adapter.led_suit = lambda trump, tile: tile[1]
+    broken = fuzz(adapter.handle, ops=["led_suit"], examples=300, seed=SEED)
+    assert [f.kind for f in broken.findings] == ["disagreement"]
+
+
+def test_guide_javascript_adapter(tmp_path: Path) -> None:
+    import shutil
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    path = tmp_path / "adapter.js"
+    path.write_text(_doc_block("adapter.js"), encoding="utf-8")
+    report = fuzz(f"{node} {path}", ops=["led_suit"], examples=150, seed=SEED)
+    assert report.ok, report.to_text()
+    with ProcessTarget([node, str(path)]) as target:
+        assert target({"id": "x", "op": "legal_plays"})["error"]["code"] == "unknown-op"

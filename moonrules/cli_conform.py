@@ -47,7 +47,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--rules", type=_list, metavar="A,B", help="only these presets (or aliases; 'custom')"
     )
-    p.add_argument("--clauses", type=_list, metavar="A-1,B-2", help="only vectors exercising these")
+    p.add_argument(
+        "--clauses", type=_list, metavar="BID-3,LEAD-2", help="only vectors exercising these"
+    )
     p.add_argument(
         "--timeout",
         type=_seconds,

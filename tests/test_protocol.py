@@ -984,3 +984,27 @@ def test_view_refuses_a_bad_seat_and_a_record_that_breaks_a_rule() -> None:
     error = handle({"op": "view", "record": record, "seat": 0})["error"]
     assert (error["code"], error["rule"]) == ("illegal", "BID-3")
     assert error["message"].startswith("record.hands[0].bids[1]: ")
+
+
+GUIDE = ROOT / "docs" / "guides" / "protocol.md"
+
+
+def test_the_guide_s_exchanges_are_the_reference_s() -> None:
+    lines = [
+        line for line in GUIDE.read_text(encoding="utf-8").splitlines() if line[:2] in ("→ ", "← ")
+    ]
+    assert len(lines) >= 20 and len(lines) % 2 == 0
+    for sent, answer in zip(lines[::2], lines[1::2], strict=True):
+        assert sent.startswith("→ ") and answer.startswith("← "), (sent, answer)
+        assert handle_line(sent[2:]) == answer[2:], sent
+
+
+def test_the_guide_s_python_example_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    text = GUIDE.read_text(encoding="utf-8")
+    blocks = [b.split("\n", 1)[1] for b in text.split("```python")[1:]]
+    assert blocks
+    for block in blocks:
+        code = block.split("```", 1)[0]
+        exec(compile(code, "docs/guides/protocol.md", "exec"), {"__name__": "guide"})

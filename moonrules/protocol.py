@@ -40,6 +40,7 @@ from .record import (
     call_json,
     json_kind,
     parse_call_json,
+    parse_record,
     parse_tile_json,
     parse_trump_json,
     replay,
@@ -364,6 +365,10 @@ def _op_view(rules: RuleSet, req: dict[str, JSON]) -> JSON:
     The record must be valid: the first thing the rules forbid in it makes the
     request illegal, with that clause.
     """
+    try:
+        parse_record(req["record"], rules)  # the record's shape first, then the seat's
+    except RecordError as e:
+        raise _record_error(e, "record") from None
     seat = _int(req["seat"], "seat", "a seat number")
     result = _replay(rules, req)
     v = result.violation

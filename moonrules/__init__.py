@@ -15,6 +15,7 @@ from .errors import IllegalAction, IllegalDeal, MoonError, OutOfTurn, ParseError
 from .game import (
     Action,
     Bid,
+    Contract,
     Deal,
     Discard,
     GameState,
@@ -48,6 +49,7 @@ from .rules import (
     rules_by_name,
 )
 from .scoring import HandScore, game_winner, score_hand
+from .solver import play_values, solve
 from .suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit, rank
 from .tiles import DOUBLE_SIX_SET, MOON_SET, NO_DOUBLE_BLANK_SET, TILES, Tile, TileSet, tile, tiles
 from .tricks import follows, legal_plays, trick_winner
@@ -70,6 +72,7 @@ __all__ = [
     "AllPass",
     "Auction",
     "Bid",
+    "Contract",
     "Deal",
     "Discard",
     "FirstLead",
@@ -111,11 +114,13 @@ __all__ = [
     "legal_calls",
     "legal_plays",
     "new_game",
+    "play_values",
     "preset",
     "rank",
     "rules_by_name",
     "score_hand",
     "seeded_deal",
+    "solve",
     "tile",
     "tiles",
     "trick_winner",

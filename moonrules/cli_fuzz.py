@@ -45,7 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--rules", metavar="LIST", help="comma-separated presets to draw from (default: all)"
     )
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--examples", type=int, metavar="N", help="examples per op (default 200)")
+    budget.add_argument("--examples", type=int, metavar="N", help="examples per op (default 500)")
     budget.add_argument(
         "--seconds",
         type=float,
@@ -93,7 +93,8 @@ class _Display:
         self.last = now
         state = f"shrinking a finding in {p.op}" if p.shrinking else p.op
         text = (
-            f"fuzz: {p.cases} cases, {p.findings} finding{'s' if p.findings != 1 else ''}, "
+            f"fuzz: {p.cases} case{'s' if p.cases != 1 else ''}, "
+            f"{p.findings} finding{'s' if p.findings != 1 else ''}, "
             f"{p.elapsed:.0f} s ({state})"
         )
         if self.tty:

@@ -25,6 +25,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere: use this checkou
 
 from moonrules.protocol import handle as reference  # noqa: E402
 from moonrules.protocol import request_rules  # noqa: E402
+from moonrules.record import rules_from_json  # noqa: E402
 from moonrules.rules import FirstLead, RuleSet  # noqa: E402
 from moonrules.scoring import score_hand  # noqa: E402
 from moonrules.suits import TRUMP_SUIT, Trump  # noqa: E402
@@ -150,6 +151,14 @@ def rescore_replay(
         totals = [a + b for a, b in zip(totals, h["deltas"], strict=True)]
         hands.append(h)
     return {**answer, "result": {**result, "scores": totals, "hands": hands}}
+
+
+def op_rules(request: Request) -> RuleSet:
+    """The rules a request is asked under: a replayed record's own, else the request's."""
+    record = request.get("record")
+    if request.get("op") == "replay" and isinstance(record, dict) and "rules" in record:
+        return rules_from_json(record["rules"])
+    return request_rules(request)
 
 
 def reference_deltas(rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int]) -> Sequence[int]:

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 
 import _kernel
 
-from moonrules.protocol import request_rules
 from moonrules.rules import RuleSet
 from moonrules.scoring import score_hand, side_tricks
 
@@ -37,7 +36,7 @@ def handle(request: _kernel.JSON) -> dict[str, _kernel.JSON]:
     ref = _kernel.reference(request)
     if not ref.get("ok") or request.get("op") not in SHOWS_IN:
         return ref
-    rules = request_rules(request)
+    rules = _kernel.op_rules(request)
     if request["op"] == "replay":
         return _kernel.rescore_replay(ref, rules, lambda r, s, b, t: _score(r, s, b, t)[1])
     made, deltas, won = _score(rules, request["bidder"], request["bid"], request["tricks"])

@@ -16,7 +16,6 @@ from collections.abc import Sequence
 
 import _kernel
 
-from moonrules.protocol import request_rules
 from moonrules.rules import RuleSet
 
 BREAKS = ("TEAM-1",)
@@ -37,7 +36,7 @@ def handle(request: _kernel.JSON) -> dict[str, _kernel.JSON]:
     ref = _kernel.reference(request)
     if not ref.get("ok") or request.get("op") not in SHOWS_IN:
         return ref
-    rules = request_rules(request)
+    rules = _kernel.op_rules(request)
     if not rules.partnership:
         return ref
     if request["op"] == "replay":

@@ -71,6 +71,7 @@ OPS: Final[tuple[str, ...]] = (
     "score_hand",
     "game_winner",
     "replay",
+    "view",
 )
 """Every op the fuzzer exercises, in the order it runs them."""
 
@@ -781,6 +782,23 @@ def _replay_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None
     return {"op": "replay", "rules": name, "record": record}
 
 
+def _view_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
+    """A record as for ``replay`` and a seat: what that seat may see (VIEW-1).
+
+    With a fault, either the record carries one illegal step or the seat does not exist.
+    """
+    from hypothesis import strategies as st
+
+    faulty = _faulty(draw, mode)
+    bad_seat = faulty and draw(st.booleans())
+    req = _replay_request(draw, presets, faulty and not bad_seat)
+    players = PRESETS[req["rules"]].players
+    seat: JSON = draw(st.integers(0, players - 1))
+    if bad_seat:
+        seat = draw(st.sampled_from([players, -1, 7, "0", None]))
+    return {**req, "op": "view", "seat": seat}
+
+
 def _record_faults(state: GameState) -> list[str]:
     if state.is_over:
         return ["hand-after-end"]
@@ -918,7 +936,9 @@ def _default_rules(draw: st.DrawFn, inner: st.SearchStrategy[Request]) -> Reques
 
     req = dict(draw(inner))
     default = req.get("rules") == "standard" or (
-        req["op"] == "replay" and isinstance(req.get("record"), dict) and "rules" in req["record"]
+        req["op"] in ("replay", "view")
+        and isinstance(req.get("record"), dict)
+        and "rules" in req["record"]
     )
     if default and draw(st.booleans()):
         del req["rules"]
@@ -933,6 +953,7 @@ _BUILDERS: Final[dict[str, Callable[..., Request]]] = {
     "score_hand": _score_hand_request,
     "game_winner": _game_winner_request,
     "replay": _replay_request,
+    "view": _view_request,
 }
 
 
@@ -1130,6 +1151,8 @@ def _situation_clauses(
             _add(out, "END-3" if rules.tie is TieRule.BIDDER_OUT else "END-2")
         if rules.partnership:
             _add(out, "TEAM-1")
+    elif op == "view":
+        _add(out, "VIEW-1")
     elif op == "replay" and actual is not None:
         where = compare("replay", expected, actual) or ""
         if "deltas" in where or "scores" in where:

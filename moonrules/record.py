@@ -445,12 +445,17 @@ def parse_record(
 
 
 class _Stop(Exception):
-    def __init__(self, violation: Violation) -> None:
+    """A violation, with the state reached just before the step that broke the rule."""
+
+    def __init__(self, violation: Violation, state: GameState | None) -> None:
         self.violation = violation
+        self.state = state
 
 
-def _fail(hand: int, step: Step, index: int | None, err: IllegalAction) -> _Stop:
-    return _Stop(Violation(hand, step, index, err.rule, _sentence(err.message)))
+def _fail(
+    state: GameState | None, hand: int, step: Step, index: int | None, err: IllegalAction
+) -> _Stop:
+    return _Stop(Violation(hand, step, index, err.rule, _sentence(err.message)), state)
 
 
 def _sentence(message: str) -> str:
@@ -484,10 +489,10 @@ def replay(record: JSON, *, rules: RuleSet | None = None) -> ReplayResult:
             h = state.hand if state.hand.number == i + 1 else state.history[i]
             summaries.append(_summary(h, rules))
     except _Stop as stop:
-        assert state is not None or stop.violation.hand == 0
-        if state is None:
-            state = new_game(rules, seed, first_bidder=0)
-        return ReplayResult(state, tuple(summaries), stop.violation)
+        reached = stop.state if stop.state is not None else state
+        if reached is None:  # the first hand's deal is broken: no state was reached
+            reached = new_game(rules, seed, first_bidder=0)
+        return ReplayResult(reached, tuple(summaries), stop.violation)
     assert state is not None
     return ReplayResult(state, tuple(summaries), None)
 
@@ -498,6 +503,7 @@ def _replay_hand(
     # -- deal
     if state is not None and state.is_over:
         raise _fail(
+            state,
             i,
             "deal",
             None,
@@ -507,6 +513,7 @@ def _replay_hand(
         )
     if not 0 <= hr.first_bidder < rules.players:
         raise _fail(
+            state,
             i,
             "deal",
             None,
@@ -517,6 +524,7 @@ def _replay_hand(
         )
     if state is not None and hr.first_bidder != state.hand.first_bidder:
         raise _fail(
+            state,
             i,
             "deal",
             None,
@@ -528,6 +536,7 @@ def _replay_hand(
         )
     if hr.has_widow and not rules.has_widow:
         raise _fail(
+            state,
             i,
             "deal",
             None,
@@ -539,7 +548,7 @@ def _replay_hand(
     try:
         check_deal(rules, deal)
     except IllegalAction as e:
-        raise _fail(i, "deal", None, e) from None
+        raise _fail(state, i, "deal", None, e) from None
     if state is None:
         state = new_game(rules, seed, first_bidder=hr.first_bidder, deal=deal)
     else:
@@ -554,6 +563,7 @@ def _replay_hand(
     for j, call in enumerate(bids):
         if ended():
             raise _fail(
+                state,
                 i,
                 "bid",
                 j,
@@ -567,7 +577,7 @@ def _replay_hand(
                 check_call(state.auction, call.amount if isinstance(call, Bid) else PASS)
             state = apply(state, call)
         except IllegalAction as e:
-            raise _fail(i, "bid", j, e) from None
+            raise _fail(state, i, "bid", j, e) from None
     thrown_in = ended() and not state.is_over
     order: tuple[Step, ...] = (
         ("trump", "discard")
@@ -584,6 +594,7 @@ def _replay_hand(
     if thrown_in:
         if later:
             raise _fail(
+                state,
                 i,
                 later[0],
                 None if later[0] != "play" else 0,
@@ -598,6 +609,7 @@ def _replay_hand(
         if later or not last:
             step: Step = later[0] if later else "bid"
             raise _fail(
+                state,
                 i,
                 step,
                 len(bids) if step == "bid" else None,
@@ -613,6 +625,7 @@ def _replay_hand(
             if not rules.has_widow:
                 if hr.has_discard:
                     raise _fail(
+                        state,
                         i,
                         "discard",
                         None,
@@ -626,18 +639,19 @@ def _replay_hand(
             try:
                 state = apply(state, Discard(hr.discard))
             except IllegalAction as e:
-                raise _fail(i, "discard", None, e) from None
+                raise _fail(state, i, "discard", None, e) from None
         else:
             if hr.trump is None:
                 return _missing(state, i, "trump", "TRUMP-1", "trump", sequence, present, last)
             try:
                 state = apply(state, NameTrump(hr.trump))
             except IllegalAction as e:
-                raise _fail(i, "trump", None, e) from None
+                raise _fail(state, i, "trump", None, e) from None
     # -- plays
     plays = hr.plays or ()
     if hr.plays is None and not last:
         raise _fail(
+            state,
             i,
             "play",
             0,
@@ -653,6 +667,7 @@ def _replay_hand(
                 else "seven tricks make a hand"
             )
             raise _fail(
+                state,
                 i,
                 "play",
                 j,
@@ -664,6 +679,7 @@ def _replay_hand(
         state = _replay_play(state, i, j, t)
     if not ended() and not last:
         raise _fail(
+            state,
             i,
             "play",
             len(plays),
@@ -689,7 +705,9 @@ def _missing(
     after = sequence[sequence.index(step) + 1 :]
     if last and not any(present[st] for st in after):
         return state
-    raise _fail(i, step, None, IllegalAction(rule, f"the record names no {what}, and goes on"))
+    raise _fail(
+        state, i, step, None, IllegalAction(rule, f"the record names no {what}, and goes on")
+    )
 
 
 def _replay_play(state: GameState, i: int, j: int, t: Tile) -> GameState:
@@ -712,7 +730,7 @@ def _replay_play(state: GameState, i: int, j: int, t: Tile) -> GameState:
             )
     if err.rule in ("FOLLOW-1", "FOLLOW-2") and state.rules.renege is Renege.PENALTY:
         return apply_renege(state, t)
-    raise _fail(i, "play", j, err)
+    raise _fail(state, i, "play", j, err)
 
 
 def from_record(record: JSON) -> GameState:

@@ -90,3 +90,16 @@ def test_malformed_records_name_the_field(mutate: object, where: str) -> None:
     with pytest.raises(RecordError) as e:
         replay(record)
     assert e.value.path == where
+
+
+def test_the_state_of_a_violation_is_the_state_just_before_the_broken_step() -> None:
+    s = _play("standard", 5, 3000)
+    record = to_record(s)
+    i, hand = next((i, h) for i, h in enumerate(record["hands"]) if len(h.get("plays", [])) == 21)
+    hand["plays"][1], hand["plays"][2] = hand["plays"][2], hand["plays"][1]
+    result = replay(record)
+    assert result.violation is not None and result.violation.index == 1
+    before = result.state
+    assert before.hand_number == i + 1 and before.phase is m.Phase.PLAY
+    assert len(before.trick) == 1 and not before.tricks
+    assert str(before.trick[0]) == hand["plays"][0]

@@ -17,25 +17,21 @@ free).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
-import queue
 import re
-import subprocess
-import threading
 import time
-from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
 import attrs
 
 from .errors import MoonError, ParseError
 from .record import RecordError, rules_from_json
 from .rules import rules_by_name
+from .target import Target, TargetExtraLine, TargetFault, TargetGarbage
 
 JSON = Any
 
@@ -250,166 +246,6 @@ def mismatch(expected: Mapping[str, JSON], actual: JSON) -> str | None:
 
 
 # ---------------------------------------------------------------------------
-# Speaking to a target
-
-
-class TargetFault(Exception):
-    """The target did not answer: it timed out, died, or could not be written to."""
-
-
-_EOF: Final = object()
-
-
-class Target:
-    """A running target command, one request line in, one answer line out.
-
-    A reader thread collects the target's output lines and a writer thread feeds
-    its input, so that neither a target that never answers nor one that never
-    reads can block the caller beyond the timeout.
-    """
-
-    def __init__(
-        self,
-        argv: Sequence[str],
-        *,
-        env: Mapping[str, str] | None = None,
-        cwd: str | os.PathLike[str] | None = None,
-    ) -> None:
-        self.argv = list(argv)
-        self.env = None if env is None else dict(env)
-        self.cwd = cwd
-        self.proc: subprocess.Popen[bytes] | None = None
-        self._answers: queue.Queue[object] = queue.Queue()
-        self._requests: queue.Queue[bytes | None] = queue.Queue()
-        self._stderr: deque[bytes] = deque(maxlen=20)
-
-    def start(self) -> None:
-        """Start (or start again) the target; :class:`OSError` if it cannot be run."""
-        self.stop()
-        self._answers = queue.Queue()
-        self._requests = queue.Queue()
-        self._stderr = deque(maxlen=20)
-        proc = subprocess.Popen(
-            self.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=self.env,
-            cwd=self.cwd,
-            start_new_session=os.name == "posix",
-        )
-        self.proc = proc
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        for target, stream, sink in (
-            (_read_lines, proc.stdout, self._answers),
-            (_write_lines, proc.stdin, self._requests),
-            (_keep_tail, proc.stderr, self._stderr),
-        ):
-            threading.Thread(target=target, args=(stream, sink), daemon=True).start()
-
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def ask(self, line: str, timeout: float) -> str:
-        """Send one request line; the answer line, or :class:`TargetFault`."""
-        if self.proc is None:
-            raise TargetFault("the target is not running")
-        while True:  # drop anything the target wrote out of turn
-            try:
-                stray = self._answers.get_nowait()
-            except queue.Empty:
-                break
-            if stray is _EOF:
-                raise TargetFault(self._death())
-        self._requests.put(line.encode("utf-8") + b"\n")
-        try:
-            answer = self._answers.get(timeout=timeout)
-        except queue.Empty:
-            self.stop()
-            raise TargetFault(f"no answer within {timeout:g} s; the target was stopped") from None
-        if answer is _EOF:
-            raise TargetFault(self._death())
-        assert isinstance(answer, bytes)
-        return answer.decode("utf-8", errors="replace").rstrip("\r\n")
-
-    def _death(self) -> str:
-        proc = self.proc
-        status = None
-        if proc is not None:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                status = proc.wait(timeout=5)
-        self.stop()
-        tail = b"".join(self._stderr).decode("utf-8", errors="replace").strip()
-        said = f"; its last words on stderr: {tail[-500:]}" if tail else ""
-        how = "closed its output" if status is None else f"exited with status {status}"
-        return f"the target {how} without answering{said}"
-
-    def stop(self) -> None:
-        """Stop the target if it runs (its whole process group on POSIX)."""
-        proc = self.proc
-        self.proc = None
-        if proc is None:
-            return
-        self._requests.put(None)
-        if proc.poll() is None:
-            try:
-                if os.name == "posix":
-                    os.killpg(proc.pid, 9)
-                else:  # pragma: no cover
-                    proc.kill()
-            except (ProcessLookupError, PermissionError):
-                proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=5)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
-
-    def close(self) -> None:
-        """End the target's input, let it exit, and stop it if it does not."""
-        proc = self.proc
-        if proc is not None and proc.poll() is None:
-            self._requests.put(None)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=5)
-        self.stop()
-
-
-def _read_lines(stream: IO[bytes], sink: queue.Queue[object]) -> None:
-    try:
-        for line in iter(stream.readline, b""):
-            sink.put(line)
-    except (OSError, ValueError):
-        pass
-    sink.put(_EOF)
-
-
-def _write_lines(stream: IO[bytes], source: queue.Queue[bytes | None]) -> None:
-    try:
-        while True:
-            data = source.get()
-            if data is None:
-                break
-            stream.write(data)
-            stream.flush()
-    except (OSError, ValueError):
-        pass
-    with contextlib.suppress(OSError, ValueError):
-        stream.close()
-
-
-def _keep_tail(stream: IO[bytes], sink: deque[bytes]) -> None:
-    read = getattr(stream, "read1", stream.read)
-    try:
-        for chunk in iter(lambda: read(4096), b""):
-            sink.append(chunk)
-    except (OSError, ValueError):
-        pass
-
-
-# ---------------------------------------------------------------------------
 # Running the vectors
 
 
@@ -437,37 +273,45 @@ def run(
 ) -> list[Outcome]:
     """Run ``vectors`` against the target command ``argv``; one outcome per vector, in order.
 
-    The target is started once and again after each time it dies or times out;
-    after :data:`MAX_RESTARTS_IN_A_ROW` deaths without an answer in between, the
-    remaining vectors fail without being sent. Raises :class:`OSError` if the
-    command cannot be started at all.
+    The target is spoken to through :class:`moonrules.target.Target`. It is
+    started once, and again after each time it dies, times out or writes a line
+    that is not a JSON object (that vector fails); after
+    :data:`MAX_RESTARTS_IN_A_ROW` deaths without an answer in between, the
+    remaining vectors fail without being sent. A second line after an answer
+    (the protocol wants exactly one) fails the vector whose answer it followed;
+    the target is started afresh and the next vector sent to it. Raises
+    :class:`OSError` if the command cannot be started at all.
     """
-    target = Target(argv, env=env, cwd=cwd)
+    target = Target(argv, timeout=timeout, env=env, cwd=cwd)
     target.start()
     outcomes: list[Outcome] = []
     deaths = 0
     try:
         for v in vectors:
-            if target.proc is None:
-                if deaths >= MAX_RESTARTS_IN_A_ROW:
-                    outcomes.append(
-                        Outcome(v, None, f"not sent: the target died {deaths} times in a row")
-                    )
-                    continue
-                target.start()
+            if deaths >= MAX_RESTARTS_IN_A_ROW:
+                outcomes.append(
+                    Outcome(v, None, f"not sent: the target died {deaths} times in a row")
+                )
+                continue
             try:
-                line = target.ask(v.line, timeout)
+                try:
+                    answer, line = target.ask_object(v.line)
+                except TargetExtraLine as extra:
+                    if not (extra.after_answer and outcomes):
+                        raise
+                    # the previous vector's fault: it fails, and this one is sent afresh
+                    outcomes[-1] = attrs.evolve(outcomes[-1], problem=str(extra))
+                    answer, line = target.ask_object(v.line)
+            except TargetGarbage as garbage:
+                deaths = 0
+                outcomes.append(Outcome(v, garbage.line, garbage.reason))
+                continue
             except TargetFault as fault:
                 deaths += 1
                 outcomes.append(Outcome(v, None, str(fault)))
                 continue
             deaths = 0
-            try:
-                actual = json.loads(line)
-            except ValueError:
-                outcomes.append(Outcome(v, line, "the answer is not JSON"))
-                continue
-            outcomes.append(Outcome(v, line, mismatch(v.expected, actual)))
+            outcomes.append(Outcome(v, line, mismatch(v.expected, answer)))
     finally:
         target.close()
     return outcomes

@@ -28,16 +28,11 @@ import contextlib
 import functools
 import json
 import os
-import queue
 import random
 import shlex
-import signal
-import subprocess
-import threading
 import time
 import traceback
 import warnings
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, Final, Literal
 
@@ -47,9 +42,11 @@ from .auction import MOON, PASS, Auction, legal_calls
 from .errors import MoonError
 from .game import GameState, Play, apply, legal_actions, new_game, seeded_deal
 from .game import Phase as GamePhase
+from .protocol import OPS as PROTOCOL_OPS
 from .record import to_record
 from .rules import PRESETS, AllPass, Renege, RuleSet, Scoring, TieRule, rules_by_name
 from .suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit
+from .target import Target, TargetCrash, TargetFault, TargetTimeout, clip
 from .tiles import TILES, Tile, TileSet
 
 if TYPE_CHECKING:  # Hypothesis is imported when fuzzing starts, not with this module
@@ -61,18 +58,7 @@ Request = dict[str, JSON]
 Response = dict[str, JSON]
 Handler = Callable[[Request], Response]
 
-OPS: Final[tuple[str, ...]] = (
-    "tiles",
-    "led_suit",
-    "legal_plays",
-    "trick_winner",
-    "legal_bids",
-    "auction",
-    "score_hand",
-    "game_winner",
-    "replay",
-    "view",
-)
+OPS: Final[tuple[str, ...]] = tuple(PROTOCOL_OPS)
 """Every op the fuzzer exercises, in the order it runs them."""
 
 FindingKind = Literal["disagreement", "crash", "timeout", "garbage"]
@@ -107,14 +93,14 @@ class TargetFailure(Exception):
         self.detail = detail
 
 
-class ProcessTarget:
-    """A protocol server run as a subprocess: one request line in, one response line out.
+class ProcessTarget(Target):
+    """A protocol server run as a subprocess (a :class:`moonrules.target.Target`).
 
     The command is split like a shell would split it (no shell is run). Each request
-    waits at most ``timeout`` seconds for its answer. A target that exits, hangs or
-    prints something that is not a JSON object raises :class:`TargetFailure` for that
-    request and is started afresh for the next one. Use it as a context manager, or call
-    :meth:`close`.
+    waits at most ``timeout`` seconds for its answer. A target that exits, hangs,
+    prints something that is not a JSON object or more than one line raises
+    :class:`TargetFailure` for that request and is started afresh for the next one. Use
+    it as a context manager, or call :meth:`close`.
     """
 
     def __init__(
@@ -125,176 +111,31 @@ class ProcessTarget:
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
-        self.command = command
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        super().__init__(command, timeout=timeout, cwd=cwd, env=env)
         if not self.argv:
             raise FuzzError("the target command is empty")
-        self.timeout = timeout
-        self.cwd = cwd
-        self.env = dict(env) if env is not None else None
-        self.starts = 0
-        """How many times the target was started (1 + restarts)."""
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[bytes | None] = queue.Queue()
-        self._writes: queue.Queue[bytes | None] = queue.Queue()
-        self._stderr: deque[bytes] = deque(maxlen=64)
-
-    @property
-    def display(self) -> str:
-        """The command as one would type it."""
-        return self.command if isinstance(self.command, str) else shlex.join(self.command)
 
     def start(self) -> None:
         """Start the target now (it is started on the first request otherwise)."""
-        if self._proc is not None and self._proc.poll() is None:
-            return
-        self._stop()
         try:
-            proc = subprocess.Popen(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=self.cwd,
-                env=self.env,
-                start_new_session=True,
-            )
+            super().start()
         except OSError as e:
             raise FuzzError(f"cannot start the target {self.display!r}: {e}") from None
-        self.starts += 1
-        self._proc = proc
-        self._lines = queue.Queue()
-        self._writes = queue.Queue()
-        self._stderr = deque(maxlen=64)
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        # a thread each for its output, its error output and its input, so that no target
-        # (one that never answers, or never reads) blocks the fuzzer beyond the timeout
-        for pump, stream, sink in (
-            (_pump_lines, proc.stdout, self._lines),
-            (_pump_tail, proc.stderr, self._stderr),
-            (_pump_writes, proc.stdin, self._writes),
-        ):
-            threading.Thread(target=pump, args=(stream, sink), daemon=True).start()
 
     def __call__(self, request: Request) -> Response:
-        with contextlib.suppress(queue.Empty):
-            stray = self._lines.get_nowait()
-            self._stop()  # it wrote more than one line for the last request, or exited
-            if stray is not None:
-                text = stray.decode("utf-8", errors="replace").rstrip("\r\n")
-                raise TargetFailure(
-                    "garbage",
-                    f"an extra line after the previous answer: {_clip(text)!r}; "
-                    "the target was restarted",
-                )
-        self.start()
-        self._writes.put((json.dumps(request, separators=(",", ":")) + "\n").encode())
         try:
-            out = self._lines.get(timeout=self.timeout)
-        except queue.Empty:
-            self._stop()
-            raise TargetFailure(
-                "timeout", f"no answer within {self.timeout:g} s; the target was stopped"
-            ) from None
-        if out is None:
-            raise self._crashed("it closed its output without answering")
-        text = out.decode("utf-8", errors="replace").rstrip("\r\n")
-        try:
-            value = json.loads(text)
-        except ValueError:
-            self._stop()
-            raise TargetFailure(
-                "garbage", f"the answer is not JSON: {_clip(text)!r}; the target was restarted"
-            ) from None
-        if not isinstance(value, dict):
-            self._stop()
-            raise TargetFailure(
-                "garbage",
-                f"the answer is JSON but not an object: {_clip(text)!r}; the target was restarted",
-            )
-        return value
-
-    def _crashed(self, what: str) -> TargetFailure:
-        proc = self._proc
-        status = None
-        if proc is not None:
-            try:
-                status = proc.wait(timeout=1.0)
-            except subprocess.TimeoutExpired:
-                status = None
-        time.sleep(0.05)  # let the stderr pump catch up
-        tail = b"".join(self._stderr).decode("utf-8", errors="replace").strip()
-        self._stop()
-        how = f"exit status {status}" if status is not None else "still running"
-        detail = f"{what} ({how})"
-        if tail:
-            detail += "; its last error output: " + _clip(tail.splitlines()[-1], 300)
-        return TargetFailure("crash", detail + "; the target was restarted")
-
-    def _stop(self) -> None:
-        proc = self._proc
-        self._proc = None
-        if proc is None:
-            return
-        self._writes.put(None)
-        if proc.poll() is None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=5)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
-
-    def close(self) -> None:
-        """Stop the target: end its input and give it a moment to exit, then kill it."""
-        proc = self._proc
-        if proc is not None and proc.poll() is None:
-            self._writes.put(None)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=1.0)
-        self._stop()
-
-    def __enter__(self) -> ProcessTarget:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-def _pump_lines(stream: IO[bytes], out: queue.Queue[bytes | None]) -> None:
-    try:
-        for line in stream:
-            out.put(line)
-    except (OSError, ValueError):
-        pass
-    out.put(None)
-
-
-def _pump_writes(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
-    try:
-        while (line := lines.get()) is not None:
-            stream.write(line)
-            stream.flush()
-    except (OSError, ValueError):  # it stopped reading: its answer will not come either
-        pass
-    with contextlib.suppress(OSError, ValueError):
-        stream.close()
-
-
-def _pump_tail(stream: IO[bytes], tail: deque[bytes]) -> None:
-    try:
-        for line in stream:
-            tail.append(line[:2000])
-    except (OSError, ValueError):
-        pass
-
-
-def _clip(text: str, n: int = 120) -> str:
-    return text if len(text) <= n else text[: n - 1] + "…"
+            answer, _ = self.ask_object(json.dumps(request, separators=(",", ":")))
+        except TargetCrash as e:
+            how = f"exit status {e.status}" if e.status is not None else "still running"
+            detail = f"it closed its output without answering ({how})"
+            if e.last_words:
+                detail += f"; its last error output: {e.last_words}"
+            raise TargetFailure("crash", detail + "; the target was restarted") from None
+        except TargetTimeout as e:
+            raise TargetFailure(e.kind, e.detail) from None
+        except TargetFault as e:
+            raise TargetFailure(e.kind, f"{e.detail}; the target was restarted") from None
+        return answer
 
 
 class _CallableTarget:
@@ -313,7 +154,7 @@ class _CallableTarget:
                 f"{type(e).__name__}: {e} (at {os.path.basename(where.filename)}:{where.lineno})",
             ) from None
         if not isinstance(answer, dict):
-            raise TargetFailure("garbage", f"the answer is not a dict: {_clip(repr(answer))}")
+            raise TargetFailure("garbage", f"the answer is not a dict: {clip(repr(answer))}")
         try:
             return dict(json.loads(json.dumps(answer)))
         except (TypeError, ValueError) as e:
@@ -483,52 +324,65 @@ def _tiles_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None)
     return req
 
 
-def _led_suit_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
+_TRUMP_FAULTS: Final = ("bad-trump", "malformed-tile", "missing-field", "unknown-rules")
+"""The faults every op played under a trump can carry (after its own)."""
+
+
+def _start_trump_request(
+    draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None, faults: Sequence[str]
+) -> tuple[str, RuleSet, str | None, Trump]:
+    """The preset, its rules, the fault and the trump of a request played under a trump.
+
+    The fault is one of ``faults`` (the op's own), of :data:`_TRUMP_FAULTS`, or
+    ``outside-set`` where the preset leaves tiles out (see :func:`_pick_fault`).
+    """
     from hypothesis import strategies as st
 
     name = draw(st.sampled_from(presets))
     rules = PRESETS[name]
-    faults = ["bad-trump", "malformed-tile", "missing-field", "unknown-rules"]
+    every = [*faults, *_TRUMP_FAULTS]
     if _outside(rules):
-        faults.insert(0, "outside-set")
-    fault = _pick_fault(draw, mode, rules, faults)
-    trump = draw(st.sampled_from(rules.trumps))
+        every.insert(0, "outside-set")
+    fault = _pick_fault(draw, mode, rules, every)
+    return name, rules, fault, draw(st.sampled_from(rules.trumps))
+
+
+def _trump_faults(
+    draw: st.DrawFn, req: Request, rules: RuleSet, fault: str | None, fields: Sequence[str]
+) -> None:
+    """A fault of the trump (not offered, malformed), or one any op can carry."""
+    from hypothesis import strategies as st
+
+    if fault == "trump-not-offered":
+        req["trump"] = draw(st.sampled_from(_unoffered(rules))).to_json()
+    elif fault == "bad-trump":
+        req["trump"] = draw(st.sampled_from(_BAD_TRUMPS))
+    elif fault is not None:
+        _common_faults(draw, req, fault, fields)
+
+
+def _led_suit_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
+    from hypothesis import strategies as st
+
+    name, rules, fault, trump = _start_trump_request(draw, presets, mode, ())
     t = draw(st.sampled_from(rules.tile_set.tiles))
     text = tile_text(t, draw(st.booleans()))
     req: Request = {"op": "led_suit", "rules": name, "trump": trump.to_json(), "tile": text}
     if fault == "outside-set":
         req["tile"] = tile_text(draw(st.sampled_from(_outside(rules))), draw(st.booleans()))
-    elif fault == "trump-not-offered":
-        req["trump"] = draw(st.sampled_from(_unoffered(rules))).to_json()
-    elif fault == "bad-trump":
-        req["trump"] = draw(st.sampled_from(_BAD_TRUMPS))
     elif fault == "malformed-tile":
         req["tile"] = draw(st.sampled_from(_MALFORMED_TILES))
-    elif fault is not None:
-        _common_faults(draw, req, fault, ("trump", "tile"))
+    else:
+        _trump_faults(draw, req, rules, fault, ("trump", "tile"))
     return req
 
 
 def _legal_plays_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
     from hypothesis import strategies as st
 
-    name = draw(st.sampled_from(presets))
-    rules = PRESETS[name]
+    own = ("duplicate", "shared", "empty-hand", "complete-trick")
+    name, rules, fault, trump = _start_trump_request(draw, presets, mode, own)
     n = rules.players
-    faults = [
-        "duplicate",
-        "shared",
-        "empty-hand",
-        "complete-trick",
-        "bad-trump",
-        "malformed-tile",
-        "missing-field",
-        "unknown-rules",
-    ]
-    if _outside(rules):
-        faults.insert(0, "outside-set")
-    fault = _pick_fault(draw, mode, rules, faults)
-    trump = draw(st.sampled_from(rules.trumps))
     pool = rules.tile_set.tiles
     lo, hi = {"complete-trick": (n, n), "shared": (1, n - 1)}.get(fault or "", (0, n - 1))
     trick, trick_texts = _distinct(draw, pool, lo, hi)
@@ -552,34 +406,16 @@ def _legal_plays_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool |
         "hand": hand_texts,
         "trick": trick_texts,
     }
-    if fault == "trump-not-offered":
-        req["trump"] = draw(st.sampled_from(_unoffered(rules))).to_json()
-    elif fault == "bad-trump":
-        req["trump"] = draw(st.sampled_from(_BAD_TRUMPS))
-    elif fault is not None:
-        _common_faults(draw, req, fault, ("trump", "hand", "trick"))
+    _trump_faults(draw, req, rules, fault, ("trump", "hand", "trick"))
     return req
 
 
 def _trick_winner_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
     from hypothesis import strategies as st
 
-    name = draw(st.sampled_from(presets))
-    rules = PRESETS[name]
+    own = ("short-trick", "long-trick", "duplicate")
+    name, rules, fault, trump = _start_trump_request(draw, presets, mode, own)
     n = rules.players
-    faults = [
-        "short-trick",
-        "long-trick",
-        "duplicate",
-        "bad-trump",
-        "malformed-tile",
-        "missing-field",
-        "unknown-rules",
-    ]
-    if _outside(rules):
-        faults.insert(0, "outside-set")
-    fault = _pick_fault(draw, mode, rules, faults)
-    trump = draw(st.sampled_from(rules.trumps))
     lo, hi = {"short-trick": (0, n - 1), "long-trick": (n + 1, n + 1)}.get(fault or "", (n, n))
     trick, texts = _distinct(draw, rules.tile_set.tiles, lo, hi)
     if fault == "duplicate":
@@ -589,12 +425,7 @@ def _trick_winner_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool 
     elif fault == "malformed-tile":
         texts[-1] = draw(st.sampled_from(_MALFORMED_TILES))
     req: Request = {"op": "trick_winner", "rules": name, "trump": trump.to_json(), "trick": texts}
-    if fault == "trump-not-offered":
-        req["trump"] = draw(st.sampled_from(_unoffered(rules))).to_json()
-    elif fault == "bad-trump":
-        req["trump"] = draw(st.sampled_from(_BAD_TRUMPS))
-    elif fault is not None:
-        _common_faults(draw, req, fault, ("trump", "trick"))
+    _trump_faults(draw, req, rules, fault, ("trump", "trick"))
     return req
 
 
@@ -1019,14 +850,14 @@ def first_difference(a: JSON, b: JSON, path: str = "") -> str | None:
         for key in a:
             sub = f"{path}.{key}" if path else key
             if key not in b:
-                return f"{sub}: expected {_clip(_dump(a[key]))}, missing"
+                return f"{sub}: expected {clip(_dump(a[key]))}, missing"
             found = first_difference(a[key], b[key], sub)
             if found:
                 return found
         for key in b:
             if key not in a:
                 sub = f"{path}.{key}" if path else key
-                return f"{sub}: not expected, got {_clip(_dump(b[key]))}"
+                return f"{sub}: not expected, got {clip(_dump(b[key]))}"
         return None
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         for i, (x, y) in enumerate(zip(a, b, strict=True)):
@@ -1036,7 +867,7 @@ def first_difference(a: JSON, b: JSON, path: str = "") -> str | None:
         return None
     if _same(a, b):
         return None
-    return f"{path or 'answer'}: expected {_clip(_dump(a))}, got {_clip(_dump(b))}"
+    return f"{path or 'answer'}: expected {clip(_dump(a))}, got {clip(_dump(b))}"
 
 
 def compare(op: str, expected: Response, actual: Response) -> str | None:

@@ -54,19 +54,7 @@ from moonrules.tricks import trick_winner  # noqa: E402
 
 GENERATOR = "scripts/gen_vectors.py"
 VECTOR_DIR = ROOT / "spec" / "vectors"
-FILES = (
-    "errors",
-    "tiles",
-    "led_suit",
-    "legal_plays",
-    "trick_winner",
-    "legal_bids",
-    "auction",
-    "score_hand",
-    "game_winner",
-    "replay",
-    "view",
-)
+FILES = ("errors", *protocol.OPS)
 """The vector files, by stem: one per operation, and ``errors`` for faults common to all."""
 
 PRESETS = tuple(m.PRESETS)

@@ -154,3 +154,32 @@ def test_a_command_is_split_like_a_shell_would_but_not_run_by_one(tmp_path: Path
     with pytest.raises(OSError):
         Target("/nonexistent/engine --serve").start()
     assert issubclass(TargetTimeout, TargetFault) and issubclass(TargetCrash, TargetFault)
+
+
+def test_conform_fails_the_vector_an_extra_line_followed(tmp_path: Path) -> None:
+    import os
+
+    from moonrules import conform
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    path = tmp_path / "chatty.py"
+    path.write_text(
+        textwrap.dedent(
+            """
+            import os, sys
+            from moonrules.protocol import handle_line
+            for line in sys.stdin:
+                extra = "" if os.path.exists("said") else "a debugging line\\n"
+                open("said", "w").close()  # only once: not again when restarted
+                sys.stdout.write(handle_line(line.rstrip("\\n")) + "\\n" + extra)
+                sys.stdout.flush()
+            """
+        ),
+        encoding="utf-8",
+    )
+    vectors = conform.select(conform.load_vectors(), ops=["tiles"])[:3]
+    outcomes = conform.run([PY, str(path)], vectors, timeout=20, env=env, cwd=tmp_path)
+    assert [o.passed for o in outcomes] == [False, True, True]
+    assert outcomes[0].problem == ("an extra line after the previous answer: 'a debugging line'")
+    assert outcomes[0].actual is not None and outcomes[0].actual.startswith("{")

@@ -1,0 +1,51 @@
+"""Shared test configuration: Hypothesis profiles.
+
+Profiles (choose with the environment variable ``MOONRULES_HYPOTHESIS_PROFILE``):
+
+- ``default``: quick, for every test run (a few dozen examples per property);
+- ``ci``: the default profile, derandomized so that CI runs are reproducible;
+- ``deep``: a thousand examples per property, for a long soak run::
+
+      MOONRULES_HYPOTHESIS_PROFILE=deep python -m pytest tests/test_invariants.py
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # so that plain `pytest` finds the package without installing it
+    sys.path.insert(0, str(ROOT))
+
+PROFILE_ENV = "MOONRULES_HYPOTHESIS_PROFILE"
+
+_QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]
+
+settings.register_profile(
+    "default",
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=_QUIET,
+    print_blob=True,
+)
+settings.register_profile("ci", settings.get_profile("default"), derandomize=True)
+settings.register_profile(
+    "deep",
+    max_examples=1000,
+    deadline=None,
+    suppress_health_check=_QUIET,
+    print_blob=True,
+)
+
+_profile = os.environ.get(PROFILE_ENV, "default")
+if _profile not in ("default", "ci", "deep"):
+    raise RuntimeError(f"{PROFILE_ENV}={_profile!r}: use default, ci or deep")
+settings.load_profile(_profile)
+
+
+def pytest_report_header() -> str:
+    return f"hypothesis profile: {_profile} (set {PROFILE_ENV} to change)"

@@ -20,6 +20,7 @@ already played and the hand in progress. Nothing is mutated, nothing is global.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from enum import Enum
@@ -529,33 +530,37 @@ def with_deal(state: GameState, deal: Deal) -> GameState:
     if state.is_over or h.phase is not Phase.BIDDING or h.calls:
         raise OutOfTurn("TURN-1", "a hand can be redealt only before its first call")
     check_deal(state.rules, deal)
-    return attrs.evolve(state, hand=_new_hand(state.rules, h.number, h.first_bidder, deal))
+    return _with_hand(state, _new_hand(state.rules, h.number, h.first_bidder, deal))
 
 
 # ---------------------------------------------------------------------------
 # Legal actions
 
 
-_PLAYS_CACHE: dict[int, tuple[Play, ...]] = {}
-_DISCARDS_CACHE: dict[int, tuple[Discard, ...]] = {}
+_PLAY_BY_BIT: Final[dict[int, Play]] = {1 << i: p for i, p in enumerate(_PLAYS)}
+_DISCARD_BY_BIT: Final[dict[int, Discard]] = {1 << i: d for i, d in enumerate(_DISCARDS)}
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _plays(mask: int) -> tuple[Play, ...]:
-    out = _PLAYS_CACHE.get(mask)
-    if out is None:
-        out = tuple(_PLAYS[t.index] for t in tiles_of(mask))
-        if len(_PLAYS_CACHE) < 1 << 18:
-            _PLAYS_CACHE[mask] = out
-    return out
+    """The Play actions of a mask, in tile order (memoised: a pure function of the mask)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_PLAY_BY_BIT[low])
+        mask ^= low
+    return tuple(out)
 
 
+@functools.lru_cache(maxsize=1 << 12)
 def _discards(mask: int) -> tuple[Discard, ...]:
-    out = _DISCARDS_CACHE.get(mask)
-    if out is None:
-        out = tuple(_DISCARDS[t.index] for t in tiles_of(mask))
-        if len(_DISCARDS_CACHE) < 1 << 16:
-            _DISCARDS_CACHE[mask] = out
-    return out
+    """The Discard actions of a mask, in tile order (memoised)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_DISCARD_BY_BIT[low])
+        mask ^= low
+    return tuple(out)
 
 
 def legal_play_mask(state: GameState) -> int:
@@ -637,7 +642,7 @@ def _call(state: GameState, call: int) -> GameState:
     calls = (*h.calls, call)
     auction = Auction(calls, h.first_bidder, state.rules)
     if not auction.is_over:
-        return attrs.evolve(state, hand=_settled(h, h.phase, calls=calls))
+        return _with_hand(state, _settled(h, h.phase, calls=calls))
     if auction.redeal:
         done = _settled(h, Phase.DONE, calls=calls)
         return _next_hand(state, done, state.scores)
@@ -658,7 +663,12 @@ def _call(state: GameState, call: int) -> GameState:
         )
     else:
         hand = _settled(h, Phase.TRUMP, calls=calls, bidder=bidder, bid=auction.high_bid)
-    return attrs.evolve(state, hand=hand)
+    return _with_hand(state, hand)
+
+
+def _with_hand(state: GameState, hand: Hand) -> GameState:
+    """``state`` with ``hand`` as the hand in progress (the fast ``attrs.evolve``)."""
+    return GameState(state.rules, state.seed, state.scores, hand, state.history, state.winner)
 
 
 def _settled(
@@ -700,7 +710,7 @@ def _discard(state: GameState, tile: Tile) -> GameState:
         h.bidder if after_trump else -1,
         discard=tile.index,
     )
-    return attrs.evolve(state, hand=hand)
+    return _with_hand(state, hand)
 
 
 def _name_trump(state: GameState, trump: Trump) -> GameState:
@@ -718,7 +728,7 @@ def _name_trump(state: GameState, trump: Trump) -> GameState:
         hand = _settled(h, Phase.DISCARD, tuple(hands), trump=trump.value, widow_taken=True)
     else:
         hand = _settled(h, Phase.PLAY, leader=h.bidder, trump=trump.value)
-    return attrs.evolve(state, hand=hand)
+    return _with_hand(state, hand)
 
 
 def illegal_play_reason(state: GameState, tile: Tile) -> IllegalAction | None:

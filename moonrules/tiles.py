@@ -39,6 +39,7 @@ class Tile:
 
     high: int = attrs.field(validator=_check_end)
     low: int = attrs.field(validator=_check_end)
+    _index: int = attrs.field(init=False, repr=False, eq=False, order=False, hash=False)
 
     def __attrs_post_init__(self) -> None:
         if self.low > self.high:
@@ -46,6 +47,7 @@ class Tile:
                 f"a tile is written high end first: Tile({self.low}, {self.high}), "
                 f"not Tile({self.high}, {self.low})"
             )
+        object.__setattr__(self, "_index", _index(self.high, self.low))
 
     @staticmethod
     def parse(text: str) -> Tile:
@@ -70,7 +72,7 @@ class Tile:
     @property
     def index(self) -> int:
         """This tile's index 0-27 (``0-0`` is 0, ``6-6`` is 27)."""
-        return _index(self.high, self.low)
+        return self._index
 
     @property
     def is_double(self) -> bool:

@@ -11,10 +11,10 @@ the run cannot be made.
 from __future__ import annotations
 
 import argparse
-import shlex
 from pathlib import Path
 
 from .conform import DEFAULT_TIMEOUT, ConformError, conform
+from .target import split_command
 
 HELP = "run the conformance vectors against another engine speaking the protocol"
 
@@ -66,7 +66,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    argv = shlex.split(args.target)
+    argv = split_command(args.target)
     if not argv:
         raise ConformError("--target: give the command that starts the engine")
     outcomes, lines = conform(

@@ -4,10 +4,10 @@
 generated from the reference by ``scripts/gen_vectors.py``; see
 ``spec/protocol.md``, section 7), :func:`select` filters them, and :func:`run`
 starts a target command, speaks the protocol to it over its standard input and
-output, and compares each answer with the reference's. A target that hangs, dies
-or writes garbage is reported, never waited on for ever: every request has a
-timeout, a target that dies is started again, and one that keeps dying is given
-up on (the vectors left count as failed).
+output (through :class:`moonrules.target.Target`), and compares each answer with
+the reference's. A target that hangs, dies or writes garbage is reported, never
+waited on for ever: every request has a timeout, a target that dies is started
+again, and one that keeps dying is given up on (the vectors left count as failed).
 
 A target conforms when, for every vector, its answer has the same ``id`` and
 ``ok`` as the reference's; the same ``result`` (as JSON values) when ``ok`` is
@@ -278,9 +278,10 @@ def run(
     that is not a JSON object (that vector fails); after
     :data:`MAX_RESTARTS_IN_A_ROW` deaths without an answer in between, the
     remaining vectors fail without being sent. A second line after an answer
-    (the protocol wants exactly one) fails the vector whose answer it followed;
-    the target is started afresh and the next vector sent to it. Raises
-    :class:`OSError` if the command cannot be started at all.
+    (the protocol wants exactly one) fails the vector whose answer it followed,
+    when it is seen before the next vector is sent (one after the last answer is
+    not waited for); the target is started afresh and the next vector sent to it.
+    Raises :class:`OSError` if the command cannot be started at all.
     """
     target = Target(argv, timeout=timeout, env=env, cwd=cwd)
     target.start()

@@ -4,14 +4,13 @@ The domain is finite (28 tiles, 9 trumps, 8 suits), so every table is compared
 with the functions of :mod:`moonrules.suits` and :mod:`moonrules.tricks` over all of it.
 ``winner_index`` is compared with ``trick_winner`` on every ordered 3-tile trick of
 the 22-tile and 28-tile sets, and on every 4-tile trick of the 28-tile set as a set
-of tiles (every led tile with every set of three others); the full ordered 4-tile
-enumeration runs with ``MOONRULES_DEEP=1``.
+of tiles (every led tile with every set of three others), and on every ordered
+4-tile trick of the 28-tile set.
 """
 
 from __future__ import annotations
 
 import itertools
-import os
 
 import pytest
 from hypothesis import given
@@ -22,7 +21,6 @@ from moonrules.suits import in_suit, is_trump, led_suit, rank
 from moonrules.tables import FOLLOW_MASK, LED_SUIT, STRENGTH, SUIT_MASK, legal_mask, winner_index
 
 ALL_TRUMPS: tuple[Trump, ...] = tuple(Trump)
-DEEP = os.environ.get("MOONRULES_DEEP") == "1"
 
 
 def mask(ts: object) -> int:
@@ -130,7 +128,6 @@ def test_winner_index_every_4_tile_set_of_28(trump: Trump) -> None:
             assert rev[winner_index(rev, tv)] == trick[best]
 
 
-@pytest.mark.skipif(not DEEP, reason="full ordered enumeration; set MOONRULES_DEEP=1")
 @pytest.mark.parametrize("trump", ALL_TRUMPS, ids=str)
 def test_winner_index_every_4_tile_trick_of_28(trump: Trump) -> None:
     tv = trump.value

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
+from gamehelpers import random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,20 +21,10 @@ from moonrules.notation import (
 from moonrules.record import RecordError, replay, to_record
 
 
-def _play(preset: str, seed: int, steps: int) -> m.GameState:
-    s = m.new_game(preset, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.is_over:
-            break
-        s = m.apply(s, rng.choice(m.legal_actions(s)))
-    return s
-
-
 @settings(deadline=None)
 @given(st.sampled_from(sorted(m.PRESETS)), st.integers(0, 2**32), st.integers(0, 300))
 def test_writer_output_parses_back_to_the_same_record(preset: str, seed: int, steps: int) -> None:
-    record = json.loads(json.dumps(to_record(_play(preset, seed, steps))))
+    record = json.loads(json.dumps(to_record(random_game(preset, seed, steps))))
     text = write_notation(record)
     assert parse_notation(text).record == record
     # and the text is stable: writing the parsed record again gives the same text
@@ -43,7 +33,7 @@ def test_writer_output_parses_back_to_the_same_record(preset: str, seed: int, st
 
 @pytest.mark.parametrize("preset", sorted(m.PRESETS))
 def test_every_preset_round_trips_a_whole_game(preset: str) -> None:
-    s = _play(preset, 11, 3000)
+    s = random_game(preset, 11, 3000)
     record = to_record(s)
     back = parse_notation(write_notation(record)).record
     assert back == json.loads(json.dumps(record))
@@ -85,7 +75,7 @@ def test_a_hand_written_record() -> None:
 
 
 def test_score_and_claim_lines_round_trip() -> None:
-    s = _play("standard", 3, 60)
+    s = random_game("standard", 3, 60)
     record = to_record(s)
     text = write_notation(
         record, scores=[ScoreLine(0, (1, 1, -21), 0)], claim=ClaimLine(1, 2, None, 0)

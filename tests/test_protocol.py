@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 import pytest
+from gamehelpers import random_game
 from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -85,7 +86,7 @@ RESPONSE = validator("response")
 
 
 def test_inlining_the_references_changes_nothing() -> None:
-    record = to_record(_play("pagat", 4, 120))
+    record = to_record(random_game("pagat", 4, 120))
     for name, good, bad in (
         ("record", record, {**record, "seed": "x"}),
         ("request", {"op": "replay", "record": record}, {"op": "replay", "record": []}),
@@ -110,19 +111,9 @@ def test_the_schemas_are_valid_draft_2020_12() -> None:
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
 
 
-def _play(preset: str, seed: int, steps: int) -> m.GameState:
-    s = m.new_game(preset, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.is_over:
-            break
-        s = m.apply(s, rng.choice(m.legal_actions(s)))
-    return s
-
-
 @given(st.sampled_from(sorted(m.PRESETS)), st.integers(0, 2**32), st.integers(0, 300))
 def test_every_saved_record_fits_the_record_schema(preset: str, seed: int, steps: int) -> None:
-    record = json.loads(json.dumps(to_record(_play(preset, seed, steps))))
+    record = json.loads(json.dumps(to_record(random_game(preset, seed, steps))))
     RECORD.validate(record)
     answer = handle({"id": 0, "op": "replay", "record": record})
     assert answer["ok"] is True and answer["result"]["valid"] is True
@@ -166,7 +157,7 @@ def _hand(record: dict[str, Any], **fields: Any) -> dict[str, Any]:
     ("fault", "mutate"), _MALFORMED_RECORDS, ids=[f for f, _ in _MALFORMED_RECORDS]
 )
 def test_the_record_schema_refuses_what_a_replay_cannot_read(fault: str, mutate: Any) -> None:
-    record = json.loads(json.dumps(to_record(_play("standard", 3, 40))))
+    record = json.loads(json.dumps(to_record(random_game("standard", 3, 40))))
     RECORD.validate(record)
     bad = mutate(record)
     assert not RECORD.is_valid(bad), fault
@@ -376,7 +367,7 @@ def test_game_winner(rules: str, scores: list[int], bidder: int | None, winner: 
 
 
 def test_replay_of_a_whole_game() -> None:
-    state = _play("standard", 11, 5000)
+    state = random_game("standard", 11, 5000)
     assert state.is_over
     record = to_record(state)
     result = ok({"op": "replay", "record": record})
@@ -387,14 +378,14 @@ def test_replay_of_a_whole_game() -> None:
     # the record's own rules govern; the same rules in the request are fine too
     assert ok({"op": "replay", "rules": "standard", "record": record}) == result
     # a record without rules is read under the request's
-    four = to_record(_play("partnership", 5, 60))
+    four = to_record(random_game("partnership", 5, 60))
     del four["rules"]
     assert ok({"op": "replay", "rules": "partnership", "record": four})["valid"] is True
     assert ok({"op": "replay", "record": four})["violation"]["rule"] == "DEAL-3"
 
 
 def test_replay_reports_the_first_violation() -> None:
-    record = to_record(_play("standard", 5, 3000))
+    record = to_record(random_game("standard", 5, 3000))
     hand = next(h for h in record["hands"] if len(h.get("plays", ())) == 21)
     i = record["hands"].index(hand)
     hand["plays"][1], hand["plays"][2] = hand["plays"][2], hand["plays"][1]
@@ -407,13 +398,13 @@ def test_replay_reports_the_first_violation() -> None:
 
 
 def test_replay_of_a_changed_bid_and_a_trump_not_offered() -> None:
-    record = to_record(_play("pagat", 2, 80))
+    record = to_record(random_game("pagat", 2, 80))
     hand = next(h for h in record["hands"] if "trump" in h)
     i = record["hands"].index(hand)
     hand["trump"] = "doubles"
     v = ok({"op": "replay", "record": record})["violation"]
     assert (v["hand"], v["step"], v["index"], v["rule"]) == (i, "trump", None, "TRUMP-5")
-    record = to_record(_play("standard", 2, 80))
+    record = to_record(random_game("standard", 2, 80))
     record["hands"][0]["bids"] = [5, 4]
     v = ok({"op": "replay", "record": record})["violation"]
     assert (v["hand"], v["step"], v["index"], v["rule"]) == (0, "bid", 1, "BID-3")
@@ -942,7 +933,7 @@ def test_serve_flushes_each_answer_before_the_next_request() -> None:
 
 
 def test_view_shows_a_seat_its_own_tiles_and_the_widow_only_to_the_bidder() -> None:
-    state = _play("standard", 8, 6)
+    state = random_game("standard", 8, 6)
     while state.phase is not m.Phase.PLAY:
         state = m.apply(state, m.legal_actions(state)[-1])
     record = to_record(state)
@@ -977,7 +968,7 @@ def test_view_of_a_finished_hand_is_that_hand_never_the_next_deal() -> None:
 
 
 def test_view_refuses_a_bad_seat_and_a_record_that_breaks_a_rule() -> None:
-    record = to_record(_play("standard", 8, 6))
+    record = to_record(random_game("standard", 8, 6))
     assert handle({"op": "view", "record": record, "seat": 3})["error"]["rule"] == "SEAT-1"
     assert handle({"op": "view", "record": record, "seat": "0"})["error"]["code"] == "bad-request"
     record["hands"][0]["bids"] = [5, 4]

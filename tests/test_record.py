@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
+from gamehelpers import random_game
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -13,19 +13,9 @@ import moonrules as m
 from moonrules.record import RecordError, RecordViolation, from_record, replay, to_record
 
 
-def _play(preset: str, seed: int, steps: int) -> m.GameState:
-    s = m.new_game(preset, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if s.is_over:
-            break
-        s = m.apply(s, rng.choice(m.legal_actions(s)))
-    return s
-
-
 @given(st.sampled_from(sorted(m.PRESETS)), st.integers(0, 2**32), st.integers(0, 400))
 def test_record_round_trips_at_any_step(preset: str, seed: int, steps: int) -> None:
-    s = _play(preset, seed, steps)
+    s = random_game(preset, seed, steps)
     record = json.loads(json.dumps(to_record(s)))
     assert from_record(record) == s
 
@@ -33,25 +23,26 @@ def test_record_round_trips_at_any_step(preset: str, seed: int, steps: int) -> N
 @given(st.sampled_from(sorted(m.PRESETS)), st.integers(0, 2**32))
 def test_replay_of_a_long_game_reproduces_scores(preset: str, seed: int) -> None:
     # random players can drift below zero for ever under some presets: cap the length
-    s = _play(preset, seed, 3000)
+    s = random_game(preset, seed, 3000)
     answer = replay(to_record(s)).to_json()
     assert answer["valid"] is True
     assert answer["scores"] == list(s.scores)
     assert answer["winner"] == s.winner
     assert len(answer["hands"]) == s.hand_number
-    assert [h["deltas"] for h in answer["hands"][:-1]] == [list(h.deltas or [0] * len(s.scores))
-                                                           for h in s.history]
+    assert [h["deltas"] for h in answer["hands"][:-1]] == [
+        list(h.deltas or [0] * len(s.scores)) for h in s.history
+    ]
     assert [sum(h["deltas"]) for h in answer["hands"]] == [
         sum(h.deltas or ()) for h in (*s.history, s.hand)
     ]
 
 
 def _standard_record() -> dict[str, object]:
-    return to_record(_play("standard", 3, 40))
+    return to_record(random_game("standard", 3, 40))
 
 
 def test_a_play_out_of_turn_is_reported_at_that_play() -> None:
-    s = _play("standard", 5, 3000)
+    s = random_game("standard", 5, 3000)
     record = to_record(s)
     hand = next(h for h in record["hands"] if "plays" in h and len(h["plays"]) == 21)
     i = record["hands"].index(hand)
@@ -93,7 +84,7 @@ def test_malformed_records_name_the_field(mutate: object, where: str) -> None:
 
 
 def test_the_state_of_a_violation_is_the_state_just_before_the_broken_step() -> None:
-    s = _play("standard", 5, 3000)
+    s = random_game("standard", 5, 3000)
     record = to_record(s)
     i, hand = next((i, h) for i, h in enumerate(record["hands"]) if len(h.get("plays", [])) == 21)
     hand["plays"][1], hand["plays"][2] = hand["plays"][2], hand["plays"][1]

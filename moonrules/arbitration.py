@@ -1076,6 +1076,9 @@ def explain_play(
     tr = list(trick)
     if hand is not None:
         hs = list(hand)
+        if len(set(hs)) != len(hs):
+            twice = next(t for t in hs if hs.count(t) > 1)
+            raise ParseError(f"{twice} appears twice in the hand; there is one of each tile")
         if play not in hs:
             raise ParseError(f"{play} is not in the hand ({' '.join(map(str, hs))})")
         both = set(hs) & set(tr)

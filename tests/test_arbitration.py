@@ -486,3 +486,27 @@ def test_report_json_is_the_replay_answer() -> None:
 def test_record_error_type() -> None:
     with pytest.raises(RecordError):
         read_record("   ")
+
+
+@pytest.mark.parametrize(
+    ("hand", "trick", "words"),
+    [
+        ("6-4 6-4", "3-2", "6-4 appears twice in the hand"),
+        ("6-4 3-2", "3-2", "3-2 is both in the hand and in the trick"),
+        ("5-1", "3-2", "5-4 is not in the hand"),
+    ],
+)
+def test_explain_refuses_an_impossible_situation(hand: str, trick: str, words: str) -> None:
+    play = "5-4" if "5-4" in words else hand.split()[0]
+    with pytest.raises(m.ParseError, match=words):
+        explain_play(m.Trump.SIX, m.tile(play), trick=tiles(trick), hand=tiles(hand))
+
+
+def test_explain_cli_reports_a_duplicated_tile_without_a_traceback(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status = main(
+        ["explain", "--trump", "6", "--hand", "6-4 6-4", "--trick", "3-2", "--play", "6-4"]
+    )
+    err = capsys.readouterr().err
+    assert status == 2 and "6-4 appears twice in the hand" in err and "Traceback" not in err

@@ -138,8 +138,9 @@ def test_positions_with_four_tricks_left() -> None:
         check_position(state, children=not state.rules.partnership)
 
 
-WHOLE_HANDS = [("standard", s) for s in range(40)] + [
-    (p, s) for p in ("lead-trump", "no-double-blank", "pagat") for s in range(10)
+# "a few hundred whole three-player hands": 302 under MOONRULES_DEEP=1 (about 2 s each)
+WHOLE_HANDS = [("standard", s) for s in range(200)] + [
+    (p, s) for p in ("lead-trump", "no-double-blank", "pagat") for s in range(34)
 ]
 
 QUICK_WHOLE_HANDS = [("standard", 3), ("standard", 8), ("lead-trump", 5), ("no-double-blank", 7)]

@@ -58,17 +58,21 @@ def load(path: str) -> tuple[Source, str]:
     return read_record(text), name
 
 
+def unreadable(command: str, path: str, error: RecordError) -> int:
+    """Say on stderr why a record cannot be read (which line or field); exit status 2."""
+    where = f"{error.path}: " if error.path else ""
+    print(
+        f"moonrules {command}: {path}: unreadable record: {where}{error.message}", file=sys.stderr
+    )
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         source, name = load(args.record)
         report: Report = check(source)
     except RecordError as e:
-        where = f"{e.path}: " if e.path else ""
-        print(
-            f"moonrules check: {args.record}: unreadable record: {where}{e.message}",
-            file=sys.stderr,
-        )
-        return 2
+        return unreadable("check", args.record, e)
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:

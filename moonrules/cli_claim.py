@@ -16,7 +16,7 @@ import sys
 
 from .arbitration import check, side_name
 from .claim import ClaimError, describe_line, verify_claim
-from .cli_check import load
+from .cli_check import load, unreadable
 from .record import RecordError
 
 HELP = "check a claim of the remaining tricks against every line of play (CLAIM-1)"
@@ -37,12 +37,7 @@ def run(args: argparse.Namespace) -> int:
         source, _name = load(args.record)
         report = check(source)
     except RecordError as e:
-        where = f"{e.path}: " if e.path else ""
-        print(
-            f"moonrules claim: {args.record}: unreadable record: {where}{e.message}",
-            file=sys.stderr,
-        )
-        return 2
+        return unreadable("claim", args.record, e)
     ruling = report.ruling
     if ruling is not None and ruling.step != "claim":
         print(

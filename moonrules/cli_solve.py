@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli_check import load
+from .cli_check import load, unreadable
 from .game import Phase
 from .record import RecordError, replay
 from .solver import play_values, solve
@@ -29,12 +29,7 @@ def run(args: argparse.Namespace) -> int:
         source, _name = load(args.record)
         result = replay(source.record)
     except RecordError as e:
-        where = f"{e.path}: " if e.path else ""
-        print(
-            f"moonrules solve: {args.record}: unreadable record: {where}{e.message}",
-            file=sys.stderr,
-        )
-        return 2
+        return unreadable("solve", args.record, e)
     if result.violation is not None:
         v = result.violation
         print(

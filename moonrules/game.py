@@ -24,7 +24,7 @@ import functools
 import random
 from collections.abc import Sequence
 from enum import Enum
-from typing import Any, Final
+from typing import Final
 
 import attrs
 
@@ -33,7 +33,7 @@ from .errors import IllegalAction, IllegalDeal, OutOfTurn
 from .rules import FirstLead, RuleSet, WidowTiming, as_rules
 from .scoring import game_winner, score_hand, side_tricks
 from .suits import TRUMP_SUIT, Trump, suit_name
-from .tables import FOLLOW_MASK, LED_SUIT, SUIT_MASK, legal_mask, winner_index
+from .tables import FOLLOW_MASK, LED_SUIT, SUIT_MASK, winner_index
 from .tiles import TILES, Tile, mask_of, tiles_of
 
 # ---------------------------------------------------------------------------
@@ -154,6 +154,14 @@ class Phase(Enum):
 
     def __repr__(self) -> str:
         return f"Phase.{self.name}"
+
+
+# The phases as module constants: the hot paths compare against these.
+_BIDDING: Final = Phase.BIDDING
+_DISCARDING: Final = Phase.DISCARD
+_NAMING: Final = Phase.TRUMP
+_PLAYING: Final = Phase.PLAY
+_DONE: Final = Phase.DONE
 
 
 @attrs.frozen(slots=True)
@@ -403,6 +411,77 @@ class GameState:
 _TRUMP_BY_VALUE: Final[dict[int, Trump]] = {t.value: t for t in Trump}
 
 
+# Positional constructors for the hot paths. The ``__init__`` attrs generates for
+# a frozen class sets each field through ``object.__setattr__``; these set the
+# slots through their descriptors, which costs about a third less. Neither class
+# has defaults that differ, validators, converters or a post-init hook, and
+# tests/test_game_values.py checks that each builds the value its class does.
+_new_object: Final = object.__new__
+(
+    _set_contract,
+    _set_hands,
+    _set_phase,
+    _set_leader,
+    _set_trick,
+    _set_tricks,
+    _set_tricks_won,
+    _set_deltas,
+    _set_renege,
+) = (Hand.__dict__[f.name].__set__ for f in attrs.fields(Hand))
+(
+    _set_rules,
+    _set_seed,
+    _set_scores,
+    _set_hand,
+    _set_history,
+    _set_winner,
+) = (GameState.__dict__[f.name].__set__ for f in attrs.fields(GameState))
+
+
+def _hand(
+    contract: Contract,
+    hands: tuple[int, ...],
+    phase: Phase,
+    leader: int,
+    trick: tuple[int, ...],
+    tricks: tuple[Trick, ...],
+    tricks_won: tuple[int, ...],
+    deltas: tuple[int, ...] | None,
+    renege: int,
+) -> Hand:
+    """``Hand(contract, hands, phase, …, renege)``, built faster."""
+    h: Hand = _new_object(Hand)
+    _set_contract(h, contract)
+    _set_hands(h, hands)
+    _set_phase(h, phase)
+    _set_leader(h, leader)
+    _set_trick(h, trick)
+    _set_tricks(h, tricks)
+    _set_tricks_won(h, tricks_won)
+    _set_deltas(h, deltas)
+    _set_renege(h, renege)
+    return h
+
+
+def _state(
+    rules: RuleSet,
+    seed: int,
+    scores: tuple[int, ...],
+    hand: Hand,
+    history: tuple[Hand, ...],
+    winner: int | None,
+) -> GameState:
+    """``GameState(rules, seed, scores, hand, history, winner)``, built faster."""
+    s: GameState = _new_object(GameState)
+    _set_rules(s, rules)
+    _set_seed(s, seed)
+    _set_scores(s, scores)
+    _set_hand(s, hand)
+    _set_history(s, history)
+    _set_winner(s, winner)
+    return s
+
+
 def _to_act(state: GameState) -> int | None:
     h = state.hand
     if state.winner is not None:
@@ -451,9 +530,11 @@ def check_deal(rules: RuleSet, deal: Deal) -> None:
 def seeded_deal(rules: RuleSet, seed: int, hand_number: int) -> Deal:
     """The deal of hand ``hand_number`` (1 = first) of the game with ``seed`` (DEAL-1, DEAL-2).
 
-    The shuffle uses its own :class:`random.Random`, seeded from the game's seed
-    and the hand number, so it is the same on every machine and Python version
-    that keeps ``random``'s string seeding.
+    The tiles, in tile order, are shuffled by a Fisher-Yates shuffle drawing
+    from its own :class:`random.Random`, seeded from the game's seed and the hand
+    number; seat 0 gets the first 7, seat 1 the next 7, and so on, and the
+    widow is the last tile. The shuffle draws only through ``getrandbits``, so
+    the deal is the same on every machine and Python version.
     """
     pool = _shuffled(rules, seed, hand_number)
     hands = tuple(
@@ -463,20 +544,42 @@ def seeded_deal(rules: RuleSet, seed: int, hand_number: int) -> Deal:
     return Deal(hands, widow)
 
 
+_DRAW_BITS: Final = tuple((i, (i + 1).bit_length()) for i in range(27, 0, -1))
+"""(position, bits to draw for a number below position + 1), last position first."""
+
+
 def _shuffled(rules: RuleSet, seed: int, hand_number: int) -> list[int]:
-    rng = random.Random(f"moonrules/deal/{seed}/{hand_number}")
-    pool = [t.index for t in rules.tile_set.tiles]
-    rng.shuffle(pool)
+    """The tile indices of the rule set, shuffled for hand ``hand_number`` of game ``seed``.
+
+    The shuffle of ``random.shuffle`` in CPython 3.11-3.13, written out so that
+    a change there cannot change the deals: from the last position down, swap
+    with a position below it drawn by rejection from ``getrandbits``.
+    """
+    pool = [t._index for t in rules.tile_set.tiles]
+    bits = random.Random(f"moonrules/deal/{seed}/{hand_number}").getrandbits
+    for i, k in _DRAW_BITS[28 - len(pool) :]:
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        pool[i], pool[j] = pool[j], pool[i]
     return pool
 
 
 def _seeded_hand(rules: RuleSet, seed: int, number: int, first_bidder: int) -> Hand:
     """The hand :func:`seeded_deal` deals, built straight from tile indices."""
     pool = _shuffled(rules, seed, number)
-    masks = tuple(sum(1 << i for i in pool[7 * s : 7 * s + 7]) for s in range(rules.players))
+    masks = tuple(_index_mask(pool[7 * s : 7 * s + 7]) for s in range(rules.players))
     widow = pool[-1] if rules.has_widow else -1
     contract = Contract(number, first_bidder, masks, widow)
-    return Hand(contract, masks, tricks_won=(0,) * rules.players)
+    return _hand(contract, masks, _BIDDING, -1, (), (), (0,) * rules.players, None, -1)
+
+
+def _index_mask(indices: Sequence[int]) -> int:
+    """The bit mask of some tile indices."""
+    m = 0
+    for i in indices:
+        m |= 1 << i
+    return m
 
 
 def _new_hand(rules: RuleSet, number: int, first_bidder: int, deal: Deal) -> Hand:
@@ -563,12 +666,43 @@ def _discards(mask: int) -> tuple[Discard, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _calls(rules: RuleSet, calls: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`~moonrules.auction.legal_calls` after ``calls`` (memoised)."""
+    return legal_calls(Auction(calls, 0, rules))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _call_actions(rules: RuleSet, calls: tuple[int, ...]) -> tuple[Pass | Bid, ...]:
+    """The actions of :func:`_calls` (memoised)."""
+    return tuple(call_action(c) for c in _calls(rules, calls))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _auction_end(rules: RuleSet, calls: tuple[int, ...], first_bidder: int) -> tuple[int, int]:
+    """``(winner, bid)`` of the auction of ``calls``: ``(-2, 0)`` while it goes on and
+    ``(-1, 0)`` when all passed (memoised; from :class:`~moonrules.auction.Auction`)."""
+    auction = Auction(calls, first_bidder, rules)
+    if not auction.is_over:
+        return -2, 0
+    if auction.redeal:
+        return -1, 0
+    assert auction.winner is not None
+    return auction.winner, auction.high_bid
+
+
+@functools.lru_cache(maxsize=64)
+def _trump_actions(rules: RuleSet) -> tuple[NameTrump, ...]:
+    return tuple(_TRUMPS[t] for t in rules.trumps)
+
+
 def legal_play_mask(state: GameState) -> int:
     """Mask of the tiles the player to act may play (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3)."""
     h = state.hand
-    hand = h.hands[(h.leader + len(h.trick)) % state.rules.players]
-    if h.trick:
-        return legal_mask(hand, h.trick, h.contract.trump)
+    trick = h.trick
+    hand = h.hands[(h.leader + len(trick)) % len(h.hands)]
+    if trick:
+        return hand & FOLLOW_MASK[h.contract.trump][trick[0]] or hand
     if not h.tricks and state.rules.first_lead is FirstLead.TRUMP:
         return hand & SUIT_MASK[h.contract.trump][TRUMP_SUIT] or hand
     return hand
@@ -583,14 +717,18 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return ()
     h = state.hand
     p = h.phase
-    if p is Phase.PLAY:
+    if p is _PLAYING:
+        trick = h.trick
+        if trick:
+            hand = h.hands[(h.leader + len(trick)) % len(h.hands)]
+            return _plays(hand & FOLLOW_MASK[h.contract.trump][trick[0]] or hand)
         return _plays(legal_play_mask(state))
-    if p is Phase.BIDDING:
-        return tuple(call_action(c) for c in legal_calls(state.auction))
-    if p is Phase.DISCARD:
-        return _discards(h.hands[h.bidder])
-    if p is Phase.TRUMP:
-        return tuple(_TRUMPS[t] for t in state.rules.trumps)
+    if p is _BIDDING:
+        return _call_actions(state.rules, h.contract.calls)
+    if p is _DISCARDING:
+        return _discards(h.hands[h.contract.bidder])
+    if p is _NAMING:
+        return _trump_actions(state.rules)
     return ()  # pragma: no cover - a DONE hand never stays current in a live game
 
 
@@ -609,20 +747,22 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         raise IllegalAction("END-1", "the game is over; no more actions")
     if seat is not None and seat != _to_act(state):
         raise OutOfTurn("TURN-1", f"it is seat {_to_act(state)}'s turn, not seat {seat}'s")
-    h = state.hand
-    p = h.phase
-    if p is Phase.PLAY and type(action) is Play:
-        return _play(state, action.tile)
-    if p is Phase.BIDDING and type(action) is Pass:
-        return _call(state, PASS)
-    if p is Phase.BIDDING and type(action) is Bid:
-        if type(action.amount) is not int or action.amount <= PASS:
-            raise IllegalAction("BID-4", f"{action.amount!r} is not a bid; to pass, pass")
-        return _call(state, action.amount)
-    if p is Phase.DISCARD and type(action) is Discard:
-        return _discard(state, action.tile)
-    if p is Phase.TRUMP and type(action) is NameTrump:
-        return _name_trump(state, action.trump)
+    p = state.hand.phase
+    kind = type(action)
+    if kind is Play and p is _PLAYING:
+        return _play(state, action.tile)  # type: ignore[attr-defined]
+    if p is _BIDDING:
+        if kind is Pass:
+            return _call(state, PASS)
+        if kind is Bid:
+            amount = action.amount  # type: ignore[attr-defined]
+            if type(amount) is not int or amount <= PASS:
+                raise IllegalAction("BID-4", f"{amount!r} is not a bid; to pass, pass")
+            return _call(state, amount)
+    if kind is Discard and p is _DISCARDING:
+        return _discard(state, action.tile)  # type: ignore[attr-defined]
+    if kind is NameTrump and p is _NAMING:
+        return _name_trump(state, action.trump)  # type: ignore[attr-defined]
     if not isinstance(action, Action):
         raise TypeError(f"{action!r} is not an action")
     wanted = {
@@ -635,52 +775,47 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
 
 
 def _call(state: GameState, call: int) -> GameState:
-    """BID-2 … BID-8."""
+    """BID-2 … BID-8 (the auction's rules are those of :mod:`moonrules.auction`)."""
     h = state.hand
-    auction = state.auction
-    check_call(auction, call)
-    calls = (*h.calls, call)
-    auction = Auction(calls, h.first_bidder, state.rules)
-    if not auction.is_over:
-        return _with_hand(state, _settled(h, h.phase, calls=calls))
-    if auction.redeal:
-        done = _settled(h, Phase.DONE, calls=calls)
-        return _next_hand(state, done, state.scores)
-    bidder = auction.winner
-    assert bidder is not None
+    c = h.contract
     rules = state.rules
+    if call not in _calls(rules, c.calls):
+        check_call(state.auction, call)
+        raise AssertionError(f"check_call let {call!r} through")  # pragma: no cover
+    calls = (*c.calls, call)
+    winner, bid = _auction_end(rules, calls, c.first_bidder)
+    if winner == -2:
+        contract = Contract(c.number, c.first_bidder, c.deal, c.widow, calls)
+        return _with_hand(state, _settled(h, _BIDDING, contract))
+    if winner == -1:
+        done = _settled(h, _DONE, Contract(c.number, c.first_bidder, c.deal, c.widow, calls))
+        return _next_hand(state, done, state.scores)
     if rules.has_widow and rules.widow_timing is WidowTiming.BEFORE_TRUMP:
         hands = list(h.hands)
-        hands[bidder] |= 1 << h.widow
-        hand = _settled(
-            h,
-            Phase.DISCARD,
-            tuple(hands),
-            calls=calls,
-            bidder=bidder,
-            bid=auction.high_bid,
-            widow_taken=True,
+        hands[winner] |= 1 << c.widow
+        contract = Contract(
+            c.number, c.first_bidder, c.deal, c.widow, calls, winner, bid, widow_taken=True
         )
-    else:
-        hand = _settled(h, Phase.TRUMP, calls=calls, bidder=bidder, bid=auction.high_bid)
-    return _with_hand(state, hand)
+        return _with_hand(state, _settled(h, _DISCARDING, contract, tuple(hands)))
+    contract = Contract(c.number, c.first_bidder, c.deal, c.widow, calls, winner, bid)
+    return _with_hand(state, _settled(h, _NAMING, contract))
 
 
 def _with_hand(state: GameState, hand: Hand) -> GameState:
     """``state`` with ``hand`` as the hand in progress (the fast ``attrs.evolve``)."""
-    return GameState(state.rules, state.seed, state.scores, hand, state.history, state.winner)
+    return _state(state.rules, state.seed, state.scores, hand, state.history, state.winner)
 
 
 def _settled(
     h: Hand,
     phase: Phase,
+    contract: Contract,
     hands: tuple[int, ...] | None = None,
     leader: int | None = None,
-    **contract: Any,
 ) -> Hand:
-    """``h`` with a new phase, and changes to its contract, hands or leader."""
-    return Hand(
-        attrs.evolve(h.contract, **contract) if contract else h.contract,
+    """``h`` with a new phase and contract, and changes to its hands or leader."""
+    return _hand(
+        contract,
         h.hands if hands is None else hands,
         phase,
         h.leader if leader is None else leader,
@@ -695,22 +830,21 @@ def _settled(
 def _discard(state: GameState, tile: Tile) -> GameState:
     """WIDOW-1, WIDOW-2: the bidder discards one tile of the eight."""
     h = state.hand
-    bit = 1 << tile.index
-    if not h.hands[h.bidder] & bit:
+    c = h.contract
+    bit = 1 << _index_of(tile)
+    if not h.hands[c.bidder] & bit:
         raise IllegalAction(
-            "WIDOW-1", f"seat {h.bidder} cannot discard {tile}: it is not in their hand"
+            "WIDOW-1", f"seat {c.bidder} cannot discard {tile}: it is not in their hand"
         )
     hands = list(h.hands)
-    hands[h.bidder] &= ~bit
-    after_trump = state.rules.widow_timing is WidowTiming.AFTER_TRUMP
-    hand = _settled(
-        h,
-        Phase.PLAY if after_trump else Phase.TRUMP,
-        tuple(hands),
-        h.bidder if after_trump else -1,
-        discard=tile.index,
-    )
-    return _with_hand(state, hand)
+    hands[c.bidder] &= ~bit
+    contract = Contract(
+        c.number, c.first_bidder, c.deal, c.widow, c.calls, c.bidder, c.bid, tile._index,
+        c.trump, c.widow_taken,
+    )  # fmt: skip
+    if state.rules.widow_timing is WidowTiming.AFTER_TRUMP:
+        return _with_hand(state, _settled(h, _PLAYING, contract, tuple(hands), c.bidder))
+    return _with_hand(state, _settled(h, _NAMING, contract, tuple(hands), -1))
 
 
 def _name_trump(state: GameState, trump: Trump) -> GameState:
@@ -722,13 +856,28 @@ def _name_trump(state: GameState, trump: Trump) -> GameState:
             "TRUMP-5", f"trump {trump} is not offered by these rules; choose one of {offered}"
         )
     h = state.hand
+    c = h.contract
     if rules.has_widow and rules.widow_timing is WidowTiming.AFTER_TRUMP:
         hands = list(h.hands)
-        hands[h.bidder] |= 1 << h.widow
-        hand = _settled(h, Phase.DISCARD, tuple(hands), trump=trump.value, widow_taken=True)
-    else:
-        hand = _settled(h, Phase.PLAY, leader=h.bidder, trump=trump.value)
-    return _with_hand(state, hand)
+        hands[c.bidder] |= 1 << c.widow
+        contract = Contract(
+            c.number, c.first_bidder, c.deal, c.widow, c.calls, c.bidder, c.bid, c.discard,
+            trump.value, True,
+        )  # fmt: skip
+        return _with_hand(state, _settled(h, _DISCARDING, contract, tuple(hands)))
+    contract = Contract(
+        c.number, c.first_bidder, c.deal, c.widow, c.calls, c.bidder, c.bid, c.discard,
+        trump.value, c.widow_taken,
+    )  # fmt: skip
+    return _with_hand(state, _settled(h, _PLAYING, contract, leader=c.bidder))
+
+
+def _index_of(tile: Tile) -> int:
+    """The index of ``tile``; :class:`TypeError` for anything that is not a tile."""
+    try:
+        return tile._index
+    except AttributeError:
+        raise TypeError(f"{tile!r} is not a tile") from None
 
 
 def illegal_play_reason(state: GameState, tile: Tile) -> IllegalAction | None:
@@ -826,77 +975,72 @@ def _play(state: GameState, tile: Tile) -> GameState:
     on the tables of :mod:`moonrules.tables`.
     """
     h = state.hand
-    c = h.contract
-    rules = state.rules
-    n = rules.players
-    idx = _TILE_INDEX[tile]
+    try:
+        bit = 1 << tile._index
+    except AttributeError:
+        raise TypeError(f"{tile!r} is not a tile") from None
     trick = h.trick
+    hands = h.hands
+    n = len(hands)
     seat = (h.leader + len(trick)) % n
-    bit = 1 << idx
-    hand_mask = h.hands[seat]
+    hand_mask = hands[seat]
     if trick:
-        following = hand_mask & FOLLOW_MASK[c.trump][trick[0]]
-        ok = (following or hand_mask) & bit
+        ok = (hand_mask & FOLLOW_MASK[h.contract.trump][trick[0]] or hand_mask) & bit
     else:
         ok = legal_play_mask(state) & bit
     if not ok:
         err = illegal_play_reason(state, tile)
         assert err is not None
         raise err
-    hands = list(h.hands)
-    hands[seat] = hand_mask & ~bit
-    trick = (*trick, idx)
+    if seat == 0:
+        hands = (hand_mask ^ bit, *hands[1:])
+    else:
+        hands = (*hands[:seat], hand_mask ^ bit, *hands[seat + 1 :])
+    trick = (*trick, tile._index)
     if len(trick) < n:
-        return GameState(
-            rules,
-            state.seed,
-            state.scores,
-            _hand_in_play(h, tuple(hands), trick, h.tricks, h.tricks_won, h.leader),
-            state.history,
-            None,
-        )
+        hand = _hand(h.contract, hands, _PLAYING, h.leader, trick, h.tricks, h.tricks_won, None, -1)
+        return _state(state.rules, state.seed, state.scores, hand, state.history, None)
+    c = h.contract
     win = (h.leader + winner_index(trick, c.trump)) % n
-    done = Trick(h.leader, tuple(TILES[i] for i in trick), win)
     won = list(h.tricks_won)
     won[win] += 1
-    tricks = (*h.tricks, done)
+    tricks = (*h.tricks, _trick(h.leader, tuple(map(_TILE_AT, trick)), win))
     if len(tricks) < 7:
-        hand = _hand_in_play(h, tuple(hands), (), tricks, tuple(won), win)
-        return GameState(rules, state.seed, state.scores, hand, state.history, None)
+        hand = _hand(c, hands, _PLAYING, win, (), tricks, tuple(won), None, -1)
+        return _state(state.rules, state.seed, state.scores, hand, state.history, None)
+    rules = state.rules
     result = score_hand(rules, c.bidder, c.bid, won)
     scores = tuple(s + d for s, d in zip(state.scores, result.deltas, strict=True))
-    hand = _hand_in_play(h, tuple(hands), (), tricks, tuple(won), win, Phase.DONE, result.deltas)
+    hand = _hand(c, hands, _DONE, win, (), tricks, tuple(won), result.deltas, -1)
     bidder_side = rules.side_of(c.bidder)
     winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
     if winner is not None:
-        return GameState(rules, state.seed, scores, hand, state.history, winner)
+        return _state(rules, state.seed, scores, hand, state.history, winner)
     return _next_hand(state, hand, scores)
 
 
-def _hand_in_play(
-    h: Hand,
-    hands: tuple[int, ...],
-    trick: tuple[int, ...],
-    tricks: tuple[Trick, ...],
-    tricks_won: tuple[int, ...],
-    leader: int,
-    phase: Phase = Phase.PLAY,
-    deltas: tuple[int, ...] | None = None,
-) -> Hand:
-    """``h`` after a play (positional construction: the fast ``attrs.evolve``)."""
-    return Hand(h.contract, hands, phase, leader, trick, tricks, tricks_won, deltas, h.renege)
+_TILE_AT: Final = TILES.__getitem__
+_set_trick_leader, _set_trick_tiles, _set_trick_winner = (
+    Trick.__dict__[f.name].__set__ for f in attrs.fields(Trick)
+)
 
 
-_TILE_INDEX: Final[dict[Tile, int]] = {t: t.index for t in TILES}
+def _trick(leader: int, tiles: tuple[Tile, ...], winner: int) -> Trick:
+    """``Trick(leader, tiles, winner)``, built faster (see :func:`_hand`)."""
+    t: Trick = _new_object(Trick)
+    _set_trick_leader(t, leader)
+    _set_trick_tiles(t, tiles)
+    _set_trick_winner(t, winner)
+    return t
 
 
 def _next_hand(state: GameState, done: Hand, scores: tuple[int, ...]) -> GameState:
     """BID-1, BID-7: deal the next hand from the seed; the first bid moves one seat on."""
     rules = state.rules
-    number = done.number + 1
-    first = (done.first_bidder + 1) % rules.players
+    number = done.contract.number + 1
+    first = (done.contract.first_bidder + 1) % rules.players
     hand = _seeded_hand(rules, state.seed, number, first)
-    return GameState(rules, state.seed, scores, hand, (*state.history, done), None)
+    return _state(rules, state.seed, scores, hand, (*state.history, done), None)
 
 
 def hand_result(hand: Hand, rules: RuleSet) -> tuple[int, ...]:

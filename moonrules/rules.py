@@ -94,7 +94,7 @@ def _sorted_numbers(value: object) -> tuple[int, ...]:
     return tuple(nums)
 
 
-@attrs.frozen(slots=True, kw_only=True)
+@attrs.frozen(slots=True, kw_only=True, cache_hash=True)
 class RuleSet:
     """One complete choice of Moon's rules. Defaults: three-player Moon (the seeds).
 

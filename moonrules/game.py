@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
-from typing import Final
+from typing import Any, Final, TypeVar
 
 import attrs
 
@@ -408,78 +408,49 @@ class GameState:
         return self.rules.partnership
 
 
+_V = TypeVar("_V", bound=attrs.AttrsInstance)
+
 _TRUMP_BY_VALUE: Final[dict[int, Trump]] = {t.value: t for t in Trump}
 
 
-# Positional constructors for the hot paths. The ``__init__`` attrs generates for
-# a frozen class sets each field through ``object.__setattr__``; these set the
-# slots through their descriptors, which costs about a third less. Neither class
-# has defaults that differ, validators, converters or a post-init hook, and
-# tests/test_game_values.py checks that each builds the value its class does.
-_new_object: Final = object.__new__
-(
-    _set_contract,
-    _set_hands,
-    _set_phase,
-    _set_leader,
-    _set_trick,
-    _set_tricks,
-    _set_tricks_won,
-    _set_deltas,
-    _set_renege,
-) = (Hand.__dict__[f.name].__set__ for f in attrs.fields(Hand))
-(
-    _set_rules,
-    _set_seed,
-    _set_scores,
-    _set_hand,
-    _set_history,
-    _set_winner,
-) = (GameState.__dict__[f.name].__set__ for f in attrs.fields(GameState))
+def _positional_builder(cls: type[_V]) -> Callable[..., _V]:
+    """A constructor of ``cls`` taking every field positionally, for the hot paths.
+
+    The ``__init__`` attrs generates for a frozen class sets each field through
+    ``object.__setattr__``; the function built here sets the slots through their
+    descriptors, which costs about a third less. It is generated the way attrs
+    generates ``__init__``, and only for classes with nothing else for
+    ``__init__`` to do: no validators, converters or post-init hook.
+    ``tests/test_game_values.py`` checks that it builds the value the class does.
+    """
+    fields = attrs.fields(cls)
+    if any(f.validator or f.converter or not f.init for f in fields) or hasattr(
+        cls, "__attrs_post_init__"
+    ):
+        raise TypeError(f"{cls.__name__} needs its own __init__")
+    names = [f.name for f in fields]
+    namespace: dict[str, Any] = {f"set_{n}": cls.__dict__[n].__set__ for n in names}
+    namespace.update(new=object.__new__, cls=cls)
+    source = (
+        f"def build({', '.join(names)}):\n    value = new(cls)\n"
+        + "".join(f"    set_{n}(value, {n})\n" for n in names)
+        + "    return value\n"
+    )
+    exec(source, namespace)
+    build: Callable[..., _V] = namespace["build"]
+    build.__name__ = build.__qualname__ = f"_build_{cls.__name__}"
+    return build
 
 
-def _hand(
-    contract: Contract,
-    hands: tuple[int, ...],
-    phase: Phase,
-    leader: int,
-    trick: tuple[int, ...],
-    tricks: tuple[Trick, ...],
-    tricks_won: tuple[int, ...],
-    deltas: tuple[int, ...] | None,
-    renege: int,
-) -> Hand:
-    """``Hand(contract, hands, phase, …, renege)``, built faster."""
-    h: Hand = _new_object(Hand)
-    _set_contract(h, contract)
-    _set_hands(h, hands)
-    _set_phase(h, phase)
-    _set_leader(h, leader)
-    _set_trick(h, trick)
-    _set_tricks(h, tricks)
-    _set_tricks_won(h, tricks_won)
-    _set_deltas(h, deltas)
-    _set_renege(h, renege)
-    return h
-
-
-def _state(
-    rules: RuleSet,
-    seed: int,
-    scores: tuple[int, ...],
-    hand: Hand,
-    history: tuple[Hand, ...],
-    winner: int | None,
-) -> GameState:
-    """``GameState(rules, seed, scores, hand, history, winner)``, built faster."""
-    s: GameState = _new_object(GameState)
-    _set_rules(s, rules)
-    _set_seed(s, seed)
-    _set_scores(s, scores)
-    _set_hand(s, hand)
-    _set_history(s, history)
-    _set_winner(s, winner)
-    return s
+_contract: Final = _positional_builder(Contract)
+"""``Contract(number, first_bidder, deal, widow, calls, bidder, bid, discard, trump,
+widow_taken)``."""
+_hand: Final = _positional_builder(Hand)
+"""``Hand(contract, hands, phase, leader, trick, tricks, tricks_won, deltas, renege)``."""
+_state: Final = _positional_builder(GameState)
+"""``GameState(rules, seed, scores, hand, history, winner)``."""
+_trick: Final = _positional_builder(Trick)
+"""``Trick(leader, tiles, winner)``."""
 
 
 def _to_act(state: GameState) -> int | None:
@@ -568,18 +539,13 @@ def _shuffled(rules: RuleSet, seed: int, hand_number: int) -> list[int]:
 def _seeded_hand(rules: RuleSet, seed: int, number: int, first_bidder: int) -> Hand:
     """The hand :func:`seeded_deal` deals, built straight from tile indices."""
     pool = _shuffled(rules, seed, number)
-    masks = tuple(_index_mask(pool[7 * s : 7 * s + 7]) for s in range(rules.players))
+    masks = tuple(sum(map(_BIT_OF, pool[k : k + 7])) for k in range(0, 7 * rules.players, 7))
     widow = pool[-1] if rules.has_widow else -1
-    contract = Contract(number, first_bidder, masks, widow)
+    contract = _contract(number, first_bidder, masks, widow, (), -1, 0, -1, -1, False)
     return _hand(contract, masks, _BIDDING, -1, (), (), (0,) * rules.players, None, -1)
 
 
-def _index_mask(indices: Sequence[int]) -> int:
-    """The bit mask of some tile indices."""
-    m = 0
-    for i in indices:
-        m |= 1 << i
-    return m
+_BIT_OF: Final = tuple(1 << i for i in range(28)).__getitem__
 
 
 def _new_hand(rules: RuleSet, number: int, first_bidder: int, deal: Deal) -> Hand:
@@ -615,12 +581,11 @@ def new_game(
     elif type(first_bidder) is not int or not 0 <= first_bidder < r.players:
         raise OutOfTurn("SEAT-1", f"seats are numbered 0 to {r.players - 1}, not {first_bidder!r}")
     if deal is None:
-        deal = seeded_deal(r, seed, 1)
+        hand = _seeded_hand(r, seed, 1, first_bidder)
     else:
         check_deal(r, deal)
-    return GameState(
-        rules=r, seed=seed, scores=(0,) * r.sides, hand=_new_hand(r, 1, first_bidder, deal)
-    )
+        hand = _new_hand(r, 1, first_bidder, deal)
+    return GameState(rules=r, seed=seed, scores=(0,) * r.sides, hand=hand)
 
 
 def with_deal(state: GameState, deal: Deal) -> GameState:
@@ -640,30 +605,34 @@ def with_deal(state: GameState, deal: Deal) -> GameState:
 # Legal actions
 
 
-_PLAY_BY_BIT: Final[dict[int, Play]] = {1 << i: p for i, p in enumerate(_PLAYS)}
-_DISCARD_BY_BIT: Final[dict[int, Discard]] = {1 << i: d for i, d in enumerate(_DISCARDS)}
+_A = TypeVar("_A", Play, Discard)
 
 
-@functools.lru_cache(maxsize=1 << 16)
+def _chunk_table(actions: tuple[_A, ...], low: int, width: int) -> tuple[tuple[_A, ...], ...]:
+    """For each ``width``-bit mask ``m``: the actions of the tiles ``low + i`` for each bit ``i`` of
+    ``m``, in tile order."""
+    return tuple(
+        tuple(actions[low + i] for i in range(width) if m >> i & 1) for m in range(1 << width)
+    )
+
+
+# The actions of a mask are those of its bits 0-9, 10-18 and 19-27, looked up and joined.
+_PLAYS_0: Final = _chunk_table(_PLAYS, 0, 10)
+_PLAYS_1: Final = _chunk_table(_PLAYS, 10, 9)
+_PLAYS_2: Final = _chunk_table(_PLAYS, 19, 9)
+_DISCARDS_0: Final = _chunk_table(_DISCARDS, 0, 10)
+_DISCARDS_1: Final = _chunk_table(_DISCARDS, 10, 9)
+_DISCARDS_2: Final = _chunk_table(_DISCARDS, 19, 9)
+
+
 def _plays(mask: int) -> tuple[Play, ...]:
-    """The Play actions of a mask, in tile order (memoised: a pure function of the mask)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_PLAY_BY_BIT[low])
-        mask ^= low
-    return tuple(out)
+    """The Play actions of the tiles of a mask, in tile order."""
+    return _PLAYS_0[mask & 1023] + _PLAYS_1[mask >> 10 & 511] + _PLAYS_2[mask >> 19]
 
 
-@functools.lru_cache(maxsize=1 << 12)
 def _discards(mask: int) -> tuple[Discard, ...]:
-    """The Discard actions of a mask, in tile order (memoised)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_DISCARD_BY_BIT[low])
-        mask ^= low
-    return tuple(out)
+    """The Discard actions of the tiles of a mask, in tile order."""
+    return _DISCARDS_0[mask & 1023] + _DISCARDS_1[mask >> 10 & 511] + _DISCARDS_2[mask >> 19]
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -693,7 +662,17 @@ def _auction_end(rules: RuleSet, calls: tuple[int, ...], first_bidder: int) -> t
 
 @functools.lru_cache(maxsize=64)
 def _trump_actions(rules: RuleSet) -> tuple[NameTrump, ...]:
+    """The NameTrump actions of the trumps the rules offer (memoised)."""
     return tuple(_TRUMPS[t] for t in rules.trumps)
+
+
+@functools.lru_cache(maxsize=64)
+def _offered(rules: RuleSet) -> frozenset[Trump]:
+    """The trumps the rules offer (memoised)."""
+    return frozenset(rules.trumps)
+
+
+_LEAD_TRUMP: Final = FirstLead.TRUMP
 
 
 def legal_play_mask(state: GameState) -> int:
@@ -703,7 +682,7 @@ def legal_play_mask(state: GameState) -> int:
     hand = h.hands[(h.leader + len(trick)) % len(h.hands)]
     if trick:
         return hand & FOLLOW_MASK[h.contract.trump][trick[0]] or hand
-    if not h.tricks and state.rules.first_lead is FirstLead.TRUMP:
+    if not h.tricks and state.rules.first_lead is _LEAD_TRUMP:
         return hand & SUIT_MASK[h.contract.trump][TRUMP_SUIT] or hand
     return hand
 
@@ -747,10 +726,11 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         raise IllegalAction("END-1", "the game is over; no more actions")
     if seat is not None and seat != _to_act(state):
         raise OutOfTurn("TURN-1", f"it is seat {_to_act(state)}'s turn, not seat {seat}'s")
-    p = state.hand.phase
+    h = state.hand
+    p = h.phase
     kind = type(action)
     if kind is Play and p is _PLAYING:
-        return _play(state, action.tile)  # type: ignore[attr-defined]
+        return _play(state, h, action.tile)  # type: ignore[attr-defined]
     if p is _BIDDING:
         if kind is Pass:
             return _call(state, PASS)
@@ -785,7 +765,7 @@ def _call(state: GameState, call: int) -> GameState:
     calls = (*c.calls, call)
     winner, bid = _auction_end(rules, calls, c.first_bidder)
     if winner == -2:
-        contract = Contract(c.number, c.first_bidder, c.deal, c.widow, calls)
+        contract = _contract(c.number, c.first_bidder, c.deal, c.widow, calls, -1, 0, -1, -1, False)
         return _with_hand(state, _settled(h, _BIDDING, contract))
     if winner == -1:
         done = _settled(h, _DONE, Contract(c.number, c.first_bidder, c.deal, c.widow, calls))
@@ -793,11 +773,13 @@ def _call(state: GameState, call: int) -> GameState:
     if rules.has_widow and rules.widow_timing is WidowTiming.BEFORE_TRUMP:
         hands = list(h.hands)
         hands[winner] |= 1 << c.widow
-        contract = Contract(
-            c.number, c.first_bidder, c.deal, c.widow, calls, winner, bid, widow_taken=True
+        contract = _contract(
+            c.number, c.first_bidder, c.deal, c.widow, calls, winner, bid, -1, -1, True
         )
         return _with_hand(state, _settled(h, _DISCARDING, contract, tuple(hands)))
-    contract = Contract(c.number, c.first_bidder, c.deal, c.widow, calls, winner, bid)
+    contract = _contract(
+        c.number, c.first_bidder, c.deal, c.widow, calls, winner, bid, -1, -1, False
+    )
     return _with_hand(state, _settled(h, _NAMING, contract))
 
 
@@ -838,7 +820,7 @@ def _discard(state: GameState, tile: Tile) -> GameState:
         )
     hands = list(h.hands)
     hands[c.bidder] &= ~bit
-    contract = Contract(
+    contract = _contract(
         c.number, c.first_bidder, c.deal, c.widow, c.calls, c.bidder, c.bid, tile._index,
         c.trump, c.widow_taken,
     )  # fmt: skip
@@ -850,7 +832,7 @@ def _discard(state: GameState, tile: Tile) -> GameState:
 def _name_trump(state: GameState, trump: Trump) -> GameState:
     """TRUMP-1, TRUMP-5, WIDOW-2."""
     rules = state.rules
-    if trump not in rules.trumps:
+    if trump not in _offered(rules):
         offered = ", ".join(str(t) for t in rules.trumps)
         raise IllegalAction(
             "TRUMP-5", f"trump {trump} is not offered by these rules; choose one of {offered}"
@@ -860,12 +842,12 @@ def _name_trump(state: GameState, trump: Trump) -> GameState:
     if rules.has_widow and rules.widow_timing is WidowTiming.AFTER_TRUMP:
         hands = list(h.hands)
         hands[c.bidder] |= 1 << c.widow
-        contract = Contract(
+        contract = _contract(
             c.number, c.first_bidder, c.deal, c.widow, c.calls, c.bidder, c.bid, c.discard,
             trump.value, True,
         )  # fmt: skip
         return _with_hand(state, _settled(h, _DISCARDING, contract, tuple(hands)))
-    contract = Contract(
+    contract = _contract(
         c.number, c.first_bidder, c.deal, c.widow, c.calls, c.bidder, c.bid, c.discard,
         trump.value, c.widow_taken,
     )  # fmt: skip
@@ -968,50 +950,48 @@ def apply_renege(state: GameState, tile: Tile) -> GameState:
     return _next_hand(state, hand, scores)
 
 
-def _play(state: GameState, tile: Tile) -> GameState:
+def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     """TRICK-1 … TRICK-3, FOLLOW-1 … FOLLOW-3, then scoring at the end of the hand.
 
-    This is the game's hot path: it builds the next values positionally and runs
-    on the tables of :mod:`moonrules.tables`.
+    ``h`` is ``state.hand``. This is the game's hot path: it builds the next
+    values positionally and runs on the tables of :mod:`moonrules.tables`.
     """
-    h = state.hand
     try:
-        bit = 1 << tile._index
+        index = tile._index
     except AttributeError:
         raise TypeError(f"{tile!r} is not a tile") from None
+    bit = 1 << index
     trick = h.trick
     hands = h.hands
     n = len(hands)
-    seat = (h.leader + len(trick)) % n
-    hand_mask = hands[seat]
+    leader = h.leader
+    seat = (leader + len(trick)) % n
+    held = hands[seat]
     if trick:
-        ok = (hand_mask & FOLLOW_MASK[h.contract.trump][trick[0]] or hand_mask) & bit
+        ok = (held & FOLLOW_MASK[h.contract.trump][trick[0]] or held) & bit
     else:
         ok = legal_play_mask(state) & bit
     if not ok:
         err = illegal_play_reason(state, tile)
         assert err is not None
         raise err
-    if seat == 0:
-        hands = (hand_mask ^ bit, *hands[1:])
-    else:
-        hands = (*hands[:seat], hand_mask ^ bit, *hands[seat + 1 :])
-    trick = (*trick, tile._index)
+    hands = (*hands[:seat], held ^ bit, *hands[seat + 1 :])
+    trick = (*trick, index)
     if len(trick) < n:
-        hand = _hand(h.contract, hands, _PLAYING, h.leader, trick, h.tricks, h.tricks_won, None, -1)
+        hand = _hand(h.contract, hands, _PLAYING, leader, trick, h.tricks, h.tricks_won, None, -1)
         return _state(state.rules, state.seed, state.scores, hand, state.history, None)
     c = h.contract
-    win = (h.leader + winner_index(trick, c.trump)) % n
-    won = list(h.tricks_won)
-    won[win] += 1
-    tricks = (*h.tricks, _trick(h.leader, tuple(map(_TILE_AT, trick)), win))
+    win = (leader + winner_index(trick, c.trump)) % n
+    won = h.tricks_won
+    won = (*won[:win], won[win] + 1, *won[win + 1 :])
+    tricks = (*h.tricks, _trick(leader, tuple(map(_TILE_AT, trick)), win))
     if len(tricks) < 7:
-        hand = _hand(c, hands, _PLAYING, win, (), tricks, tuple(won), None, -1)
+        hand = _hand(c, hands, _PLAYING, win, (), tricks, won, None, -1)
         return _state(state.rules, state.seed, state.scores, hand, state.history, None)
     rules = state.rules
     result = score_hand(rules, c.bidder, c.bid, won)
     scores = tuple(s + d for s, d in zip(state.scores, result.deltas, strict=True))
-    hand = _hand(c, hands, _DONE, win, (), tricks, tuple(won), result.deltas, -1)
+    hand = _hand(c, hands, _DONE, win, (), tricks, won, result.deltas, -1)
     bidder_side = rules.side_of(c.bidder)
     winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
     if winner is not None:
@@ -1020,18 +1000,6 @@ def _play(state: GameState, tile: Tile) -> GameState:
 
 
 _TILE_AT: Final = TILES.__getitem__
-_set_trick_leader, _set_trick_tiles, _set_trick_winner = (
-    Trick.__dict__[f.name].__set__ for f in attrs.fields(Trick)
-)
-
-
-def _trick(leader: int, tiles: tuple[Tile, ...], winner: int) -> Trick:
-    """``Trick(leader, tiles, winner)``, built faster (see :func:`_hand`)."""
-    t: Trick = _new_object(Trick)
-    _set_trick_leader(t, leader)
-    _set_trick_tiles(t, tiles)
-    _set_trick_winner(t, winner)
-    return t
 
 
 def _next_hand(state: GameState, done: Hand, scores: tuple[int, ...]) -> GameState:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import attrs
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -15,29 +16,27 @@ from moonrules.game import (
     Hand,
     Phase,
     Trick,
+    _contract,
     _hand,
+    _positional_builder,
     _shuffled,
     _state,
     _trick,
 )
-from moonrules.tiles import TILES
+from moonrules.tiles import TILES, Tile
 
 
-def _no_hooks(cls: type) -> None:
-    for f in attrs.fields(cls):
-        assert f.validator is None and f.converter is None, (cls, f.name)
-    assert not hasattr(cls, "__attrs_post_init__"), cls
-
-
-def test_the_fast_classes_have_nothing_init_would_run() -> None:
-    """The descriptor-setting constructors skip ``__init__``; nothing may depend on it."""
-    for cls in (Hand, GameState, Trick):
-        _no_hooks(cls)
+def test_a_class_whose_init_does_more_gets_no_builder() -> None:
+    """The builders skip ``__init__``, so a class with validators or a post-init is refused."""
+    with pytest.raises(TypeError, match="Tile needs its own __init__"):
+        _positional_builder(Tile)
 
 
 def test_fast_constructors_equal_the_classes_own() -> None:
     state = new_game("standard", seed=7)
-    c = Contract(3, 1, (1, 2, 4), 5, (0, 4), 2, 4, 6, 3, True)
+    cargs = (3, 1, (1, 2, 4), 5, (0, 4), 2, 4, 6, 3, True)
+    c = _contract(*cargs)
+    assert c == Contract(*cargs) and repr(c) == repr(Contract(*cargs))
     args = (c, (1, 2, 4), Phase.PLAY, 2, (3,), (), (1, 0, 2), (4, -1, 0), 1)
     hand = _hand(*args)
     assert hand == Hand(*args) and hash(hand) == hash(Hand(*args))

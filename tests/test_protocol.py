@@ -820,7 +820,7 @@ json_values = st.recursive(
     st.none()
     | st.booleans()
     | st.integers(-30, 30)
-    | st.floats(allow_nan=False)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=5)
     | st.sampled_from(["6-4", "4-6", "pass", "doubles", "none", "trump"]),
     lambda children: (

@@ -24,7 +24,7 @@ from moonrules import apply, legal_actions, new_game
 
 def measure(preset: str, seconds: float) -> tuple[int, int, float, float]:
     """(hands played out, hands thrown in, elapsed seconds, CPU seconds of this process)."""
-    choice = random.Random(12345).choice
+    draw = random.Random(12345).random  # a uniform random player: one float per action
     played = thrown = 0
     seed = 0
     start = time.perf_counter()
@@ -34,11 +34,13 @@ def measure(preset: str, seconds: float) -> tuple[int, int, float, float]:
         seed += 1
         state = new_game(preset, seed=seed)
         hands_left = 50  # cap long random games so each run samples many deals
-        while state.winner is None and hands_left:
-            earlier = len(state.history)
-            state = apply(state, choice(legal_actions(state)))
-            if len(state.history) != earlier or state.winner is not None:
-                done = state.hand if state.winner is not None else state.history[-1]
+        while hands_left and state.game.winner is None:
+            earlier = len(state.game.history)
+            actions = legal_actions(state)
+            state = apply(state, actions[int(draw() * len(actions))])
+            game = state.game
+            if len(game.history) != earlier or game.winner is not None:
+                done = state.hand if game.winner is not None else game.history[-1]
                 if done.thrown_in:
                     thrown += 1
                 else:

@@ -295,6 +295,25 @@ class Hand:
 
 
 @attrs.frozen(slots=True)
+class Game:
+    """The game around the hand in progress: rules, seed, scores, earlier hands, winner.
+
+    It changes only when a hand ends; :class:`GameState` pairs it with the hand
+    in progress and reads it through (``state.game.rules``, ``state.game.scores``, …).
+    """
+
+    rules: RuleSet
+    seed: int
+    """Every deal of the game after the first comes from this seed (and any supplied deal)."""
+    scores: tuple[int, ...]
+    """Points (or marks) per side: per seat, or per team in partnership rules."""
+    history: tuple[Hand, ...] = ()
+    """Every earlier hand of the game, thrown-in hands included."""
+    winner: int | None = None
+    """The winning side (a seat; a team in partnership rules), once the game is over."""
+
+
+@attrs.frozen(slots=True)
 class GameState:
     """A whole game at one moment. Immutable, hashable, equal by value.
 
@@ -303,19 +322,37 @@ class GameState:
     ``tricks``, ``to_act``, ``is_over``, ``winner``, ``hand_number``).
     """
 
-    rules: RuleSet
-    seed: int
-    """Every deal of the game after the first comes from this seed (and any supplied deal)."""
-    scores: tuple[int, ...]
-    """Points (or marks) per side: per seat, or per team in partnership rules."""
+    game: Game
+    """The rules, seed, scores, earlier hands and winner: what changes only between hands."""
     hand: Hand
     """The hand in progress (or the last hand, once the game is over)."""
-    history: tuple[Hand, ...] = ()
-    """Every earlier hand of the game, thrown-in hands included."""
-    winner: int | None = None
-    """The winning side (a seat; a team in partnership rules), once the game is over."""
 
     # -- reading the state ------------------------------------------------
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rules of the game."""
+        return self.game.rules
+
+    @property
+    def seed(self) -> int:
+        """Every deal of the game after the first comes from this seed (and any supplied deal)."""
+        return self.game.seed
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Points (or marks) per side: per seat, or per team in partnership rules."""
+        return self.game.scores
+
+    @property
+    def history(self) -> tuple[Hand, ...]:
+        """Every earlier hand of the game, thrown-in hands included."""
+        return self.game.history
+
+    @property
+    def winner(self) -> int | None:
+        """The winning side (a seat; a team in partnership rules), once the game is over."""
+        return self.game.winner
 
     @property
     def is_over(self) -> bool:
@@ -448,17 +485,19 @@ widow_taken)``."""
 _hand: Final = _positional_builder(Hand)
 """``Hand(contract, hands, phase, leader, trick, tricks, tricks_won, deltas, renege)``."""
 _state: Final = _positional_builder(GameState)
-"""``GameState(rules, seed, scores, hand, history, winner)``."""
+"""``GameState(game, hand)``."""
+_game: Final = _positional_builder(Game)
+"""``Game(rules, seed, scores, history, winner)``."""
 _trick: Final = _positional_builder(Trick)
 """``Trick(leader, tiles, winner)``."""
 
 
 def _to_act(state: GameState) -> int | None:
     h = state.hand
-    if state.winner is not None:
+    if state.game.winner is not None:
         return None
     p = h.phase
-    n = state.rules.players
+    n = state.game.rules.players
     if p is Phase.BIDDING:
         return (h.first_bidder + len(h.calls)) % n
     if p is Phase.PLAY:
@@ -567,7 +606,7 @@ def new_game(
 
     ``rules``: a :class:`~moonrules.rules.RuleSet` or a preset name (default
     ``"standard"``). ``seed``: the game's seed; the same seed gives the same
-    game (a fresh random seed when ``None``, kept in ``state.seed``).
+    game (a fresh random seed when ``None``, kept in ``state.game.seed``).
     ``first_bidder``: default chosen at random from the seed (BID-1).
     ``deal``: the first hand's deal, instead of the seeded shuffle.
     """
@@ -585,7 +624,7 @@ def new_game(
     else:
         check_deal(r, deal)
         hand = _new_hand(r, 1, first_bidder, deal)
-    return GameState(rules=r, seed=seed, scores=(0,) * r.sides, hand=hand)
+    return GameState(Game(r, seed, (0,) * r.sides), hand)
 
 
 def with_deal(state: GameState, deal: Deal) -> GameState:
@@ -597,8 +636,8 @@ def with_deal(state: GameState, deal: Deal) -> GameState:
     h = state.hand
     if state.is_over or h.phase is not Phase.BIDDING or h.calls:
         raise OutOfTurn("TURN-1", "a hand can be redealt only before its first call")
-    check_deal(state.rules, deal)
-    return _with_hand(state, _new_hand(state.rules, h.number, h.first_bidder, deal))
+    check_deal(state.game.rules, deal)
+    return _with_hand(state, _new_hand(state.game.rules, h.number, h.first_bidder, deal))
 
 
 # ---------------------------------------------------------------------------
@@ -682,7 +721,7 @@ def legal_play_mask(state: GameState) -> int:
     hand = h.hands[(h.leader + len(trick)) % len(h.hands)]
     if trick:
         return hand & FOLLOW_MASK[h.contract.trump][trick[0]] or hand
-    if not h.tricks and state.rules.first_lead is _LEAD_TRUMP:
+    if not h.tricks and state.game.rules.first_lead is _LEAD_TRUMP:
         return hand & SUIT_MASK[h.contract.trump][TRUMP_SUIT] or hand
     return hand
 
@@ -692,7 +731,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
     Never empty while the game goes on.
     """
-    if state.winner is not None:
+    if state.game.winner is not None:
         return ()
     h = state.hand
     p = h.phase
@@ -703,11 +742,11 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
             return _plays(hand & FOLLOW_MASK[h.contract.trump][trick[0]] or hand)
         return _plays(legal_play_mask(state))
     if p is _BIDDING:
-        return _call_actions(state.rules, h.contract.calls)
+        return _call_actions(state.game.rules, h.contract.calls)
     if p is _DISCARDING:
         return _discards(h.hands[h.contract.bidder])
     if p is _NAMING:
-        return _trump_actions(state.rules)
+        return _trump_actions(state.game.rules)
     return ()  # pragma: no cover - a DONE hand never stays current in a live game
 
 
@@ -722,7 +761,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     Raises :class:`~moonrules.errors.IllegalAction` (with the clause ID) for any
     action the rules forbid; the state given is never changed.
     """
-    if state.winner is not None:
+    if state.game.winner is not None:
         raise IllegalAction("END-1", "the game is over; no more actions")
     if seat is not None and seat != _to_act(state):
         raise OutOfTurn("TURN-1", f"it is seat {_to_act(state)}'s turn, not seat {seat}'s")
@@ -758,7 +797,7 @@ def _call(state: GameState, call: int) -> GameState:
     """BID-2 … BID-8 (the auction's rules are those of :mod:`moonrules.auction`)."""
     h = state.hand
     c = h.contract
-    rules = state.rules
+    rules = state.game.rules
     if call not in _calls(rules, c.calls):
         check_call(state.auction, call)
         raise AssertionError(f"check_call let {call!r} through")  # pragma: no cover
@@ -769,7 +808,7 @@ def _call(state: GameState, call: int) -> GameState:
         return _with_hand(state, _settled(h, _BIDDING, contract))
     if winner == -1:
         done = _settled(h, _DONE, Contract(c.number, c.first_bidder, c.deal, c.widow, calls))
-        return _next_hand(state, done, state.scores)
+        return _next_hand(state, done, state.game.scores)
     if rules.has_widow and rules.widow_timing is WidowTiming.BEFORE_TRUMP:
         hands = list(h.hands)
         hands[winner] |= 1 << c.widow
@@ -785,7 +824,7 @@ def _call(state: GameState, call: int) -> GameState:
 
 def _with_hand(state: GameState, hand: Hand) -> GameState:
     """``state`` with ``hand`` as the hand in progress (the fast ``attrs.evolve``)."""
-    return _state(state.rules, state.seed, state.scores, hand, state.history, state.winner)
+    return _state(state.game, hand)
 
 
 def _settled(
@@ -824,14 +863,14 @@ def _discard(state: GameState, tile: Tile) -> GameState:
         c.number, c.first_bidder, c.deal, c.widow, c.calls, c.bidder, c.bid, tile._index,
         c.trump, c.widow_taken,
     )  # fmt: skip
-    if state.rules.widow_timing is WidowTiming.AFTER_TRUMP:
+    if state.game.rules.widow_timing is WidowTiming.AFTER_TRUMP:
         return _with_hand(state, _settled(h, _PLAYING, contract, tuple(hands), c.bidder))
     return _with_hand(state, _settled(h, _NAMING, contract, tuple(hands), -1))
 
 
 def _name_trump(state: GameState, trump: Trump) -> GameState:
     """TRUMP-1, TRUMP-5, WIDOW-2."""
-    rules = state.rules
+    rules = state.game.rules
     if trump not in _offered(rules):
         offered = ", ".join(str(t) for t in rules.trumps)
         raise IllegalAction(
@@ -869,7 +908,7 @@ def illegal_play_reason(state: GameState, tile: Tile) -> IllegalAction | None:
     what was allowed instead.
     """
     h = state.hand
-    n = state.rules.players
+    n = state.game.rules.players
     seat = (h.leader + len(h.trick)) % n
     hand = h.hands[seat]
     bit = 1 << tile.index
@@ -918,9 +957,9 @@ def apply_renege(state: GameState, tile: Tile) -> GameState:
     """
     from .rules import Renege
 
-    if state.rules.renege is not Renege.PENALTY:
+    if state.game.rules.renege is not Renege.PENALTY:
         raise IllegalAction("RENEGE-1", "these rules stop at a renege; no penalty is scored")
-    if state.winner is not None or state.hand.phase is not Phase.PLAY:
+    if state.game.winner is not None or state.hand.phase is not Phase.PLAY:
         raise OutOfTurn("TURN-1", "a renege can only happen while tiles are being played")
     err = illegal_play_reason(state, tile)
     if err is None or err.rule not in ("FOLLOW-1", "FOLLOW-2"):
@@ -928,13 +967,13 @@ def apply_renege(state: GameState, tile: Tile) -> GameState:
             "RENEGE-2", f"playing {tile} is {'legal' if err is None else 'not a renege'} here"
         )
     h = state.hand
-    rules = state.rules
+    rules = state.game.rules
     seat = (h.leader + len(h.trick)) % rules.players
     hands = list(h.hands)
     hands[seat] &= ~(1 << tile.index)
     made = rules.side_of(seat) != rules.side_of(h.bidder)
     result = score_hand(rules, h.bidder, h.bid, h.tricks_won, made=made)
-    scores = tuple(s + d for s, d in zip(state.scores, result.deltas, strict=True))
+    scores = tuple(s + d for s, d in zip(state.game.scores, result.deltas, strict=True))
     hand = attrs.evolve(
         h,
         hands=tuple(hands),
@@ -946,7 +985,7 @@ def apply_renege(state: GameState, tile: Tile) -> GameState:
     bidder_side = rules.side_of(h.bidder)
     winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
     if winner is not None:
-        return GameState(rules, state.seed, scores, hand, state.history, winner)
+        return GameState(Game(rules, state.game.seed, scores, state.game.history, winner), hand)
     return _next_hand(state, hand, scores)
 
 
@@ -979,7 +1018,7 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     trick = (*trick, index)
     if len(trick) < n:
         hand = _hand(h.contract, hands, _PLAYING, leader, trick, h.tricks, h.tricks_won, None, -1)
-        return _state(state.rules, state.seed, state.scores, hand, state.history, None)
+        return _state(state.game, hand)
     c = h.contract
     win = (leader + winner_index(trick, c.trump)) % n
     won = h.tricks_won
@@ -987,28 +1026,32 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     tricks = (*h.tricks, _trick(leader, tuple(map(_TILE_AT, trick)), win))
     if len(tricks) < 7:
         hand = _hand(c, hands, _PLAYING, win, (), tricks, won, None, -1)
-        return _state(state.rules, state.seed, state.scores, hand, state.history, None)
-    rules = state.rules
-    result = score_hand(rules, c.bidder, c.bid, won)
-    scores = tuple(s + d for s, d in zip(state.scores, result.deltas, strict=True))
+        return _state(state.game, hand)
+    g = state.game
+    rules = g.rules
+    result = _scored(rules, c.bidder, c.bid, won)
+    scores = tuple(s + d for s, d in zip(g.scores, result.deltas, strict=True))
     hand = _hand(c, hands, _DONE, win, (), tricks, won, result.deltas, -1)
     bidder_side = rules.side_of(c.bidder)
     winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
     if winner is not None:
-        return _state(rules, state.seed, scores, hand, state.history, winner)
+        return _state(_game(rules, g.seed, scores, g.history, winner), hand)
     return _next_hand(state, hand, scores)
 
 
 _TILE_AT: Final = TILES.__getitem__
+_scored: Final = functools.lru_cache(maxsize=1 << 12)(score_hand)
+""":func:`~moonrules.scoring.score_hand`, memoised (its arguments here are hashable)."""
 
 
 def _next_hand(state: GameState, done: Hand, scores: tuple[int, ...]) -> GameState:
     """BID-1, BID-7: deal the next hand from the seed; the first bid moves one seat on."""
-    rules = state.rules
+    g = state.game
+    rules = g.rules
     number = done.contract.number + 1
     first = (done.contract.first_bidder + 1) % rules.players
-    hand = _seeded_hand(rules, state.seed, number, first)
-    return _state(rules, state.seed, scores, hand, (*state.history, done), None)
+    hand = _seeded_hand(rules, g.seed, number, first)
+    return _state(_game(rules, g.seed, scores, (*g.history, done), None), hand)
 
 
 def hand_result(hand: Hand, rules: RuleSet) -> tuple[int, ...]:
@@ -1026,6 +1069,7 @@ __all__ = [
     "Bid",
     "Deal",
     "Discard",
+    "Game",
     "GameState",
     "Hand",
     "NameTrump",

@@ -31,7 +31,7 @@ import attrs
 
 from .auction import PASS, Auction, apply_call, legal_calls
 from .errors import IllegalAction
-from .game import Bid, Phase
+from .game import Bid, GameState, Phase
 from .record import (
     RecordError,
     RecordRulesError,
@@ -381,7 +381,8 @@ def _op_view(rules: RuleSet, req: dict[str, JSON]) -> JSON:
     if state.hand.number > len(result.hands):
         # the record ends with a finished hand: the view is of that hand, not of the
         # next one, which the record has not dealt
-        state = attrs.evolve(state, hand=state.history[-1], history=state.history[:-1])
+        game = attrs.evolve(state.game, history=state.history[:-1])
+        state = GameState(game, state.history[-1])
     pv = view(state, seat)
     h = state.hand
     return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import attrs
 import pytest
@@ -12,11 +13,13 @@ from hypothesis import strategies as st
 from moonrules import PRESETS, new_game, seeded_deal
 from moonrules.game import (
     Contract,
+    Game,
     GameState,
     Hand,
     Phase,
     Trick,
     _contract,
+    _game,
     _hand,
     _positional_builder,
     _shuffled,
@@ -34,27 +37,26 @@ def test_a_class_whose_init_does_more_gets_no_builder() -> None:
 
 def test_fast_constructors_equal_the_classes_own() -> None:
     state = new_game("standard", seed=7)
-    cargs = (3, 1, (1, 2, 4), 5, (0, 4), 2, 4, 6, 3, True)
-    c = _contract(*cargs)
-    assert c == Contract(*cargs) and repr(c) == repr(Contract(*cargs))
-    args = (c, (1, 2, 4), Phase.PLAY, 2, (3,), (), (1, 0, 2), (4, -1, 0), 1)
-    hand = _hand(*args)
-    assert hand == Hand(*args) and hash(hand) == hash(Hand(*args))
-    assert repr(hand) == repr(Hand(*args))
-    for field, value in zip(attrs.fields(Hand), args, strict=True):
-        assert getattr(hand, field.name) is value
-    gargs = (state.rules, 9, (1, 2, 3), hand, (state.hand,), 2)
-    assert _state(*gargs) == GameState(*gargs)
-    for field, value in zip(attrs.fields(GameState), gargs, strict=True):
-        assert getattr(_state(*gargs), field.name) is value
-    assert _trick(2, TILES[:3], 1) == Trick(2, TILES[:3], 1)
-    # Still frozen.
-    try:
-        hand.leader = 0  # type: ignore[misc]
-    except attrs.exceptions.FrozenInstanceError:
-        pass
-    else:  # pragma: no cover
-        raise AssertionError("a hand built by _hand could be changed")
+    contract = (3, 1, (1, 2, 4), 5, (0, 4), 2, 4, 6, 3, True)
+    c = Contract(*contract)
+    hand = (c, (1, 2, 4), Phase.PLAY, 2, (3,), (), (1, 0, 2), (4, -1, 0), 1)
+    game = (state.rules, 9, (1, 2, 3), (state.hand,), 2)
+    cases: list[tuple[Any, type, tuple[Any, ...]]] = [
+        (_contract, Contract, contract),
+        (_hand, Hand, hand),
+        (_game, Game, game),
+        (_state, GameState, (Game(*game), Hand(*hand))),
+        (_trick, Trick, (2, TILES[:3], 1)),
+    ]
+    for build, cls, args in cases:
+        value = build(*args)
+        assert type(value) is cls
+        assert value == cls(*args) and hash(value) == hash(cls(*args))
+        assert repr(value) == repr(cls(*args))
+        for field, arg in zip(attrs.fields(cls), args, strict=True):
+            assert getattr(value, field.name) is arg
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            setattr(value, attrs.fields(cls)[0].name, args[0])
 
 
 @given(st.integers(), st.integers(1, 60), st.sampled_from(sorted(PRESETS)))

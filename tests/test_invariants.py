@@ -799,7 +799,8 @@ def check_value_semantics(state: GameState) -> None:
     copy = attrs.evolve(state, hand=attrs.evolve(state.hand))
     assert copy == state and hash(copy) == hash(state) and copy.hand is not state.hand
     if state.hand_number > 1 or state.scores != (0,) * state.rules.sides:
-        assert attrs.evolve(state, scores=tuple(x + 1 for x in state.scores)) != state
+        higher = attrs.evolve(state.game, scores=tuple(x + 1 for x in state.scores))
+        assert attrs.evolve(state, game=higher) != state
 
 
 def check_repr_round_trip(state: GameState) -> None:
@@ -855,9 +856,8 @@ def start_state(rules: RuleSet, seed: int, head_start: list[int] | None) -> Game
     so that the end of the game (END-1 … END-3) is reached within a few hands."""
     state = new_game(rules, seed=seed)
     if head_start is not None:
-        state = attrs.evolve(
-            state, scores=tuple(rules.target + d for d in head_start[: rules.sides])
-        )
+        scores = tuple(rules.target + d for d in head_start[: rules.sides])
+        state = attrs.evolve(state, game=attrs.evolve(state.game, scores=scores))
     return state
 
 
@@ -980,7 +980,7 @@ def test_end_of_game_on_engineered_scores(
     else:
         final = [min(x, rules.target - 1) for x in below]
     start_scores = tuple(f - d for f, d in zip(final, deltas, strict=True))
-    game = CheckedGame(attrs.evolve(first, scores=start_scores))
+    game = CheckedGame(attrs.evolve(first, game=attrs.evolve(first.game, scores=start_scores)))
     for move in moves:
         game.step(move, None, 0)
     end = game.state

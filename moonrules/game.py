@@ -34,7 +34,7 @@ from .rules import FirstLead, RuleSet, WidowTiming, as_rules
 from .scoring import game_winner, score_hand, side_tricks
 from .suits import TRUMP_SUIT, Trump, suit_name
 from .tables import FOLLOW_MASK, LED_SUIT, SUIT_MASK, winner_index
-from .tiles import TILES, Tile, mask_of, tiles_of
+from .tiles import TILES, Tile, TileSet, mask_of, tiles_of
 
 # ---------------------------------------------------------------------------
 # Actions
@@ -558,6 +558,12 @@ _DRAW_BITS: Final = tuple((i, (i + 1).bit_length()) for i in range(27, 0, -1))
 """(position, bits to draw for a number below position + 1), last position first."""
 
 
+_SHUFFLE_PLAN: Final = {
+    ts: (tuple(t._index for t in ts.tiles), _DRAW_BITS[28 - len(ts.tiles) :]) for ts in TileSet
+}
+"""Per tile set: its tile indices in tile order, and the draws that shuffle them."""
+
+
 def _shuffled(rules: RuleSet, seed: int, hand_number: int) -> list[int]:
     """The tile indices of the rule set, shuffled for hand ``hand_number`` of game ``seed``.
 
@@ -565,9 +571,10 @@ def _shuffled(rules: RuleSet, seed: int, hand_number: int) -> list[int]:
     a change there cannot change the deals: from the last position down, swap
     with a position below it drawn by rejection from ``getrandbits``.
     """
-    pool = [t._index for t in rules.tile_set.tiles]
+    indices, draws = _SHUFFLE_PLAN[rules.tile_set]
+    pool = list(indices)
     bits = random.Random(f"moonrules/deal/{seed}/{hand_number}").getrandbits
-    for i, k in _DRAW_BITS[28 - len(pool) :]:
+    for i, k in draws:
         j = bits(k)
         while j > i:
             j = bits(k)
@@ -737,9 +744,11 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     p = h.phase
     if p is _PLAYING:
         trick = h.trick
+        hand = h.hands[(h.leader + len(trick)) % len(h.hands)]
         if trick:
-            hand = h.hands[(h.leader + len(trick)) % len(h.hands)]
             return _plays(hand & FOLLOW_MASK[h.contract.trump][trick[0]] or hand)
+        if h.tricks or state.game.rules.first_lead is not _LEAD_TRUMP:
+            return _plays(hand)
         return _plays(legal_play_mask(state))
     if p is _BIDDING:
         return _call_actions(state.game.rules, h.contract.calls)
@@ -1014,16 +1023,20 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
         err = illegal_play_reason(state, tile)
         assert err is not None
         raise err
-    hands = (*hands[:seat], held ^ bit, *hands[seat + 1 :])
-    trick = (*trick, index)
+    after = list(hands)
+    after[seat] = held ^ bit
+    hands = tuple(after)
+    trick += (index,)
     if len(trick) < n:
         hand = _hand(h.contract, hands, _PLAYING, leader, trick, h.tricks, h.tricks_won, None, -1)
         return _state(state.game, hand)
     c = h.contract
     win = (leader + winner_index(trick, c.trump)) % n
-    won = h.tricks_won
-    won = (*won[:win], won[win] + 1, *won[win + 1 :])
-    tricks = (*h.tricks, _trick(leader, tuple(map(_TILE_AT, trick)), win))
+    counts = list(h.tricks_won)
+    counts[win] += 1
+    won = tuple(counts)
+    done = _trick(leader, tuple(map(_TILE_AT, trick)), win)
+    tricks = h.tricks + (done,)  # noqa: RUF005 - faster than unpacking
     if len(tricks) < 7:
         hand = _hand(c, hands, _PLAYING, win, (), tricks, won, None, -1)
         return _state(state.game, hand)

@@ -5,7 +5,10 @@ Plays seeded games between uniformly random players with ``new_game``,
 auction, widow, trump, every play, scoring); thrown-in hands are counted
 separately and their time is included.
 
-    python bench/playouts.py [--seconds 3] [--presets standard,partnership]
+    python bench/playouts.py [--seconds 3] [--warmup 1] [--presets standard,partnership]
+
+Before measuring, it plays for ``--warmup`` seconds untimed, so the first preset
+measured does not pay for the interpreter's and allocator's warm-up.
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ def measure(preset: str, seconds: float) -> tuple[int, int, float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--warmup", type=float, default=1.0)
     parser.add_argument("--presets", default=",".join(moonrules.PRESETS))
     args = parser.parse_args()
     print(f"python {sys.version.split()[0]}, moonrules {moonrules.__version__}")
@@ -60,6 +64,7 @@ def main() -> None:
         f"{'preset':<20} {'hands/s':>9} {'hands/cpu-s':>12} {'played':>8} {'thrown in':>10} "
         f"{'seconds':>8}"
     )
+    measure(args.presets.split(",")[0], args.warmup)
     for preset in args.presets.split(","):
         played, thrown, elapsed, cpu = measure(preset, args.seconds)
         print(

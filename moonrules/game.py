@@ -1017,6 +1017,8 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     held = hands[seat]
     if trick:
         ok = (held & FOLLOW_MASK[h.contract.trump][trick[0]] or held) & bit
+    elif h.tricks or state.game.rules.first_lead is not _LEAD_TRUMP:
+        ok = held & bit
     else:
         ok = legal_play_mask(state) & bit
     if not ok:

@@ -651,15 +651,17 @@ def with_deal(state: GameState, deal: Deal) -> GameState:
 # Legal actions
 
 
-_A = TypeVar("_A", Play, Discard)
+_A = TypeVar("_A", bound=Action)
 
 
 def _chunk_table(actions: tuple[_A, ...], low: int, width: int) -> tuple[tuple[_A, ...], ...]:
     """For each ``width``-bit mask ``m``: the actions of the tiles ``low + i`` for each bit ``i`` of
     ``m``, in tile order."""
-    return tuple(
-        tuple(actions[low + i] for i in range(width) if m >> i & 1) for m in range(1 << width)
-    )
+    table: list[tuple[_A, ...]] = [()]
+    for m in range(1, 1 << width):
+        rest = m & (m - 1)  # m without its lowest bit, which comes first
+        table.append((actions[low + (m ^ rest).bit_length() - 1], *table[rest]))
+    return tuple(table)
 
 
 # The actions of a mask are those of its bits 0-9, 10-18 and 19-27, looked up and joined.

@@ -13,14 +13,18 @@ from hypothesis import strategies as st
 from moonrules import PRESETS, new_game, seeded_deal
 from moonrules.game import (
     Contract,
+    Discard,
     Game,
     GameState,
     Hand,
     Phase,
+    Play,
     Trick,
     _contract,
+    _discards,
     _game,
     _hand,
+    _plays,
     _positional_builder,
     _shuffled,
     _state,
@@ -70,3 +74,18 @@ def test_the_deal_shuffle_is_random_shuffle(seed: int, number: int, preset: str)
     assert [tuple(t.index for t in h) for h in deal.hands] == [
         tuple(sorted(expected[7 * s : 7 * s + 7])) for s in range(rules.players)
     ]
+
+
+@given(st.integers(0, (1 << 28) - 1))
+def test_the_actions_of_a_mask_are_its_tiles_in_order(mask: int) -> None:
+    """The chunk tables give, for any mask, one action per tile of the mask, in tile order."""
+    tiles = tuple(t for t in TILES if mask >> t.index & 1)
+    assert _plays(mask) == tuple(Play(t) for t in tiles)
+    assert _discards(mask) == tuple(Discard(t) for t in tiles)
+
+
+def test_the_actions_of_every_single_tile_and_chunk_edge() -> None:
+    for i, t in enumerate(TILES):
+        assert _plays(1 << i) == (Play(t),) and _discards(1 << i) == (Discard(t),)
+    for mask in (0, (1 << 10) - 1, (1 << 19) - (1 << 10), (1 << 28) - (1 << 19), (1 << 28) - 1):
+        assert [p.tile.index for p in _plays(mask)] == [i for i in range(28) if mask >> i & 1]

@@ -46,7 +46,7 @@ from .protocol import OPS as PROTOCOL_OPS
 from .record import to_record
 from .rules import PRESETS, AllPass, Renege, RuleSet, Scoring, TieRule, rules_by_name
 from .suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit
-from .target import Target, TargetCrash, TargetFault, TargetTimeout, clip
+from .target import Target, TargetFault, TargetTimeout, clip
 from .tiles import TILES, Tile, TileSet
 
 if TYPE_CHECKING:  # Hypothesis is imported when fuzzing starts, not with this module
@@ -125,12 +125,6 @@ class ProcessTarget(Target):
     def __call__(self, request: Request) -> Response:
         try:
             answer, _ = self.ask_object(json.dumps(request, separators=(",", ":")))
-        except TargetCrash as e:
-            how = f"exit status {e.status}" if e.status is not None else "still running"
-            detail = f"it closed its output without answering ({how})"
-            if e.last_words:
-                detail += f"; its last error output: {e.last_words}"
-            raise TargetFailure("crash", detail + "; the target was restarted") from None
         except TargetTimeout as e:
             raise TargetFailure(e.kind, e.detail) from None
         except TargetFault as e:

@@ -405,7 +405,7 @@ def test_crashing_target_is_reported_and_restarted() -> None:
     assert [f.op for f in report.findings] == ["legal_plays"]
     f = report.findings[0]
     assert f.kind == "crash" and f.actual is None
-    assert "exit status 1" in f.detail and "RuntimeError" in f.detail
+    assert "exited with status 1" in f.detail and "RuntimeError" in f.detail
     assert (len(f.request["hand"]), len(f.request["trick"])) == (1, 1)
     assert Tile.parse(f.request["hand"][0]).is_double
     assert report.cases["led_suit"] == 60  # the run went on after the crashes

@@ -19,8 +19,17 @@ def test_mypy_strict() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_ruff() -> None:
+def _ruff(*args: str) -> subprocess.CompletedProcess[str]:
     ruff = shutil.which("ruff")
-    cmd = (ruff, "check", ".") if ruff else (sys.executable, "-m", "ruff", "check", ".")
-    result = _run(*cmd)
+    return _run(*((ruff,) if ruff else (sys.executable, "-m", "ruff")), *args)
+
+
+def test_ruff() -> None:
+    result = _ruff("check", ".")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format() -> None:
+    """Code, and the Python blocks of the docs, are as ``ruff format`` writes them."""
+    result = _ruff("format", "--check", ".")
     assert result.returncode == 0, result.stdout + result.stderr

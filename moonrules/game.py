@@ -696,16 +696,14 @@ def _call_actions(rules: RuleSet, calls: tuple[int, ...]) -> tuple[Pass | Bid, .
 
 
 @functools.lru_cache(maxsize=1 << 12)
-def _auction_end(rules: RuleSet, calls: tuple[int, ...], first_bidder: int) -> tuple[int, int]:
-    """``(winner, bid)`` of the auction of ``calls``: ``(-2, 0)`` while it goes on and
-    ``(-1, 0)`` when all passed (memoised; from :class:`~moonrules.auction.Auction`)."""
+def _auction_end(
+    rules: RuleSet, calls: tuple[int, ...], first_bidder: int
+) -> tuple[bool, int, int]:
+    """``(over, winner, bid)`` of the auction of ``calls``; the winner is -1 while it goes on
+    or when all passed (memoised; from :class:`~moonrules.auction.Auction`)."""
     auction = Auction(calls, first_bidder, rules)
-    if not auction.is_over:
-        return -2, 0
-    if auction.redeal:
-        return -1, 0
-    assert auction.winner is not None
-    return auction.winner, auction.high_bid
+    winner = auction.winner
+    return auction.is_over, -1 if winner is None else winner, auction.high_bid
 
 
 @functools.lru_cache(maxsize=64)
@@ -725,14 +723,18 @@ _LEAD_TRUMP: Final = FirstLead.TRUMP
 
 def legal_play_mask(state: GameState) -> int:
     """Mask of the tiles the player to act may play (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3)."""
-    h = state.hand
+    return _legal_mask(state.hand, state.game.rules)
+
+
+def _legal_mask(h: Hand, rules: RuleSet) -> int:
+    """:func:`legal_play_mask` of a hand in play under ``rules``, by the tables."""
     trick = h.trick
-    hand = h.hands[(h.leader + len(trick)) % len(h.hands)]
+    held = h.hands[(h.leader + len(trick)) % len(h.hands)]
     if trick:
-        return hand & FOLLOW_MASK[h.contract.trump][trick[0]] or hand
-    if not h.tricks and state.game.rules.first_lead is _LEAD_TRUMP:
-        return hand & SUIT_MASK[h.contract.trump][TRUMP_SUIT] or hand
-    return hand
+        return held & FOLLOW_MASK[h.contract.trump][trick[0]] or held
+    if h.tricks or rules.first_lead is not _LEAD_TRUMP:
+        return held
+    return held & SUIT_MASK[h.contract.trump][TRUMP_SUIT] or held
 
 
 def legal_actions(state: GameState) -> tuple[Action, ...]:
@@ -745,13 +747,7 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
     h = state.hand
     p = h.phase
     if p is _PLAYING:
-        trick = h.trick
-        hand = h.hands[(h.leader + len(trick)) % len(h.hands)]
-        if trick:
-            return _plays(hand & FOLLOW_MASK[h.contract.trump][trick[0]] or hand)
-        if h.tricks or state.game.rules.first_lead is not _LEAD_TRUMP:
-            return _plays(hand)
-        return _plays(legal_play_mask(state))
+        return _plays(_legal_mask(h, state.game.rules))
     if p is _BIDDING:
         return _call_actions(state.game.rules, h.contract.calls)
     if p is _DISCARDING:
@@ -813,29 +809,49 @@ def _call(state: GameState, call: int) -> GameState:
         check_call(state.auction, call)
         raise AssertionError(f"check_call let {call!r} through")  # pragma: no cover
     calls = (*c.calls, call)
-    winner, bid = _auction_end(rules, calls, c.first_bidder)
-    if winner == -2:
-        contract = _contract(c.number, c.first_bidder, c.deal, c.widow, calls, -1, 0, -1, -1, False)
-        return _with_hand(state, _settled(h, _BIDDING, contract))
-    if winner == -1:
-        done = _settled(h, _DONE, Contract(c.number, c.first_bidder, c.deal, c.widow, calls))
+    over, winner, bid = _auction_end(rules, calls, c.first_bidder)
+    if not over:
+        return _with_hand(state, _settled(h, _BIDDING, _amended(c, calls=calls)))
+    if winner < 0:
+        done = _settled(h, _DONE, _amended(c, calls=calls))
         return _next_hand(state, done, state.game.scores)
     if rules.has_widow and rules.widow_timing is WidowTiming.BEFORE_TRUMP:
         hands = list(h.hands)
         hands[winner] |= 1 << c.widow
-        contract = _contract(
-            c.number, c.first_bidder, c.deal, c.widow, calls, winner, bid, -1, -1, True
-        )
+        contract = _amended(c, calls=calls, bidder=winner, bid=bid, widow_taken=True)
         return _with_hand(state, _settled(h, _DISCARDING, contract, tuple(hands)))
-    contract = _contract(
-        c.number, c.first_bidder, c.deal, c.widow, calls, winner, bid, -1, -1, False
-    )
+    contract = _amended(c, calls=calls, bidder=winner, bid=bid)
     return _with_hand(state, _settled(h, _NAMING, contract))
 
 
 def _with_hand(state: GameState, hand: Hand) -> GameState:
     """``state`` with ``hand`` as the hand in progress (the fast ``attrs.evolve``)."""
     return _state(state.game, hand)
+
+
+def _amended(
+    c: Contract,
+    *,
+    calls: tuple[int, ...] | None = None,
+    bidder: int | None = None,
+    bid: int | None = None,
+    discard: int | None = None,
+    trump: int | None = None,
+    widow_taken: bool | None = None,
+) -> Contract:
+    """``c`` with the fields given changed (the fast ``attrs.evolve``)."""
+    return _contract(
+        c.number,
+        c.first_bidder,
+        c.deal,
+        c.widow,
+        c.calls if calls is None else calls,
+        c.bidder if bidder is None else bidder,
+        c.bid if bid is None else bid,
+        c.discard if discard is None else discard,
+        c.trump if trump is None else trump,
+        c.widow_taken if widow_taken is None else widow_taken,
+    )
 
 
 def _settled(
@@ -870,10 +886,7 @@ def _discard(state: GameState, tile: Tile) -> GameState:
         )
     hands = list(h.hands)
     hands[c.bidder] &= ~bit
-    contract = _contract(
-        c.number, c.first_bidder, c.deal, c.widow, c.calls, c.bidder, c.bid, tile._index,
-        c.trump, c.widow_taken,
-    )  # fmt: skip
+    contract = _amended(c, discard=tile._index)
     if state.game.rules.widow_timing is WidowTiming.AFTER_TRUMP:
         return _with_hand(state, _settled(h, _PLAYING, contract, tuple(hands), c.bidder))
     return _with_hand(state, _settled(h, _NAMING, contract, tuple(hands), -1))
@@ -892,15 +905,9 @@ def _name_trump(state: GameState, trump: Trump) -> GameState:
     if rules.has_widow and rules.widow_timing is WidowTiming.AFTER_TRUMP:
         hands = list(h.hands)
         hands[c.bidder] |= 1 << c.widow
-        contract = _contract(
-            c.number, c.first_bidder, c.deal, c.widow, c.calls, c.bidder, c.bid, c.discard,
-            trump.value, True,
-        )  # fmt: skip
+        contract = _amended(c, trump=trump.value, widow_taken=True)
         return _with_hand(state, _settled(h, _DISCARDING, contract, tuple(hands)))
-    contract = _contract(
-        c.number, c.first_bidder, c.deal, c.widow, c.calls, c.bidder, c.bid, c.discard,
-        trump.value, c.widow_taken,
-    )  # fmt: skip
+    contract = _amended(c, trump=trump.value)
     return _with_hand(state, _settled(h, _PLAYING, contract, leader=c.bidder))
 
 
@@ -1006,29 +1013,21 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     ``h`` is ``state.hand``. This is the game's hot path: it builds the next
     values positionally and runs on the tables of :mod:`moonrules.tables`.
     """
-    try:
+    try:  # _index_of, inline on the hot path
         index = tile._index
     except AttributeError:
         raise TypeError(f"{tile!r} is not a tile") from None
     bit = 1 << index
-    trick = h.trick
-    hands = h.hands
-    n = len(hands)
-    leader = h.leader
-    seat = (leader + len(trick)) % n
-    held = hands[seat]
-    if trick:
-        ok = (held & FOLLOW_MASK[h.contract.trump][trick[0]] or held) & bit
-    elif h.tricks or state.game.rules.first_lead is not _LEAD_TRUMP:
-        ok = held & bit
-    else:
-        ok = legal_play_mask(state) & bit
-    if not ok:
+    if not _legal_mask(h, state.game.rules) & bit:
         err = illegal_play_reason(state, tile)
         assert err is not None
         raise err
-    after = list(hands)
-    after[seat] = held ^ bit
+    trick = h.trick
+    n = len(h.hands)
+    leader = h.leader
+    seat = (leader + len(trick)) % n
+    after = list(h.hands)
+    after[seat] ^= bit
     hands = tuple(after)
     trick += (index,)
     if len(trick) < n:

@@ -586,9 +586,7 @@ def _seeded_hand(rules: RuleSet, seed: int, number: int, first_bidder: int) -> H
     """The hand :func:`seeded_deal` deals, built straight from tile indices."""
     pool = _shuffled(rules, seed, number)
     masks = tuple(sum(map(_BIT_OF, pool[k : k + 7])) for k in range(0, 7 * rules.players, 7))
-    widow = pool[-1] if rules.has_widow else -1
-    contract = _contract(number, first_bidder, masks, widow, (), -1, 0, -1, -1, False)
-    return _hand(contract, masks, _BIDDING, -1, (), (), (0,) * rules.players, None, -1)
+    return _dealt(rules, number, first_bidder, masks, pool[-1] if rules.has_widow else -1)
 
 
 _BIT_OF: Final = tuple(1 << i for i in range(28)).__getitem__
@@ -596,7 +594,15 @@ _BIT_OF: Final = tuple(1 << i for i in range(28)).__getitem__
 
 def _new_hand(rules: RuleSet, number: int, first_bidder: int, deal: Deal) -> Hand:
     masks = tuple(mask_of(h) for h in deal.hands)
-    widow = -1 if deal.widow is None else deal.widow.index
+    return _dealt(
+        rules, number, first_bidder, masks, -1 if deal.widow is None else deal.widow.index
+    )
+
+
+def _dealt(
+    rules: RuleSet, number: int, first_bidder: int, masks: tuple[int, ...], widow: int
+) -> Hand:
+    """A new hand, waiting for its first call: ``masks`` per seat, the widow's index or -1."""
     return Hand(
         Contract(number, first_bidder, masks, widow), masks, tricks_won=(0,) * rules.players
     )

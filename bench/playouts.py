@@ -37,12 +37,12 @@ def measure(preset: str, seconds: float) -> tuple[int, int, float, float]:
         seed += 1
         state = new_game(preset, seed=seed)
         hands_left = 50  # cap long random games so each run samples many deals
-        while hands_left and state.game.winner is None:
-            earlier = len(state.game.history)
+        game = state.game  # replaced by a new Game exactly when a hand ends
+        while hands_left and game.winner is None:
             actions = legal_actions(state)
             state = apply(state, actions[int(draw() * len(actions))])
-            game = state.game
-            if len(game.history) != earlier or game.winner is not None:
+            if state.game is not game:
+                game = state.game
                 done = state.hand if game.winner is not None else game.history[-1]
                 if done.thrown_in:
                     thrown += 1

@@ -1,7 +1,7 @@
 """``moonrules fuzz``: examples per second, and how many examples each mutant takes to be found.
 
-1. Throughput: examples per second of ``moonrules.fuzz.fuzz`` against the reference
-   itself, in-process (``moonrules.protocol.handle``) and through a ``moonrules serve``
+1. Throughput: examples per second of ``moonrules.conformance.fuzz.fuzz`` against the reference
+   itself, in-process (``moonrules.conformance.protocol.handle``) and through a ``moonrules serve``
    subprocess, per op. Every example is answered by the reference in-process and by the
    target, and compared. "per cpu-s" counts the CPU time of this process and of the
    target process, for a machine shared with other work.
@@ -28,8 +28,8 @@ from types import ModuleType
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import moonrules
-from moonrules.fuzz import OPS, fuzz
-from moonrules.protocol import handle
+from moonrules.conformance.fuzz import OPS, fuzz
+from moonrules.conformance.protocol import handle
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = ROOT / "tests" / "mutants"

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import moonrules
 from moonrules import GameState, Phase, apply, legal_actions, new_game
-from moonrules.solver import SolverCache, solve
+from moonrules.analysis.solver import SolverCache, solve
 
 
 def opening_lead(preset: str, seed: int) -> GameState:

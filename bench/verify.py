@@ -1,7 +1,7 @@
 """Time the exhaustive check of the trick table against the pure rule function.
 
-Checks ``moonrules.tables.winner_index`` (table lookups) against
-``moonrules.tricks.trick_winner`` (the readable rule function, TRICK-2) on every
+Checks ``moonrules.kernel.tables.winner_index`` (table lookups) against
+``moonrules.rules.tricks.trick_winner`` (the readable rule function, TRICK-2) on every
 ordered 3-tile trick of the 22-tile set and every ordered 4-tile trick of the
 28-tile set, under each of the 9 trumps: 9 * 9,240 + 9 * 491,400 = 4,505,760
 tricks. Two ways, both timed:
@@ -34,10 +34,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from moonrules.suits import Trump
-from moonrules.tables import winner_index
-from moonrules.tiles import DOUBLE_SIX_SET, MOON_SET, TILES
-from moonrules.tricks import trick_winner
+from moonrules.kernel.tables import winner_index
+from moonrules.rules.suits import Trump
+from moonrules.rules.tiles import DOUBLE_SIX_SET, MOON_SET, TILES
+from moonrules.rules.tricks import trick_winner
 
 TRUMPS = tuple(Trump)
 

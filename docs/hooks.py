@@ -8,7 +8,7 @@ A page asks for a picture with a fenced block in the ``moon`` language::
 
 The first word names the picture; the rest are ``key=value`` options (quote a
 value that holds spaces). The block is replaced, while the site is built, by SVG
-drawn by :mod:`moonrules.render`, so no picture is ever stored in the repository.
+drawn by :mod:`moonrules.arbitration.render`, so no picture is ever stored in the repository.
 The pictures:
 
 ``tile T``
@@ -53,11 +53,11 @@ import griffe  # noqa: E402
 from mkdocs.exceptions import PluginError  # noqa: E402
 
 import moonrules  # noqa: E402
-from moonrules import render  # noqa: E402
-from moonrules.game import GameState, Phase  # noqa: E402
-from moonrules.suits import TRUMP_SUIT, Trump, is_trump, led_suit, rank, suit_tiles  # noqa: E402
-from moonrules.tiles import Tile, TileSet, tiles  # noqa: E402
-from moonrules.tricks import legal_plays, trick_winner  # noqa: E402
+from moonrules.arbitration import render  # noqa: E402
+from moonrules.game.state import GameState, Phase  # noqa: E402
+from moonrules.rules.suits import TRUMP_SUIT, Trump, is_trump, led_suit, rank, suit_tiles  # noqa: E402
+from moonrules.rules.tiles import Tile, TileSet, tiles  # noqa: E402
+from moonrules.rules.tricks import legal_plays, trick_winner  # noqa: E402
 
 _FENCE = re.compile(
     r"^(?P<indent>[ \t]*)```moon[ \t]*\n(?P<body>.*?)\n(?P=indent)```[ \t]*$",

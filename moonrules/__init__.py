@@ -10,9 +10,8 @@
 
 from __future__ import annotations
 
-from .auction import MOON, PASS, Auction, apply_call, legal_calls
-from .errors import IllegalAction, IllegalDeal, MoonError, OutOfTurn, ParseError, RulesError
-from .game import (
+from moonrules.analysis.solver import play_values, solve
+from moonrules.game.state import (
     Action,
     Bid,
     Contract,
@@ -35,7 +34,17 @@ from .game import (
     seeded_deal,
     with_deal,
 )
-from .rules import (
+from moonrules.game.views import PlayerView, view
+from moonrules.rules.auction import MOON, PASS, Auction, apply_call, legal_calls
+from moonrules.rules.errors import (
+    IllegalAction,
+    IllegalDeal,
+    MoonError,
+    OutOfTurn,
+    ParseError,
+    RulesError,
+)
+from moonrules.rules.ruleset import (
     PARTNERSHIP,
     PRESETS,
     STANDARD,
@@ -50,12 +59,19 @@ from .rules import (
     preset,
     rules_by_name,
 )
-from .scoring import HandScore, game_winner, score_hand
-from .solver import play_values, solve
-from .suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit, rank
-from .tiles import DOUBLE_SIX_SET, MOON_SET, NO_DOUBLE_BLANK_SET, TILES, Tile, TileSet, tile, tiles
-from .tricks import follows, legal_plays, trick_winner
-from .views import PlayerView, view
+from moonrules.rules.scoring import HandScore, game_winner, score_hand
+from moonrules.rules.suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit, rank
+from moonrules.rules.tiles import (
+    DOUBLE_SIX_SET,
+    MOON_SET,
+    NO_DOUBLE_BLANK_SET,
+    TILES,
+    Tile,
+    TileSet,
+    tile,
+    tiles,
+)
+from moonrules.rules.tricks import follows, legal_plays, trick_winner
 
 __version__ = "0.1.0"
 

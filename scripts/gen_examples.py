@@ -23,13 +23,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import moonrules as m  # noqa: E402
-from moonrules.claim import verify_claim  # noqa: E402
-from moonrules.game import apply_renege, legal_play_mask  # noqa: E402
-from moonrules.notation import ClaimLine, ScoreLine, write_notation  # noqa: E402
-from moonrules.record import to_record  # noqa: E402
-from moonrules.suits import is_trump, led_suit, rank  # noqa: E402
-from moonrules.tiles import tiles_of  # noqa: E402
-from moonrules.tricks import trick_winner  # noqa: E402
+from moonrules.analysis.claim import verify_claim  # noqa: E402
+from moonrules.game.state import apply_renege, legal_play_mask  # noqa: E402
+from moonrules.records.notation import ClaimLine, ScoreLine, write_notation  # noqa: E402
+from moonrules.records.record import to_record  # noqa: E402
+from moonrules.rules.suits import is_trump, led_suit, rank  # noqa: E402
+from moonrules.rules.tiles import tiles_of  # noqa: E402
+from moonrules.rules.tricks import trick_winner  # noqa: E402
 
 OUT = ROOT / "examples"
 

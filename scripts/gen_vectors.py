@@ -1,6 +1,6 @@
 """Generate the conformance vectors ``spec/vectors/*.jsonl`` from the reference.
 
-Every vector is a request and the answer :func:`moonrules.protocol.handle` gives
+Every vector is a request and the answer :func:`moonrules.conformance.protocol.handle` gives
 to it, with the clauses of ``spec/rules.md`` the case exercises. Nothing in a
 vector file is written by hand: the requests are chosen here (exhaustively where
 the domain is small, from seeded random draws and seeded random games where it is
@@ -33,9 +33,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import moonrules as m  # noqa: E402
-from moonrules import protocol  # noqa: E402
-from moonrules.auction import Auction, apply_call, legal_calls  # noqa: E402
-from moonrules.game import (  # noqa: E402
+from moonrules.conformance import protocol  # noqa: E402
+from moonrules.game.state import (  # noqa: E402
     Bid,
     Discard,
     GameState,
@@ -46,11 +45,12 @@ from moonrules.game import (  # noqa: E402
     apply_renege,
     illegal_play_reason,
 )
-from moonrules.record import call_json, replay, to_record  # noqa: E402
-from moonrules.rules import ALIASES, FirstLead, MoonMade, RuleSet, Scoring, TieRule  # noqa: E402
-from moonrules.suits import Trump, in_suit, is_trump, led_suit  # noqa: E402
-from moonrules.tiles import Tile, TileSet  # noqa: E402
-from moonrules.tricks import trick_winner  # noqa: E402
+from moonrules.records.record import call_json, replay, to_record  # noqa: E402
+from moonrules.rules.auction import Auction, apply_call, legal_calls  # noqa: E402
+from moonrules.rules.ruleset import ALIASES, FirstLead, MoonMade, RuleSet, Scoring, TieRule  # noqa: E402
+from moonrules.rules.suits import Trump, in_suit, is_trump, led_suit  # noqa: E402
+from moonrules.rules.tiles import Tile, TileSet  # noqa: E402
+from moonrules.rules.tricks import trick_winner  # noqa: E402
 
 GENERATOR = "scripts/gen_vectors.py"
 VECTOR_DIR = ROOT / "spec" / "vectors"

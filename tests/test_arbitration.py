@@ -20,7 +20,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import moonrules as m
-from moonrules.arbitration import (
+from moonrules.arbitration.rulings import (
     UnreadableDeal,
     check,
     explain_auction,
@@ -31,12 +31,12 @@ from moonrules.arbitration import (
     read_record,
     report_html,
 )
-from moonrules.cli import main
-from moonrules.game import legal_play_mask
-from moonrules.notation import write_notation
-from moonrules.record import RecordError, to_record
-from moonrules.suits import is_trump
-from moonrules.tiles import tiles, tiles_of
+from moonrules.cli.main import main
+from moonrules.game.state import legal_play_mask
+from moonrules.records.notation import write_notation
+from moonrules.records.record import RecordError, to_record
+from moonrules.rules.suits import is_trump
+from moonrules.rules.tiles import tiles, tiles_of
 
 PRESETS = sorted(m.PRESETS)
 STOPPING = [p for p in PRESETS if p != "renege-penalty"]

@@ -35,7 +35,7 @@ from moonrules import (
     legal_calls,
     score_hand,
 )
-from moonrules.auction import check_call
+from moonrules.rules.auction import check_call
 
 MARKS = RuleSet(scoring=Scoring.MARKS)
 SCORES_21 = RuleSet(moon_made=MoonMade.SCORES_21)

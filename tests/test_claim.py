@@ -3,7 +3,7 @@
 The brute force walks every legal line of play to the end of the hand with the
 engine's own ``legal_actions`` and ``apply`` (a plain min-max over the whole
 tree: the claimant's side picks its best play, every other player the play worst
-for the claimant), so it shares no code with :mod:`moonrules.claim`'s search.
+for the claimant), so it shares no code with :mod:`moonrules.analysis.claim`'s search.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import moonrules as m
-from moonrules.claim import ClaimError, describe_line, verify_claim
-from moonrules.cli import main
-from moonrules.notation import ClaimLine, write_notation
-from moonrules.record import to_record
+from moonrules.analysis.claim import ClaimError, describe_line, verify_claim
+from moonrules.cli.main import main
+from moonrules.records.notation import ClaimLine, write_notation
+from moonrules.records.record import to_record
 
 
 def _ending(preset: str, seed: int, tricks_left: int, extra: int) -> m.GameState | None:

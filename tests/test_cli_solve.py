@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import moonrules as m
-from moonrules.cli import main
-from moonrules.record import to_record
-from moonrules.solver import play_values, solve
+from moonrules.analysis.solver import play_values, solve
+from moonrules.cli.main import main
+from moonrules.records.record import to_record
 
 
 def _mid_hand(seed: int, tricks: int) -> m.GameState:

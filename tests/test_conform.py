@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from moonrules import conform as c
+from moonrules.conformance import conform as c
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -172,7 +172,7 @@ def test_a_crashing_target_is_restarted_and_the_run_goes_on(tmp_path: Path) -> N
         "crash",
         """
         import json, sys
-        from moonrules.protocol import handle_line
+        from moonrules.conformance.protocol import handle_line
         for line in sys.stdin:
             request = json.loads(line)
             if request.get("op") == "trick_winner":
@@ -213,7 +213,7 @@ def test_wrong_answers_name_what_differs(tmp_path: Path) -> None:
         "wrong",
         """
         import json, sys
-        from moonrules.protocol import handle_line
+        from moonrules.conformance.protocol import handle_line
         for line in sys.stdin:
             answer = json.loads(handle_line(line))
             request = json.loads(line) if line.strip().startswith("{") else {}

@@ -41,7 +41,10 @@ def test_python_examples_run(page: str) -> None:
     sys.path.insert(0, str(ROOT))
     try:
         for block in blocks:
-            if "moonrules.record" in block and importlib.util.find_spec("moonrules.record") is None:
+            if (
+                "moonrules.records.record" in block
+                and importlib.util.find_spec("moonrules.records.record") is None
+            ):
                 continue  # documented ahead of the module
             with contextlib.redirect_stdout(io.StringIO()):
                 exec(compile(block, f"{page} example", "exec"), namespace)
@@ -75,5 +78,5 @@ def test_mkdocs_build_strict(tmp_path: Path) -> None:
     for clause in _clause_ids():
         assert f'id="{clause}"' in rules or f">{clause}<" in rules, clause
     reference = (site / "reference" / "index.html").read_text(encoding="utf-8")
-    for name in ("moonrules.game.new_game", "moonrules.render.tile_svg"):
+    for name in ("moonrules.game.state.new_game", "moonrules.arbitration.render.tile_svg"):
         assert f'id="{name}"' in reference, name

@@ -29,8 +29,8 @@ from typing import Any
 
 import pytest
 
-from moonrules.cli import main
-from moonrules.fuzz import (
+from moonrules.cli.main import main
+from moonrules.conformance.fuzz import (
     OPS,
     Finding,
     FuzzError,
@@ -41,9 +41,9 @@ from moonrules.fuzz import (
     iter_requests,
     requests,
 )
-from moonrules.protocol import handle
-from moonrules.rules import PRESETS
-from moonrules.tiles import Tile
+from moonrules.conformance.protocol import handle
+from moonrules.rules.ruleset import PRESETS
+from moonrules.rules.tiles import Tile
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = ROOT / "tests" / "mutants"

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from moonrules import PRESETS, new_game, seeded_deal
-from moonrules.game import (
+from moonrules.game.state import (
     Contract,
     Discard,
     Game,
@@ -30,7 +30,7 @@ from moonrules.game import (
     _state,
     _trick,
 )
-from moonrules.tiles import TILES, Tile
+from moonrules.rules.tiles import TILES, Tile
 
 
 def test_a_class_whose_init_does_more_gets_no_builder() -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from moonrules.cli import main
+from moonrules.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import moonrules as m
-from moonrules.notation import (
+from moonrules.records.notation import (
     ClaimLine,
     NotationError,
     ScoreLine,
@@ -18,7 +18,7 @@ from moonrules.notation import (
     parse_notation,
     write_notation,
 )
-from moonrules.record import RecordError, replay, to_record
+from moonrules.records.record import RecordError, replay, to_record
 
 
 @settings(deadline=None)

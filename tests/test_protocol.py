@@ -19,9 +19,9 @@ from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 
 import moonrules as m
-from moonrules import protocol
-from moonrules.protocol import OPS, handle, handle_line
-from moonrules.record import RecordError, parse_record, to_record
+from moonrules.conformance import protocol
+from moonrules.conformance.protocol import OPS, handle, handle_line
+from moonrules.records.record import RecordError, parse_record, to_record
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "spec" / "schema"

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import moonrules as m
-from moonrules.record import RecordError, RecordViolation, from_record, replay, to_record
+from moonrules.records.record import RecordError, RecordViolation, from_record, replay, to_record
 
 
 @given(st.sampled_from(sorted(m.PRESETS)), st.integers(0, 2**32), st.integers(0, 400))

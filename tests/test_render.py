@@ -1,4 +1,4 @@
-"""SVG pictures (moonrules.render): well-formed, with the right tiles, pips and marks."""
+"""SVG pictures (moonrules.arbitration.render): well-formed, right tiles, pips and marks."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 import moonrules
 from moonrules import TILES, Tile, Trick, Trump
-from moonrules.render import (
+from moonrules.arbitration.render import (
     HIGHLIGHT_COLOUR,
     WINNER_COLOUR,
     hand_svg,
@@ -101,7 +101,7 @@ def test_tile_highlight_and_bad_arguments() -> None:
 
 
 def test_hand_holds_its_tiles_in_order() -> None:
-    hand = moonrules.tiles("6-4 3-3 5-1 0-0 2-1")
+    hand = moonrules.rules.tiles("6-4 3-3 5-1 0-0 2-1")
     root = parse(
         hand_svg(
             hand,
@@ -149,7 +149,7 @@ def test_trick_marks_the_winner() -> None:
 
 
 def test_trick_winner_from_a_trick_or_an_index() -> None:
-    trick = Trick(leader=2, tiles=moonrules.tiles("4-2 6-4 4-4 1-0"), winner=0)
+    trick = Trick(leader=2, tiles=moonrules.rules.tiles("4-2 6-4 4-4 1-0"), winner=0)
     root = parse(trick_svg(trick, players=4))
     (win,) = winner_plays(root)
     assert win.get("data-seat") == "0" and tiles_in(win) == ["4-4"]

@@ -1,4 +1,4 @@
-"""The double-dummy solver (moonrules.solver) against plain minimax.
+"""The double-dummy solver (moonrules.analysis.solver) against plain minimax.
 
 Positions come from random games: a seeded deal, seeded random calls, discard
 and trump, then seeded random plays to a point of the play phase. Every check
@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from moonrules import PRESETS, GameState, Phase, Play, apply, legal_actions, new_game
-from moonrules.game import legal_play_mask
-from moonrules.solver import SolverCache, play_values, solve, solve_minimax
-from moonrules.tiles import tiles_of
+from moonrules.analysis.solver import SolverCache, play_values, solve, solve_minimax
+from moonrules.game.state import legal_play_mask
+from moonrules.rules.tiles import tiles_of
 
 DEEP = os.environ.get("MOONRULES_DEEP", "") not in ("", "0")
 

@@ -1,7 +1,7 @@
-"""moonrules.tables: the fast tables equal the readable rule functions everywhere.
+"""moonrules.kernel.tables: the fast tables equal the readable rule functions everywhere.
 
 The domain is finite (28 tiles, 9 trumps, 8 suits), so every table is compared
-with the functions of :mod:`moonrules.suits` and :mod:`moonrules.tricks` over all of it.
+with the functions of :mod:`moonrules.rules.suits` and :mod:`moonrules.rules.tricks` over all of it.
 ``winner_index`` is compared with ``trick_winner`` on every ordered 3-tile trick of
 the 22-tile and 28-tile sets, and on every 4-tile trick of the 28-tile set as a set
 of tiles (every led tile with every set of three others), and on every ordered
@@ -17,8 +17,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from moonrules import MOON_SET, TILES, TRUMP_SUIT, Tile, Trump, follows, legal_plays, trick_winner
-from moonrules.suits import in_suit, is_trump, led_suit, rank
-from moonrules.tables import FOLLOW_MASK, LED_SUIT, STRENGTH, SUIT_MASK, legal_mask, winner_index
+from moonrules.kernel.tables import (
+    FOLLOW_MASK,
+    LED_SUIT,
+    STRENGTH,
+    SUIT_MASK,
+    legal_mask,
+    winner_index,
+)
+from moonrules.rules.suits import in_suit, is_trump, led_suit, rank
 
 ALL_TRUMPS: tuple[Trump, ...] = tuple(Trump)
 

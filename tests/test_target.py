@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from moonrules.target import (
+from moonrules.conformance.target import (
     Target,
     TargetCrash,
     TargetExtraLine,
@@ -159,7 +159,7 @@ def test_a_command_is_split_like_a_shell_would_but_not_run_by_one(tmp_path: Path
 def test_conform_fails_the_vector_an_extra_line_followed(tmp_path: Path) -> None:
     import os
 
-    from moonrules import conform
+    from moonrules.conformance import conform
 
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": str(root) + os.pathsep + os.environ.get("PYTHONPATH", "")}
@@ -168,7 +168,7 @@ def test_conform_fails_the_vector_an_extra_line_followed(tmp_path: Path) -> None
         textwrap.dedent(
             """
             import os, sys
-            from moonrules.protocol import handle_line
+            from moonrules.conformance.protocol import handle_line
             for line in sys.stdin:
                 extra = "" if os.path.exists("said") else "a debugging line\\n"
                 open("said", "w").close()  # only once: not again when restarted

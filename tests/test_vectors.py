@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 import moonrules as m
-from moonrules.protocol import OPS, handle
-from moonrules.suits import Trump
+from moonrules.conformance.protocol import OPS, handle
+from moonrules.rules.suits import Trump
 
 ROOT = Path(__file__).resolve().parents[1]
 VECTORS = ROOT / "spec" / "vectors"
@@ -95,7 +95,7 @@ def test_every_line_fits_the_vector_schema() -> None:
 
 def test_each_recorded_answer_is_the_reference_answer() -> None:
     """A spot check independent of the generator: the answers are handle()'s answers."""
-    from moonrules.protocol import handle_line
+    from moonrules.conformance.protocol import handle_line
 
     for i, (_, v) in enumerate(vectors()):
         if i % 7:
@@ -123,7 +123,7 @@ def _request_rules(v: dict[str, Any]) -> m.RuleSet | None:
     if isinstance(record, dict) and "rules" in record:
         value = record["rules"]
     try:
-        from moonrules.record import rules_from_json
+        from moonrules.records.record import rules_from_json
 
         return rules_from_json(value)
     except (m.MoonError, TypeError):

@@ -1,7 +1,7 @@
 """A readable re-implementation of the protocol ops that the mutants break, one rule at a time.
 
 Every mutant in this directory is a protocol server that wraps the reference
-(:func:`moonrules.protocol.handle`) and breaks exactly one rule. The reference
+(:func:`moonrules.conformance.protocol.handle`) and breaks exactly one rule. The reference
 checks each request first: whatever it refuses, the mutant refuses the same way
 (unless refusing is the rule the mutant breaks). For a request it accepts, the
 mutant computes the answer here, from small rule functions: :class:`Kernel`
@@ -23,13 +23,13 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:  # run as a script from anywhere: use this checkout's moonrules
     sys.path.insert(0, str(ROOT))
 
-from moonrules.protocol import handle as reference  # noqa: E402
-from moonrules.protocol import request_rules  # noqa: E402
-from moonrules.record import rules_from_json  # noqa: E402
-from moonrules.rules import FirstLead, RuleSet  # noqa: E402
-from moonrules.scoring import score_hand  # noqa: E402
-from moonrules.suits import TRUMP_SUIT, Trump  # noqa: E402
-from moonrules.tiles import Tile  # noqa: E402
+from moonrules.conformance.protocol import handle as reference  # noqa: E402
+from moonrules.conformance.protocol import request_rules  # noqa: E402
+from moonrules.records.record import rules_from_json  # noqa: E402
+from moonrules.rules.ruleset import FirstLead, RuleSet  # noqa: E402
+from moonrules.rules.scoring import score_hand  # noqa: E402
+from moonrules.rules.suits import TRUMP_SUIT, Trump  # noqa: E402
+from moonrules.rules.tiles import Tile  # noqa: E402
 
 JSON = Any
 Request = dict[str, JSON]
@@ -167,7 +167,7 @@ def reference_deltas(rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int
 
 def main(handle: Callable[[JSON], dict[str, JSON]]) -> None:
     """Serve ``handle`` on stdin/stdout (the protocol's transport)."""
-    from moonrules.fuzz import serve
+    from moonrules.conformance.fuzz import serve
 
     sys.exit(serve(handle))
 

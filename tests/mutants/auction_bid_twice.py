@@ -15,9 +15,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _kernel
 
-from moonrules.auction import MOON, PASS
-from moonrules.protocol import request_rules
-from moonrules.rules import AllPass
+from moonrules.conformance.protocol import request_rules
+from moonrules.rules.auction import MOON, PASS
+from moonrules.rules.ruleset import AllPass
 
 BREAKS = ("BID-2", "BID-6")
 SHOWS_IN = ("legal_bids", "auction")

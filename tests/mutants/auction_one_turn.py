@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _kernel
 
-from moonrules.auction import MOON, PASS
-from moonrules.protocol import request_rules
+from moonrules.conformance.protocol import request_rules
+from moonrules.rules.auction import MOON, PASS
 
 BREAKS = ("BID-2",)
 SHOWS_IN = ("legal_bids", "auction")

@@ -15,8 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _kernel
 
-from moonrules.suits import TRUMP_SUIT, Trump
-from moonrules.tiles import Tile
+from moonrules.rules.suits import TRUMP_SUIT, Trump
+from moonrules.rules.tiles import Tile
 
 BREAKS = ("TRUMP-2", "TRUMP-4")
 SHOWS_IN = ("led_suit", "legal_plays", "trick_winner")

@@ -36,7 +36,7 @@ def main() -> None:
             request = None
         text = _debug(request)
         if text is None:
-            from moonrules.protocol import handle_line
+            from moonrules.conformance.protocol import handle_line
 
             text = handle_line(line.rstrip("\n"))
         sys.stdout.write(text + "\n")

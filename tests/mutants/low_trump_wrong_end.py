@@ -15,8 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _kernel
 
-from moonrules.suits import TRUMP_SUIT, Trump
-from moonrules.tiles import Tile
+from moonrules.rules.suits import TRUMP_SUIT, Trump
+from moonrules.rules.tiles import Tile
 
 BREAKS = ("SUIT-4",)
 SHOWS_IN = ("trick_winner",)

@@ -14,8 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _kernel
 
-from moonrules.suits import Trump
-from moonrules.tiles import Tile
+from moonrules.rules.suits import Trump
+from moonrules.rules.tiles import Tile
 
 BREAKS = ("TRUMP-4", "SUIT-3")
 SHOWS_IN = ("trick_winner",)

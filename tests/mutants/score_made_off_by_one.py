@@ -16,8 +16,8 @@ from collections.abc import Sequence
 
 import _kernel
 
-from moonrules.rules import RuleSet
-from moonrules.scoring import score_hand, side_tricks
+from moonrules.rules.ruleset import RuleSet
+from moonrules.rules.scoring import score_hand, side_tricks
 
 BREAKS = ("SCORE-1",)
 SHOWS_IN = ("score_hand", "replay")

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import _kernel
 
-from moonrules.rules import RuleSet
+from moonrules.rules.ruleset import RuleSet
 
 BREAKS = ("TEAM-1",)
 SHOWS_IN = ("score_hand", "replay")

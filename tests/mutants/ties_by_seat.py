@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _kernel
 
-from moonrules.protocol import request_rules
+from moonrules.conformance.protocol import request_rules
 
 BREAKS = ("END-2",)
 SHOWS_IN = ("game_winner",)

@@ -15,8 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import _kernel
 
-from moonrules.protocol import ProtocolError, request_rules
-from moonrules.rules import PRESETS
+from moonrules.conformance.protocol import ProtocolError, request_rules
+from moonrules.rules.ruleset import PRESETS
 
 BREAKS = ("TRUMP-5",)
 SHOWS_IN = ("led_suit", "legal_plays", "trick_winner")

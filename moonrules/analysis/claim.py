@@ -1,0 +1,221 @@
+"""Claims (CLAIM-1): does a claim of the remaining tricks hold against every defence?
+
+A player in the play phase lays down their tiles and claims all the remaining
+tricks (the current one included), or at least ``K`` of them for their side. The
+claim holds only if the claimant's side, choosing its plays (with four players
+the claimant's partner plays with the claimant), wins at least that many of the
+remaining tricks against **every** legal line of play by the other players. That
+is a min-max question over all the remaining play, and :func:`verify_claim`
+answers it by exhaustive search: every legal play of every player at every turn
+(FOLLOW-1 … FOLLOW-3, LEAD-2), the trick winner by TRICK-2. Positions reached by
+different orders of play are searched once (a table of positions), and a branch
+stops as soon as its answer is known; nothing is estimated.
+
+>>> from moonrules import new_game, apply, legal_actions, Phase
+>>> import random
+>>> s, rng = new_game(seed=5), random.Random(5)
+>>> while s.phase is not Phase.PLAY or len(s.tricks) < 5:
+...     s = apply(s, rng.choice(legal_actions(s)))
+>>> r = verify_claim(s, s.to_act)
+>>> r.holds == (r.guaranteed == 2) and (r.holds or len(r.defeating_line) > 0)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from moonrules.game.state import GameState, Phase, Play, apply
+from moonrules.kernel.tables import SUIT_MASK, legal_mask, winner_index
+from moonrules.rules.errors import IllegalAction
+from moonrules.rules.ruleset import FirstLead
+from moonrules.rules.suits import TRUMP_SUIT
+from moonrules.rules.tiles import TILES, Tile
+
+
+class ClaimError(IllegalAction):
+    """A claim that cannot be made at all: not in the play phase, no such seat, a bad count."""
+
+
+@attrs.frozen(slots=True)
+class ClaimResult:
+    """The answer to a claim.
+
+    ``holds``: the claimant's side is sure of the claimed tricks whatever the
+    others do. ``guaranteed``: the most remaining tricks the side can be sure of.
+    ``defeating_line``: when the claim fails, one line of play, as ``(seat, tile)``
+    pairs to the end of the hand, in which the claimant's side plays as well as it
+    can and the others still hold it to ``guaranteed`` tricks; empty when it holds.
+    ``claimed`` and ``remaining`` are the tricks claimed and left.
+    """
+
+    holds: bool
+    guaranteed: int
+    defeating_line: tuple[tuple[int, Tile], ...]
+    claimed: int = 0
+    remaining: int = 0
+
+
+class _Search:
+    """Exhaustive min-max over the rest of a hand, on bit masks."""
+
+    def __init__(self, state: GameState, seat: int) -> None:
+        rules = state.rules
+        h = state.hand
+        self.n = rules.players
+        self.trump = h.trump
+        self.side = tuple(rules.side_of(s) == rules.side_of(seat) for s in range(self.n))
+        self.lead_trump = rules.first_lead is FirstLead.TRUMP
+        self.trumps = SUIT_MASK[h.trump][TRUMP_SUIT]
+        self.memo: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], bool] = {}
+
+    def legal(self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int) -> int:
+        seat = (leader + len(trick)) % self.n
+        hand = hands[seat]
+        if trick:
+            return legal_mask(hand, trick, self.trump)
+        if done == 0 and self.lead_trump:
+            return hand & self.trumps or hand
+        return hand
+
+    def children(
+        self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int
+    ) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int, int, int]]:
+        """(tile, hands, trick, leader, done, won) after each legal play; ``won`` is 1 when the
+        play completes a trick won by the claimant's side."""
+        seat = (leader + len(trick)) % self.n
+        mask = self.legal(hands, trick, leader, done)
+        out: list[tuple[int, tuple[int, ...], tuple[int, ...], int, int, int]] = []
+        while mask:
+            low = mask & -mask
+            i = low.bit_length() - 1
+            mask ^= low
+            hs = list(hands)
+            hs[seat] &= ~low
+            t = (*trick, i)
+            if len(t) == self.n:
+                w = (leader + winner_index(t, self.trump)) % self.n
+                out.append((i, tuple(hs), (), w, done + 1, 1 if self.side[w] else 0))
+            else:
+                out.append((i, tuple(hs), t, leader, done, 0))
+        return out
+
+    def probe(
+        self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int, need: int
+    ) -> bool:
+        """Can the claimant's side be sure of ``need`` more tricks from here?"""
+        if need <= 0:
+            return True
+        if need > 7 - done:
+            return False
+        key = (hands, trick, leader, done, need)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        seat = (leader + len(trick)) % self.n
+        maximise = self.side[seat]
+        answer = not maximise
+        for _i, hs, t, ld, dn, won in self.children(hands, trick, leader, done):
+            ok = self.probe(hs, t, ld, dn, need - won)
+            if ok and maximise:
+                answer = True
+                break
+            if not ok and not maximise:
+                answer = False
+                break
+        self.memo[key] = answer
+        return answer
+
+    def value(self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int) -> int:
+        """The most tricks from here the claimant's side can be sure of."""
+        k = 0
+        while k < 7 - done and self.probe(hands, trick, leader, done, k + 1):
+            k += 1
+        return k
+
+    def line(
+        self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int
+    ) -> list[tuple[int, Tile]]:
+        """A principal variation: each side plays a best play to the end of the hand."""
+        out: list[tuple[int, Tile]] = []
+        while done < 7:
+            seat = (leader + len(trick)) % self.n
+            maximise = self.side[seat]
+            best = None
+            best_v = -1
+            for i, hs, t, ld, dn, won in self.children(hands, trick, leader, done):
+                v = won + self.value(hs, t, ld, dn)
+                if best is None or (v > best_v if maximise else v < best_v):
+                    best, best_v = (i, hs, t, ld, dn), v
+            assert best is not None
+            i, hands, trick, leader, done = best
+            out.append((seat, TILES[i]))
+        return out
+
+
+def verify_claim(state: GameState, seat: int, tricks: int | None = None) -> ClaimResult:
+    """Does ``seat``'s claim of all remaining tricks (or ``tricks`` of them) hold (CLAIM-1)?
+
+    The claimant's side (with four players, the claimant and partner) wins at
+    least the claimed number of the remaining tricks, the current one included,
+    against every legal line of play by the others. Raises :class:`ClaimError`
+    outside the play phase, for a seat that does not exist, or for a count that is
+    not between 1 and the tricks left.
+    """
+    rules = state.rules
+    if type(seat) is not int or not 0 <= seat < rules.players:
+        raise ClaimError(
+            "SEAT-1", f"seats are numbered 0 to {rules.players - 1}; there is no seat {seat!r}"
+        )
+    h = state.hand
+    if state.is_over or h.phase is not Phase.PLAY:
+        raise ClaimError(
+            "CLAIM-1",
+            "a claim is made during play, and the hand is not in play "
+            f"({'the game is over' if state.is_over else h.phase.value})",
+        )
+    done = len(h.tricks)
+    remaining = 7 - done
+    claimed = remaining if tricks is None else tricks
+    if type(claimed) is not int or not 1 <= claimed <= remaining:
+        raise ClaimError(
+            "CLAIM-1", f"a claim is of 1 to {remaining} tricks (the tricks left), not {tricks!r}"
+        )
+    search = _Search(state, seat)
+    hands = h.hands
+    trick = h.trick
+    leader = h.leader
+    holds = search.probe(hands, trick, leader, done, claimed)
+    if holds:
+        k = claimed
+        while k < remaining and search.probe(hands, trick, leader, done, k + 1):
+            k += 1
+        return ClaimResult(True, k, (), claimed, remaining)
+    guaranteed = search.value(hands, trick, leader, done)
+    line = tuple(search.line(hands, trick, leader, done))
+    return ClaimResult(False, guaranteed, line, claimed, remaining)
+
+
+def describe_line(state: GameState, line: Sequence[tuple[int, Tile]]) -> str:
+    """A line of play from ``state`` as text, trick by trick, with each trick's winner."""
+    parts: list[str] = []
+    current: list[str] = []
+    s = state
+    for seat, t in line:
+        number = len(s.hand.tricks) + 1
+        current.append(f"seat {seat} {t}")
+        before = s.hand.number
+        s = apply(s, Play(t), seat=seat)
+        done = s.history[-1] if s.hand.number != before else s.hand
+        if len(done.tricks) >= number:
+            winner = done.tricks[number - 1].winner
+            parts.append(f"trick {number}: {', '.join(current)} (seat {winner} wins)")
+            current = []
+    if current:
+        parts.append(f"trick {len(s.hand.tricks) + 1}: {', '.join(current)}")
+    return "; ".join(parts) + "."
+
+
+__all__ = ["ClaimError", "ClaimResult", "describe_line", "verify_claim"]

@@ -1,0 +1,819 @@
+"""Double-dummy solver: the tricks the bidder's side takes under best play.
+
+With every hand known, :func:`solve` gives the number of tricks the bidder (with
+four players, the bidding team: TEAM-1) ends the hand with when the bidder's
+side plays to take as many tricks as it can and every other player plays to
+hold it to as few as they can. Tricks already won count.
+:func:`play_values` gives that number after each legal play of the player to
+act, and :func:`solve_minimax` is a plain minimax, for tests.
+
+The search works on bit masks of tiles (:mod:`moonrules.rules.tiles`) and the rule
+tables (:mod:`moonrules.kernel.tables`): a null-window alpha-beta over trick counts
+(each probe asks "can the bidder's side take at least *k* more tricks?", and a
+binary search over *k* finds the value), a transposition table of bounds at
+trick boundaries keyed by the hands and the leader, cheap bounds from master
+trumps and cashable tiles, move ordering (the lead that settled the last probe,
+top tiles, a history of good leads; the cheapest tile that wins the trick), and
+merging of equivalent tiles (two tiles of one player that no tile of another
+player separates, see ``_Search._seat_reps``).
+
+Only legal plays are searched (FOLLOW-1 … FOLLOW-3, LEAD-2 at the first lead);
+a renege, which under ``renege = penalty`` (RENEGE-2) ends the hand, is not.
+
+>>> from moonrules import new_game, apply, legal_actions, Phase
+>>> import random
+>>> s, rng = new_game(seed=3), random.Random(3)
+>>> while s.phase is not Phase.PLAY:
+...     s = apply(s, rng.choice(legal_actions(s)))
+>>> v = solve(s)
+>>> 0 <= v <= 7 and v == max(play_values(s).values())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Final
+
+from moonrules.game.state import GameState, Phase
+from moonrules.kernel.tables import (
+    FOLLOW_MASK,
+    LED_SUIT,
+    STRENGTH,
+    SUIT_MASK,
+    legal_mask,
+    winner_index,
+)
+from moonrules.rules.ruleset import FirstLead
+from moonrules.rules.suits import TRUMP_SUIT
+from moonrules.rules.tiles import TILES, Tile
+
+__all__ = ["SolverCache", "play_values", "solve", "solve_minimax"]
+
+# ---------------------------------------------------------------------------
+# Per-trump tables for the solver, derived from moonrules.kernel.tables on first use.
+
+
+class _TrumpTables:
+    """What the search needs to know about one trump, from :mod:`moonrules.kernel.tables`."""
+
+    __slots__ = (
+        "above",
+        "above_led",
+        "follow",
+        "groups",
+        "lead_key",
+        "leads",
+        "led",
+        "other_suits",
+        "strength",
+        "suit_leads",
+        "trumps",
+    )
+
+    def __init__(self, trump: int) -> None:
+        suit_mask = SUIT_MASK[trump]
+        self.led: tuple[int, ...] = LED_SUIT[trump]
+        self.follow: tuple[int, ...] = FOLLOW_MASK[trump]
+        # strength[s][i]: STRENGTH[trump][s][i] (higher wins the trick, TRICK-2) times 64,
+        # plus the tile's rank in the suit its own lead calls, so that tiles that
+        # cannot win sort weakest first. Only the order matters to the search: a
+        # tile that neither follows nor trumps stays below every tile that does.
+        own = [STRENGTH[trump][self.led[i]][i] for i in range(28)]
+        self.strength: tuple[tuple[int, ...], ...] = tuple(
+            tuple(STRENGTH[trump][s][i] * 64 + own[i] for i in range(28)) for s in range(8)
+        )
+        self.trumps: int = suit_mask[TRUMP_SUIT]
+        # leads[s]: the tiles whose lead calls suit s (LEAD-3).
+        self.leads: tuple[int, ...] = tuple(
+            sum(1 << i for i in range(28) if self.led[i] == s) for s in range(8)
+        )
+        # above[s][i]: the tiles of suit s that outrank tile i in suit s (SUIT-3, SUIT-4).
+        above: list[tuple[int, ...]] = []
+        for s in range(8):
+            st = STRENGTH[trump][s]
+            row = []
+            for i in range(28):
+                if not suit_mask[s] >> i & 1:
+                    row.append(0)
+                    continue
+                row.append(
+                    sum(1 << j for j in range(28) if suit_mask[s] >> j & 1 and st[j] > st[i])
+                )
+            above.append(tuple(row))
+        self.above: tuple[tuple[int, ...], ...] = tuple(above)
+        # other_suits[i]: the suits tile i belongs to besides the suit its lead calls,
+        # as a bit set over suits 0-7.
+        self.other_suits: tuple[int, ...] = tuple(
+            sum(1 << s for s in range(8) if suit_mask[s] >> i & 1 and s != self.led[i])
+            for i in range(28)
+        )
+        # groups: (suit, tiles highest first) — the tiles whose lead calls that suit,
+        # ranked within it. Only tiles of one group can ever be equivalent.
+        groups = []
+        for s in range(8):
+            members = [i for i in range(28) if self.led[i] == s]
+            members.sort(key=lambda i: -STRENGTH[trump][s][i])
+            if members:
+                groups.append((s, sum(1 << i for i in members), tuple(members)))
+        self.above_led: tuple[int, ...] = tuple(self.above[self.led[i]][i] for i in range(28))
+        self.lead_key: tuple[int, ...] = tuple(self.led[i] << 28 for i in range(28))
+        self.suit_leads: tuple[tuple[int, int], ...] = tuple(
+            (1 << s, self.leads[s]) for s in range(8) if self.leads[s]
+        )
+        self.groups: tuple[tuple[int, int, tuple[int, ...]], ...] = tuple(groups)
+
+
+_TABLES: Final[tuple[_TrumpTables, ...]] = tuple(_TrumpTables(trump) for trump in range(9))
+"""The solver's tables for each ``Trump.value`` (built at import: about 2 ms)."""
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+# ---------------------------------------------------------------------------
+# Checking the position
+
+
+def _check(state: GameState) -> None:
+    h = state.hand
+    if state.winner is not None or h.phase is not Phase.PLAY:
+        raise ValueError(
+            f"the solver needs a hand in the play phase; this hand is in the "
+            f"{h.phase.value} phase" + (" and the game is over" if state.winner is not None else "")
+        )
+    n = state.rules.players
+    if len(h.hands) != n or not 0 <= h.leader < n or len(h.trick) >= n or not 0 <= h.trump <= 8:
+        raise ValueError("the solver was given an inconsistent play-phase state")
+    left = h.hands[(h.leader + len(h.trick)) % n].bit_count()
+    for k in range(n):
+        seat = (h.leader + k) % n
+        want = left - 1 if k < len(h.trick) else left
+        if h.hands[seat].bit_count() != want:
+            raise ValueError(
+                f"the solver was given an inconsistent state: seat {seat} holds "
+                f"{h.hands[seat].bit_count()} tiles, and {want} were expected"
+            )
+    if left == 0:
+        raise ValueError("the solver was given a hand with no tiles left to play")
+
+
+def _side_of(state: GameState) -> tuple[bool, ...]:
+    """For each seat, whether it plays on the bidder's side (TEAM-1)."""
+    rules = state.rules
+    bidder = state.hand.bidder
+    return tuple(rules.side_of(s) == rules.side_of(bidder) for s in range(rules.players))
+
+
+def _won_so_far(state: GameState, side: tuple[bool, ...]) -> int:
+    won = state.hand.tricks_won or (0,) * state.rules.players
+    return sum(w for s, w in enumerate(won) if side[s])
+
+
+def _root_lead_mask(state: GameState) -> int:
+    """The legal leads at the root, with the first-lead rule (LEAD-1, LEAD-2)."""
+    h = state.hand
+    hand = h.hands[h.leader]
+    if not h.tricks and state.rules.first_lead is FirstLead.TRUMP:
+        return hand & SUIT_MASK[h.trump][TRUMP_SUIT] or hand
+    return hand
+
+
+# ---------------------------------------------------------------------------
+# The cache
+
+
+class SolverCache:
+    """A bounded transposition table, with a count of the nodes searched.
+
+    One cache may serve many calls about positions of one hand (same players,
+    trump and bidding side); it empties itself when asked about another, and
+    when it would grow past ``max_entries``.
+    """
+
+    __slots__ = ("_context", "classes", "entries", "max_entries", "nodes")
+
+    def __init__(self, max_entries: int = 1 << 18) -> None:
+        self.max_entries = max_entries
+        self.entries: dict[int, _Entry] = {}
+        self.classes: dict[int, int] = {}
+        self.nodes = 0
+        self._context: tuple[int, int, tuple[bool, ...]] | None = None
+
+    def _use(self, context: tuple[int, int, tuple[bool, ...]]) -> None:
+        if context != self._context:
+            self.entries.clear()
+            self.classes.clear()
+            self._context = context
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+# ---------------------------------------------------------------------------
+# The search
+
+
+class _Entry:
+    """A transposition-table entry: bounds on the bidder's side's remaining tricks,
+    the lead that last settled a probe, and each seat's class representatives."""
+
+    __slots__ = ("best", "hi", "lo", "reps")
+
+    def __init__(self, lo: int, hi: int) -> None:
+        self.lo = lo
+        self.hi = hi
+        self.best = -1
+        self.reps: list[int] = []
+
+
+class _Search:
+    """One search context: the hands (mutated in place and restored), the trump, the sides."""
+
+    __slots__ = ("hands", "hist", "max_entries", "n", "nodes", "reps_cache", "side", "t", "tt")
+
+    def __init__(
+        self, hands: tuple[int, ...], trump: int, side: tuple[bool, ...], cache: SolverCache
+    ) -> None:
+        self.hands = list(hands)
+        self.n = len(hands)
+        self.t = _TABLES[trump]
+        self.side = side
+        self.tt = cache.entries
+        self.reps_cache = cache.classes
+        self.max_entries = cache.max_entries
+        self.nodes = 0
+        self.hist = [0] * (28 * self.n)
+
+    # -- equivalent tiles --------------------------------------------------
+
+    def _seat_reps(self, seat: int, played: int) -> int:
+        """The mask of ``seat``'s tiles that stand for their equivalence class.
+
+        Two tiles of one seat are equivalent when swapping them changes nothing
+        in the rest of the hand: their leads call the same suit (LEAD-3), so
+        they are both trumps or both not; neither belongs to a further suit
+        that another seat could lead; and no tile held by another seat ranks
+        between them in the suit their leads call. Then they follow the same
+        leads (FOLLOW-1, FOLLOW-2), and each beats or loses to every other tile
+        just as the other does (TRICK-2).
+
+        The classes are those at the start of the trick: ``played``, the tiles
+        the other seats have played to it so far, count as theirs. Later in the
+        trick fewer tiles are outside the seat's hand, which could only merge
+        more tiles, so the classes stay valid through the trick.
+        """
+        t = self.t
+        hands = self.hands
+        hand = hands[seat]
+        if hand & (hand - 1) == 0:
+            return hand
+        outside = played
+        for hnd in hands:
+            outside |= hnd
+        outside &= ~hand
+        key = outside << 28 | hand
+        known = self.reps_cache.get(key)
+        if known is not None:
+            return known
+        led_suits = 0
+        for bit, lm in t.suit_leads:
+            if outside & lm:
+                led_suits |= bit
+        above_led = t.above_led
+        lead_key = t.lead_key
+        other_suits = t.other_suits
+        reps = hand
+        seen: set[int] = set()
+        m = hand
+        while m:
+            low = m & -m
+            m ^= low
+            i = low.bit_length() - 1
+            if other_suits[i] & led_suits:
+                continue
+            k = above_led[i] & outside | lead_key[i]
+            if k in seen:
+                reps ^= low
+            else:
+                seen.add(k)
+        if len(self.reps_cache) >= self.max_entries:
+            self.reps_cache.clear()
+        self.reps_cache[key] = reps
+        return reps
+
+    # -- bounds ------------------------------------------------------------
+
+    def _bounds(self, leader: int, remaining: int) -> tuple[int, int]:
+        """Cheap bounds on the bidder's side's tricks from a trick boundary.
+
+        A trump that outranks every trump of the other side wins whatever
+        trick it is played to (TRICK-2), and one player's tiles go to different
+        tricks: so each side takes at least as many tricks as any one of its
+        players holds such trumps. The leader can also cash every tile that no
+        tile of another seat can beat when it is led (a top trump; a top tile
+        of its suit once no other seat holds a trump), keeping the lead.
+        """
+        t = self.t
+        hands = self.hands
+        side = self.side
+        trumps = t.trumps
+        above_t = t.above[TRUMP_SUIT]
+        bid_tr = 0
+        def_tr = 0
+        live = 0
+        for p, hnd in enumerate(hands):
+            live |= hnd
+            if side[p]:
+                bid_tr |= hnd & trumps
+            else:
+                def_tr |= hnd & trumps
+        bid_lo = 0
+        def_lo = 0
+        if bid_tr | def_tr:
+            for p, hnd in enumerate(hands):
+                mine = hnd & trumps
+                if not mine:
+                    continue
+                other = def_tr if side[p] else bid_tr
+                c = 0
+                while mine:
+                    low = mine & -mine
+                    mine ^= low
+                    if not above_t[low.bit_length() - 1] & other:
+                        c += 1
+                if side[p]:
+                    bid_lo = max(bid_lo, c)
+                else:
+                    def_lo = max(def_lo, c)
+        hand = hands[leader]
+        outside = live & ~hand
+        out_tr = outside & trumps
+        above_led = t.above_led
+        sure = 0
+        m = hand if not out_tr else hand & trumps
+        while m:
+            low = m & -m
+            m ^= low
+            if not above_led[low.bit_length() - 1] & outside:
+                sure += 1
+        if side[leader]:
+            bid_lo = max(bid_lo, sure)
+        else:
+            def_lo = max(def_lo, sure)
+        return bid_lo, remaining - def_lo
+
+    # -- probes ------------------------------------------------------------
+
+    def win(self, leader: int, need: int) -> bool:
+        """At a trick boundary: can the bidder's side take ``need`` of the remaining tricks?"""
+        if need <= 0:
+            return True
+        hands = self.hands
+        remaining = hands[leader].bit_count()
+        if need > remaining:
+            return False
+        if remaining == 1:
+            return self._last_trick(leader)
+        key = leader
+        for hnd in hands:
+            key = key << 28 | hnd
+        tt = self.tt
+        entry = tt.get(key)
+        if remaining == 2:
+            # Two tricks: a plain search, its bounds kept in the table.
+            if entry is None:
+                if len(tt) >= self.max_entries:
+                    tt.clear()
+                entry = tt[key] = _Entry(0, 2)
+            elif entry.lo >= need:
+                return True
+            elif entry.hi < need:
+                return False
+            result = self._two_tricks(leader, need)
+            if result:
+                entry.lo = need
+            else:
+                entry.hi = need - 1
+            return result
+        if entry is None:
+            if len(tt) >= self.max_entries:
+                tt.clear()
+            lo, hi = self._bounds(leader, remaining)
+            entry = _Entry(lo, hi)
+            tt[key] = entry
+            if lo >= need:
+                return True
+            if hi < need:
+                return False
+            entry.reps = [-1] * self.n
+        else:
+            if entry.lo >= need:
+                return True
+            if entry.hi < need:
+                return False
+            if not entry.reps:
+                entry.reps = [-1] * self.n
+        result = self._lead(leader, need, entry.reps, hands[leader], entry)
+        if result:
+            if need > entry.lo:
+                entry.lo = need
+        elif need - 1 < entry.hi:
+            entry.hi = need - 1
+        return result
+
+    def _last_trick(self, leader: int) -> bool:
+        """One tile each: the bidder's side wins the last trick or not."""
+        self.nodes += 1
+        hands = self.hands
+        n = self.n
+        t = self.t
+        led = hands[leader].bit_length() - 1
+        st = t.strength[t.led[led]]
+        best, best_s = leader, st[led]
+        for k in range(1, n):
+            seat = (leader + k) % n
+            s = st[hands[seat].bit_length() - 1]
+            if s > best_s:
+                best, best_s = seat, s
+        return self.side[best]
+
+    def _two_tricks(self, leader: int, need: int) -> bool:
+        """Two tiles each: a plain search of the two tricks, no table, no merging."""
+        self.nodes += 1
+        hands = self.hands
+        t = self.t
+        hand = hands[leader]
+        maximizing = self.side[leader]
+        m = hand
+        while m:
+            low = m & -m
+            m ^= low
+            i = low.bit_length() - 1
+            hands[leader] = hand ^ low
+            st = t.strength[t.led[i]]
+            r = self._two_follow(1, leader, need, t.follow[i], st, leader, st[i])
+            if r == maximizing:
+                hands[leader] = hand
+                return r
+        hands[leader] = hand
+        return not maximizing
+
+    def _two_follow(
+        self,
+        pos: int,
+        leader: int,
+        need: int,
+        follow: int,
+        st: tuple[int, ...],
+        best: int,
+        best_s: int,
+    ) -> bool:
+        self.nodes += 1
+        n = self.n
+        seat = (leader + pos) % n
+        hands = self.hands
+        hand = hands[seat]
+        m = hand & follow or hand
+        side = self.side
+        maximizing = side[seat]
+        last = pos == n - 1
+        while m:
+            low = m & -m
+            m ^= low
+            i = low.bit_length() - 1
+            hands[seat] = hand ^ low
+            s = st[i]
+            if s > best_s:
+                b, bs = seat, s
+            else:
+                b, bs = best, best_s
+            if last:
+                rest = need - side[b]
+                r = rest <= 0 or (rest == 1 and self._last_trick(b))
+            else:
+                r = self._two_follow(pos + 1, leader, need, follow, st, b, bs)
+            if r == maximizing:
+                hands[seat] = hand
+                return r
+        hands[seat] = hand
+        return not maximizing
+
+    def _lead(
+        self, leader: int, need: int, reps: list[int], lead_mask: int, entry: _Entry | None
+    ) -> bool:
+        """The leader's choice of lead; ``entry`` remembers the lead that settled the probe."""
+        self.nodes += 1
+        t = self.t
+        hands = self.hands
+        maximizing = self.side[leader]
+        r = reps[leader]
+        if r < 0:
+            r = reps[leader] = self._seat_reps(leader, 0)
+        moves = lead_mask & r
+        hand = hands[leader]
+        if moves & (moves - 1):
+            # Lead first the tiles that fewest tiles of the other side can beat, then
+            # the leads that settled most probes so far (history).
+            outside = 0
+            side = self.side
+            for seat, hnd in enumerate(hands):
+                if side[seat] != maximizing:
+                    outside |= hnd
+            above_led = t.above_led
+            hist = self.hist
+            base = leader * 28
+            keyed = []
+            m = moves
+            while m:
+                low = m & -m
+                m ^= low
+                i = low.bit_length() - 1
+                keyed.append(((above_led[i] & outside).bit_count(), -hist[base + i], i))
+            keyed.sort()
+            order = [i for _, _, i in keyed]
+            if entry is not None and entry.best >= 0 and moves >> entry.best & 1:
+                order.remove(entry.best)
+                order.insert(0, entry.best)
+        else:
+            order = [moves.bit_length() - 1]
+        strength = t.strength
+        led = t.led
+        follow = t.follow
+        for i in order:
+            hands[leader] = hand & ~(1 << i)
+            st = strength[led[i]]
+            res = self._follow(1, leader, need, reps, follow[i], st, leader, st[i], 1 << i)
+            if res == maximizing:
+                hands[leader] = hand
+                if entry is not None:
+                    entry.best = i
+                self.hist[leader * 28 + i] += 1 << (2 * hand.bit_count())
+                return res
+        hands[leader] = hand
+        return not maximizing
+
+    def _follow(
+        self,
+        pos: int,
+        leader: int,
+        need: int,
+        reps: list[int],
+        follow: int,
+        st: tuple[int, ...],
+        best: int,
+        best_s: int,
+        played: int,
+    ) -> bool:
+        """The player at position ``pos`` of the trick plays; ``played``: the trick's tiles."""
+        self.nodes += 1
+        n = self.n
+        seat = (leader + pos) % n
+        hands = self.hands
+        hand = hands[seat]
+        moves = hand & follow or hand
+        side = self.side
+        maximizing = side[seat]
+        last = pos == n - 1
+        if moves & (moves - 1):
+            r = reps[seat]
+            if r < 0:
+                r = reps[seat] = self._seat_reps(seat, played)
+            moves &= r
+        if moves & (moves - 1) == 0:
+            i = moves.bit_length() - 1
+            hands[seat] = hand & ~moves
+            s = st[i]
+            if s > best_s:
+                best, best_s = seat, s
+            if last:
+                r = self.win(best, need - 1 if side[best] else need)
+            else:
+                r = self._follow(
+                    pos + 1, leader, need, reps, follow, st, best, best_s, played | moves
+                )
+            hands[seat] = hand
+            return r
+        order = []
+        m = moves
+        while m:
+            low = m & -m
+            m ^= low
+            order.append(low.bit_length() - 1)
+        order.sort(key=st.__getitem__)
+        if side[best] != maximizing:
+            # The other side is winning the trick: try the cheapest tile that beats it first.
+            for k, i in enumerate(order):
+                if st[i] > best_s:
+                    if k:
+                        order = order[k:] + order[:k]
+                    break
+        for i in order:
+            hands[seat] = hand & ~(1 << i)
+            s = st[i]
+            if s > best_s:
+                b, bs = seat, s
+            else:
+                b, bs = best, best_s
+            if last:
+                r = self.win(b, need - 1 if side[b] else need)
+            else:
+                r = self._follow(pos + 1, leader, need, reps, follow, st, b, bs, played | 1 << i)
+            if r == maximizing:
+                hands[seat] = hand
+                return r
+        hands[seat] = hand
+        return not maximizing
+
+
+# ---------------------------------------------------------------------------
+# Public API
+
+
+def _prepare(state: GameState, cache: SolverCache | None) -> tuple[_Search, SolverCache]:
+    _check(state)
+    h = state.hand
+    side = _side_of(state)
+    if cache is None:
+        cache = SolverCache()
+    cache._use((state.rules.players, h.trump, side))
+    return _Search(h.hands, h.trump, side, cache), cache
+
+
+def _root_probe(search: _Search, state: GameState, need: int) -> bool:
+    """Can the bidder's side take ``need`` of the tricks left from ``state``?"""
+    h = state.hand
+    n = search.n
+    if not h.trick:
+        lead_mask = _root_lead_mask(state)
+        if lead_mask == h.hands[h.leader]:
+            return search.win(h.leader, need)
+        if need <= 0:
+            return True
+        if need > h.hands[h.leader].bit_count():
+            return False
+        return search._lead(h.leader, need, [-1] * n, lead_mask, None)
+    if need <= 0:
+        return True
+    if need > h.hands[h.leader].bit_count() + 1:
+        return False
+    t = search.t
+    trick = h.trick
+    played = 0
+    for i in trick:
+        played |= 1 << i
+    st = t.strength[t.led[trick[0]]]
+    best = winner_index(trick, h.trump)
+    return search._follow(
+        len(trick),
+        h.leader,
+        need,
+        [-1] * n,
+        t.follow[trick[0]],
+        st,
+        (h.leader + best) % n,
+        st[trick[best]],
+        played,
+    )
+
+
+def _solve_remaining(search: _Search, state: GameState) -> int:
+    """Tricks the bidder's side takes from here on (MTD-style search over the count)."""
+    h = state.hand
+    n = search.n
+    lo = 0
+    hi = h.hands[(h.leader + len(h.trick)) % n].bit_count()
+    while lo < hi:
+        need = max(lo + 1, (lo + hi) // 2)
+        if _root_probe(search, state, need):
+            lo = need
+        else:
+            hi = need - 1
+    return lo
+
+
+def solve(state: GameState, cache: SolverCache | None = None) -> int:
+    """Tricks the bidder's side ends the hand with under best play by everyone.
+
+    All hands are known (double dummy). The bidder (the bidding team, TEAM-1)
+    plays to maximise its tricks and everyone else to minimise them; tricks
+    already won count. ``state`` must be in the play phase (else ``ValueError``).
+    ``cache`` may be shared between calls about positions of the same hand;
+    its ``nodes`` counts the search nodes.
+    """
+    search, cache = _prepare(state, cache)
+    try:
+        value = _solve_remaining(search, state)
+    finally:
+        cache.nodes += search.nodes
+    return _won_so_far(state, search.side) + value
+
+
+def play_values(state: GameState, cache: SolverCache | None = None) -> dict[Tile, int]:
+    """For each legal play of the player to act, the bidder's side's trick total after it.
+
+    Each value is what :func:`solve` gives for the position after that play, so
+    the best value for the player to act (the highest for the bidder's side,
+    the lowest for the others) equals ``solve(state)``. Tiles come in tile order.
+    """
+    _check(state)
+    if cache is None:
+        cache = SolverCache()
+    from moonrules.game.state import Play, apply, legal_play_mask
+
+    mask = legal_play_mask(state)
+    search, cache = _prepare(state, cache)
+    h = state.hand
+    played = 0
+    for i in h.trick:
+        played |= 1 << i
+    rep_of = _class_map(search, (h.leader + len(h.trick)) % search.n, played)
+    values: dict[int, int] = {}
+    for i in _bits(mask):
+        r = rep_of[i]
+        if r not in values:
+            child = apply(state, Play(TILES[r]))
+            if child.phase is Phase.PLAY and child.hand.number == h.number:
+                values[r] = solve(child, cache)
+            else:
+                values[r] = _won_so_far_done(child, state, search.side)
+        values[i] = values[r]
+    return {TILES[i]: values[i] for i in _bits(mask)}
+
+
+def _class_map(search: _Search, seat: int, played: int) -> dict[int, int]:
+    """Each tile of ``seat`` mapped to a representative of its class (see ``_seat_reps``)."""
+    t = search.t
+    reps = search._seat_reps(seat, played)
+    hand = search.hands[seat]
+    outside = played
+    for hnd in search.hands:
+        outside |= hnd
+    outside &= ~hand
+    rep_by_key: dict[int, int] = {}
+    for i in _bits(reps):
+        rep_by_key[t.above_led[i] & outside | t.lead_key[i]] = i
+    out: dict[int, int] = {}
+    for i in _bits(hand):
+        out[i] = i if reps >> i & 1 else rep_by_key[t.above_led[i] & outside | t.lead_key[i]]
+    return out
+
+
+def _won_so_far_done(child: GameState, parent: GameState, side: tuple[bool, ...]) -> int:
+    """The bidder's side's tricks once the hand has ended with the last play."""
+    hand = child.history[-1] if child.hand.number != parent.hand.number else child.hand
+    return sum(w for s, w in enumerate(hand.tricks_won) if side[s])
+
+
+def solve_minimax(state: GameState, *, memo: bool = False) -> int:
+    """The same number as :func:`solve`, by plain minimax: no pruning, no bounds, no merging.
+
+    Every legal play of every player is searched to the end of the hand. With
+    ``memo`` the exact value of each position reached at a trick boundary is
+    remembered (a whole hand then takes seconds instead of minutes); the values
+    are the same. Slow either way: a reference for tests.
+    """
+    _check(state)
+    h = state.hand
+    side = _side_of(state)
+    n = state.rules.players
+    trump = h.trump
+    hands = list(h.hands)
+    seen: dict[tuple[int, ...], int] = {}
+
+    def boundary(leader: int) -> int:
+        if not memo:
+            return value(leader, (), None)
+        key = (leader, *hands)
+        v = seen.get(key)
+        if v is None:
+            v = seen[key] = value(leader, (), None)
+        return v
+
+    def value(leader: int, trick: tuple[int, ...], lead_mask: int | None) -> int:
+        seat = (leader + len(trick)) % n
+        hand = hands[seat]
+        if not hand:
+            return 0
+        if trick:
+            legal = legal_mask(hand, trick, trump)
+        else:
+            legal = hand if lead_mask is None else lead_mask
+        results = []
+        for i in _bits(legal):
+            hands[seat] = hand & ~(1 << i)
+            played = (*trick, i)
+            if len(played) == n:
+                winner = (leader + winner_index(played, trump)) % n
+                results.append(int(side[winner]) + boundary(winner))
+            else:
+                results.append(value(leader, played, None))
+            hands[seat] = hand
+        return max(results) if side[seat] else min(results)
+
+    root_mask = _root_lead_mask(state) if not h.trick else None
+    return _won_so_far(state, side) + value(h.leader, h.trick, root_mask)

@@ -1,0 +1,87 @@
+"""``moonrules claim RECORD --seat S [--tricks K]``: does a claim hold (CLAIM-1)?
+
+The record ends mid-hand, in the play phase. The seat claims all the remaining
+tricks (or at least ``K`` of them for their side); the claim holds only if their
+side wins them against every legal line of play by the others, which is found by
+exhaustive search. Exit status 0 the claim holds, 1 it fails (a line of play that
+defeats it is printed), 2 the record cannot be read or no claim can be made there.
+A record in the notation may end with a ``claim`` line, used when ``--seat`` is
+not given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from moonrules.analysis.claim import ClaimError, describe_line, verify_claim
+from moonrules.arbitration.rulings import check, side_name
+from moonrules.cli.check import load, unreadable
+from moonrules.records.record import RecordError
+
+HELP = "check a claim of the remaining tricks against every line of play (CLAIM-1)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", metavar="RECORD", help="the record (JSON or notation); - for stdin")
+    p.add_argument("--seat", type=int, help="the claimant's seat (default: the record's claim)")
+    p.add_argument(
+        "--tricks",
+        type=int,
+        help="claim at least this many of the remaining tricks for the side (default: all)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        source, _name = load(args.record)
+        report = check(source)
+    except RecordError as e:
+        return unreadable("claim", args.record, e)
+    ruling = report.ruling
+    if ruling is not None and ruling.step != "claim":
+        print(
+            f"moonrules claim: the record breaks a rule before the claim: {ruling.text}",
+            file=sys.stderr,
+        )
+        return 2
+    seat, tricks = args.seat, args.tricks
+    note = source.notation
+    if seat is None:
+        if note is None or note.claim is None:
+            print("moonrules claim: say who claims with --seat S", file=sys.stderr)
+            return 2
+        seat = note.claim.seat
+        tricks = note.claim.tricks if tricks is None else tricks
+    state = report.state
+    try:
+        result = verify_claim(state, seat, tricks)
+    except ClaimError as e:
+        print(f"moonrules claim: {e.message} ({e.rule})", file=sys.stderr)
+        return 2
+    rules = state.rules
+    side = side_name(rules, rules.side_of(seat))
+    wanted = (
+        f"all {result.remaining} remaining tricks"
+        if tricks is None
+        else f"{result.claimed} of the {result.remaining} remaining tricks"
+    )
+    h = state.hand
+    print(f"Hand {h.number}, trick {len(h.tricks) + 1}: seat {seat} claims {wanted}.")
+    for s, ts in enumerate(state.hands):
+        print(f"  seat {s}: {' '.join(str(t) for t in reversed(ts))}")
+    if state.trick:
+        print(f"  trick so far: {' '.join(map(str, state.trick))} (seat {h.leader} led)")
+    print(f"  trump: {state.trump}")
+    if result.holds:
+        print(
+            f"The claim holds (CLAIM-1): {side} is sure of {result.guaranteed} of the "
+            f"{result.remaining} remaining tricks against every line of play by the others."
+        )
+        return 0
+    print(
+        f"The claim fails (CLAIM-1): against the best defence {side} is sure of only "
+        f"{result.guaranteed} of the {result.remaining} remaining tricks."
+    )
+    print(f"A line of play that defeats it: {describe_line(state, result.defeating_line)}")
+    return 1

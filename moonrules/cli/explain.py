@@ -1,0 +1,109 @@
+"""``moonrules explain``: the ruling on one situation, with its clause chain.
+
+- a play: ``--trump 6 --hand "5-3 6-6 1-1" --trick "3-2" --play 6-6`` (may it be
+  played, and why: LEAD-3, SUIT-1/SUIT-2, FOLLOW-1 … FOLLOW-3);
+- a trick: ``--trump 2 --trick "3-2 6-3 3-3"`` (who wins, and why: TRICK-2, SUIT-3/4);
+- an auction: ``--bids "5,pass,6"`` (is it legal, where does it stand: BID-2 … BID-8);
+- a hand's result: ``--score --bidder 0 --bid 5 --tricks 4,2,1`` (SCORE-1 … SCORE-6).
+
+``--rules NAME`` applies everywhere. Exit status 0, or 1 when the situation
+asked about is illegal; 2 for a situation that cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from moonrules.arbitration.rulings import (
+    Explanation,
+    explain_auction,
+    explain_play,
+    explain_score,
+    explain_trick,
+    parse_calls,
+)
+from moonrules.rules.errors import ParseError
+from moonrules.rules.ruleset import rules_by_name
+from moonrules.rules.suits import Trump
+from moonrules.rules.tiles import Tile, tiles
+
+HELP = "explain the ruling on one situation: a play, a trick, an auction or a hand's score"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rules", default="standard", help="a preset name (default standard)")
+    p.add_argument("--trump", help="the trump: 0-6, doubles or none")
+    p.add_argument("--hand", help='the player\'s tiles, e.g. "5-3 6-6 1-1"')
+    p.add_argument("--trick", help='the trick so far, led tile first, e.g. "3-2"')
+    p.add_argument("--play", help="the tile proposed (with --trick, or alone as a lead)")
+    p.add_argument("--leader", type=int, default=0, help="the seat that led the trick (default 0)")
+    p.add_argument(
+        "--first-lead",
+        action="store_true",
+        help="the play is the first lead of the hand (for first_lead = trump, LEAD-2)",
+    )
+    p.add_argument("--bids", help='the calls in order, e.g. "5,pass,6"')
+    p.add_argument("--first", type=int, default=0, help="the seat that calls first (default 0)")
+    p.add_argument(
+        "--score", action="store_true", help="score a hand (with --bidder, --bid, --tricks)"
+    )
+    p.add_argument("--bidder", type=int, help="the bidder's seat")
+    p.add_argument("--bid", help="the contract (a number of tricks, or 21)")
+    p.add_argument("--tricks", help="the tricks each seat took, e.g. 4,2,1")
+    p.add_argument("--totals", help="the running totals before the hand, one per side")
+
+
+def _numbers(text: str, what: str) -> list[int]:
+    parts = [p for p in re.split(r"[\s,]+", text) if p]
+    try:
+        return [int(p) for p in parts]
+    except ValueError:
+        raise ParseError(f"{what} are whole numbers separated by commas, not {text!r}") from None
+
+
+def explanation(args: argparse.Namespace) -> Explanation:
+    """The explanation the arguments ask for; :class:`ParseError` if they ask for none."""
+    rules = rules_by_name(args.rules)
+    if args.bids is not None:
+        return explain_auction(rules, parse_calls(args.bids), args.first)
+    if args.score:
+        if args.bidder is None or args.bid is None or args.tricks is None:
+            raise ParseError("--score needs --bidder, --bid and --tricks")
+        bid = _numbers(args.bid, "bids")
+        if len(bid) != 1:
+            raise ParseError(f"--bid is one number, not {args.bid!r}")
+        totals = _numbers(args.totals, "totals") if args.totals else None
+        return explain_score(
+            rules, args.bidder, bid[0], _numbers(args.tricks, "tricks"), totals=totals
+        )
+    if args.trump is None:
+        raise ParseError(
+            "say what to explain: --trump with --play (a play) or --trick (a trick), "
+            "--bids (an auction) or --score (a hand's result)"
+        )
+    trump = Trump.parse(args.trump)
+    if trump not in rules.trumps:
+        offered = ", ".join(str(t) for t in rules.trumps)
+        raise ParseError(f"trump {trump} is not offered by these rules ({offered})")
+    trick = tiles(args.trick) if args.trick else ()
+    if args.play is not None:
+        hand = tiles(args.hand) if args.hand else None
+        return explain_play(
+            trump,
+            Tile.parse(args.play),
+            trick=trick,
+            hand=hand,
+            rules=rules,
+            first_lead=args.first_lead,
+        )
+    if trick:
+        return explain_trick(trump, trick, leader=args.leader, players=rules.players)
+    raise ParseError("with --trump, give --play (a play) or --trick (a trick)")
+
+
+def run(args: argparse.Namespace) -> int:
+    e = explanation(args)
+    for line in e.lines():
+        print(line)
+    return 1 if e.legal is False else 0

@@ -1,0 +1,73 @@
+"""The ``moonrules`` command line.
+
+Each subcommand lives in its own module ``moonrules.cli.<name>`` exposing
+``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``. A user
+error (a bad record, an unknown rule set, a malformed tile) prints one clear
+line and exits 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from moonrules import __version__
+from moonrules.rules.errors import MoonError
+
+COMMANDS = ("play", "check", "explain", "claim", "solve", "serve", "conform", "fuzz")
+
+
+def _modules() -> list[tuple[str, ModuleType]]:
+    out = []
+    for name in COMMANDS:
+        modname = f"moonrules.cli.{name}"
+        if importlib.util.find_spec(modname) is not None:
+            out.append((name, importlib.import_module(modname)))
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="moonrules",
+        description="Moon, the Texas domino game: play, check records, rule on disputes, "
+        "and test other engines against the reference.",
+    )
+    parser.add_argument("--version", action="version", version=f"moonrules {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, module in _modules():
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args._run(args)
+        return status
+    except MoonError as e:
+        print(f"moonrules: error: {e}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as e:
+        print(f"moonrules: error: {e.strerror or e}: {getattr(e, 'filename', '')}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""``moonrules solve RECORD``: double-dummy values of the position a record ends in.
+
+The record (JSON or the notation) must end mid-hand in the play phase. With every
+hand known, prints the tricks the bidder's side ends the hand with under best
+play by everyone, and the same figure after each legal play of the player to act.
+Exit status 0, or 2 for a record that cannot be read, breaks a rule, or does not
+end in the play phase.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from moonrules.analysis.solver import play_values, solve
+from moonrules.cli.check import load, unreadable
+from moonrules.game.state import Phase
+from moonrules.records.record import RecordError, replay
+
+HELP = "double-dummy: the value of each legal play in the position a record ends in"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("record", metavar="RECORD", help="the record (JSON or notation); - for stdin")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        source, _name = load(args.record)
+        result = replay(source.record)
+    except RecordError as e:
+        return unreadable("solve", args.record, e)
+    if result.violation is not None:
+        v = result.violation
+        print(
+            f"moonrules solve: the record breaks a rule in hand {v.hand + 1} ({v.step}): "
+            f"{v.message} ({v.rule})",
+            file=sys.stderr,
+        )
+        return 2
+    state = result.state
+    if state.is_over or state.phase is not Phase.PLAY:
+        print(
+            "moonrules solve: the record must end mid-hand, while tiles are being played "
+            f"(it ends in the {'end of the game' if state.is_over else state.phase.value} "
+            "phase)",
+            file=sys.stderr,
+        )
+        return 2
+    rules = state.rules
+    bidder = state.bidder
+    assert bidder is not None and state.bid is not None and state.trump is not None
+    side = f"team {rules.side_of(bidder)}" if rules.partnership else f"seat {bidder}"
+    need = 7 if state.bid == 21 else state.bid
+    print(
+        f"Hand {state.hand_number}: {side} bid {state.bid}, trump {state.trump}; "
+        f"tricks so far {list(state.tricks_won)}"
+    )
+    for seat, hand in enumerate(state.hands):
+        print(f"  seat {seat}: {' '.join(str(t) for t in reversed(hand))}")
+    if state.trick:
+        print(
+            f"  trick in progress: {' '.join(str(t) for t in state.trick)} "
+            f"(led by seat {state.leader})"
+        )
+    value = solve(state)
+    verdict = "makes" if value >= need else "is set"
+    print(f"With best play the bidder's side takes {value} trick(s) and {verdict} ({need} needed).")
+    print(f"Seat {state.to_act} to play:")
+    for tile, after in sorted(play_values(state).items(), key=lambda kv: (-kv[1], kv[0])):
+        print(f"  {tile}: {after}")
+    return 0

@@ -1,0 +1,61 @@
+"""The game: hands and games as immutable states, moved on by legal actions via the kernel.
+
+A ``GameState`` is dealt by ``new_game``, its legal moves are ``legal_actions`` and ``apply``
+returns the next state or raises an ``IllegalAction`` naming its clause; ``view`` is what one
+seat may see.
+"""
+
+from __future__ import annotations
+
+from moonrules.game.state import (
+    Action,
+    Bid,
+    Contract,
+    Deal,
+    Discard,
+    Game,
+    GameState,
+    Hand,
+    NameTrump,
+    Pass,
+    Phase,
+    Play,
+    Trick,
+    apply,
+    apply_renege,
+    check_deal,
+    illegal_play_reason,
+    legal_actions,
+    legal_play_mask,
+    new_game,
+    seeded_deal,
+    with_deal,
+)
+from moonrules.game.views import PlayerView, view
+
+__all__ = [
+    "Action",
+    "Bid",
+    "Contract",
+    "Deal",
+    "Discard",
+    "Game",
+    "GameState",
+    "Hand",
+    "NameTrump",
+    "Pass",
+    "Phase",
+    "Play",
+    "PlayerView",
+    "Trick",
+    "apply",
+    "apply_renege",
+    "check_deal",
+    "illegal_play_reason",
+    "legal_actions",
+    "legal_play_mask",
+    "new_game",
+    "seeded_deal",
+    "view",
+    "with_deal",
+]

@@ -1,0 +1,535 @@
+"""A compact text notation for game records, readable and writable by hand.
+
+A record in this notation is a few header lines and then, hand by hand, one
+line per step of the game, in the order things happen::
+
+    # a comment runs to the end of its line; blank lines are ignored
+    rules standard
+    seed 7
+
+    hand 1
+    first 0
+    deal 0: 6-6 6-5 5-5 4-3 3-3 2-1 1-1
+    deal 1: 6-4 6-3 6-2 5-4 5-2 4-4 3-1
+    deal 2: 6-1 5-3 5-1 4-2 4-1 3-2 0-0
+    widow 2-2
+    0 bids 5
+    1 passes
+    2 passes
+    discard 2-1
+    trump 6
+    trick 1: 6-6 6-4 6-1
+    trick 2: 5-5 5-4 5-3
+    score 5 1 1
+
+Header: ``rules NAME`` (a preset name, or the rule set's fields as one JSON
+object: ``rules {"players": 3, "renege": "penalty"}``) and ``seed N``; both
+optional (standard rules, seed 0), both before the first hand.
+
+A hand: ``hand N`` (numbered from 1, thrown-in hands included); ``first S`` (the
+seat that bids first); one ``deal S: T T …`` line per seat; ``widow T`` (with a
+widow); one line per call, ``S bids N`` or ``S passes``, in the order made;
+``discard T`` and ``trump X`` (``X`` is 0-6, ``doubles`` or ``none``), in the order
+the rules have them; and one ``trick K: T T …`` line per trick, the tiles in the
+order played (the leader is implied: the bidder, then each trick's winner). Only
+the last trick of a hand may be unfinished. A record may stop anywhere.
+
+Two lines say what the people at the table asserted, and ``moonrules check``
+verifies them: ``score A B C`` after a hand gives the running totals as the score
+sheet has them (one per seat, or per team), and ``claim S all`` or ``claim S K``
+as a record's last line says that seat *S* laid down their tiles and claimed all
+the remaining tricks, or *K* of them for their side (CLAIM-1).
+
+Seats are numbers (``seat 2 passes`` is also accepted); keywords and tiles may be
+written in any case, tiles either end first. :func:`parse_notation` reads the
+notation (errors name the line and what was expected, as a
+:class:`NotationError`, a :class:`~moonrules.records.record.RecordError`);
+:func:`write_notation` writes a record (a JSON value as
+:func:`~moonrules.records.record.to_record` gives it) and the parser gives the same
+record back.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+
+import attrs
+
+from moonrules.records.record import JSON, RecordError, parse_record, rules_from_json
+from moonrules.rules.errors import ParseError
+from moonrules.rules.suits import Trump
+from moonrules.rules.tiles import Tile
+
+
+class NotationError(RecordError):
+    """Notation text that cannot be read; ``line`` is its line number (1 = first)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}", message)
+        self.line = line
+
+
+@attrs.frozen(slots=True)
+class ScoreLine:
+    """A ``score`` line: the running totals the table wrote down after a hand."""
+
+    hand: int
+    """Index of the hand in the record (0 = the first)."""
+    totals: tuple[int, ...]
+    line: int
+
+
+@attrs.frozen(slots=True)
+class ClaimLine:
+    """A ``claim`` line: a seat claims all remaining tricks (``tricks=None``) or some."""
+
+    hand: int
+    seat: int
+    tricks: int | None
+    line: int
+
+
+@attrs.frozen(slots=True)
+class Notation:
+    """A record read from the notation, with what only the notation can say.
+
+    ``record`` is the JSON record; ``lines`` maps ``(hand, step, index)`` (as in a
+    :class:`~moonrules.records.record.Violation`) to the line it came from; ``seats`` the
+    seat written on each call, by ``(hand, index)``; ``scores`` the score lines;
+    ``claim`` the claim line, if any.
+    """
+
+    record: dict[str, JSON]
+    lines: Mapping[tuple[int, str, int | None], int] = attrs.field(factory=dict)
+    seats: Mapping[tuple[int, int], int] = attrs.field(factory=dict)
+    scores: tuple[ScoreLine, ...] = ()
+    claim: ClaimLine | None = None
+
+
+# Stages of a hand, in the order their lines must come.
+_FIRST, _DEAL, _WIDOW, _BIDS, _CHOICE, _TRICKS, _SCORE = range(7)
+_STAGE_NAME = {
+    _FIRST: "'first'",
+    _DEAL: "the 'deal' lines",
+    _WIDOW: "'widow'",
+    _BIDS: "the calls",
+    _CHOICE: "'discard' and 'trump'",
+    _TRICKS: "the tricks",
+    _SCORE: "'score'",
+}
+
+_SEAT = r"(?:seat\s+)?(\d+)"
+_RE = {
+    "rules": re.compile(r"^rules\s+(.+)$", re.I),
+    "seed": re.compile(r"^seed\s+(-?\d+)$", re.I),
+    "hand": re.compile(r"^hand\s+(\d+)$", re.I),
+    "first": re.compile(rf"^first\s+{_SEAT}$", re.I),
+    "deal": re.compile(rf"^deal\s+{_SEAT}\s*:?\s*(.*)$", re.I),
+    "widow": re.compile(r"^widow\s+(\S+)$", re.I),
+    "bids": re.compile(rf"^{_SEAT}\s+bids\s+(\S+)$", re.I),
+    "passes": re.compile(rf"^{_SEAT}\s+pass(?:es)?$", re.I),
+    "discard": re.compile(r"^discard\s+(\S+)$", re.I),
+    "trump": re.compile(r"^trump\s+(.+)$", re.I),
+    "trick": re.compile(r"^trick\s+(\d+)\s*:?\s*(.*)$", re.I),
+    "score": re.compile(r"^score\s+(.*)$", re.I),
+    "claim": re.compile(rf"^claim\s+{_SEAT}\s+(\S+)$", re.I),
+}
+
+_EXPECTED_LINE = (
+    "expected one of: 'rules NAME', 'seed N', 'hand N', 'first S', 'deal S: TILES', "
+    "'widow T', 'S bids N', 'S passes', 'discard T', 'trump X', 'trick K: TILES', "
+    "'score A B C', 'claim S all|K'"
+)
+
+
+def _strip(line: str) -> str:
+    return line.split("#", 1)[0].strip()
+
+
+def _tile(text: str, n: int) -> Tile:
+    try:
+        return Tile.parse(text)
+    except ParseError as e:
+        raise NotationError(n, str(e)) from None
+
+
+def _tiles(text: str, n: int) -> list[str]:
+    return [str(_tile(p, n)) for p in re.split(r"[\s,]+", text) if p]
+
+
+class _HandBuilder:
+    def __init__(self, index: int, line: int) -> None:
+        self.index = index
+        self.line = line
+        self.stage = _FIRST - 1
+        self.first: int | None = None
+        self.deal: dict[int, list[str]] = {}
+        self.widow: str | None = None
+        self.bids: list[JSON] = []
+        self.discard: str | None = None
+        self.trump: JSON = None
+        self.tricks: list[list[str]] = []
+        self.order: list[str] = []
+
+
+class _Parser:
+    def __init__(self) -> None:
+        self.rules_value: JSON = None
+        self.has_rules = False
+        self.seed: int | None = None
+        self.hands: list[_HandBuilder] = []
+        self.lines: dict[tuple[int, str, int | None], int] = {}
+        self.seats: dict[tuple[int, int], int] = {}
+        self.scores: list[ScoreLine] = []
+        self.claim: ClaimLine | None = None
+        self.players = 3
+        self.has_widow = True
+
+    # -- helpers -----------------------------------------------------------
+
+    def hand(self, n: int, what: str) -> _HandBuilder:
+        if self.claim is not None:
+            raise NotationError(n, f"nothing may follow the claim (line {self.claim.line})")
+        if not self.hands:
+            raise NotationError(n, f"{what} belongs to a hand: expected 'hand 1' first")
+        return self.hands[-1]
+
+    def stage(self, h: _HandBuilder, stage: int, n: int, what: str) -> None:
+        if stage < h.stage:
+            raise NotationError(
+                n, f"{what} comes before {_STAGE_NAME[h.stage]} in a hand; expected it earlier"
+            )
+        if stage > _FIRST and h.first is None:
+            raise NotationError(n, f"expected 'first S' (the seat that bids first) before {what}")
+        if stage > _DEAL and len(h.deal) < self.players:
+            missing = min(s for s in range(self.players) if s not in h.deal)
+            raise NotationError(
+                n, f"expected 'deal {missing}: …' (one deal line per seat) before {what}"
+            )
+        h.stage = stage
+
+    def seat(self, text: str, n: int) -> int:
+        s = int(text)
+        if not 0 <= s < self.players:
+            raise NotationError(
+                n, f"there is no seat {s}: seats are numbered 0 to {self.players - 1}"
+            )
+        return s
+
+    # -- lines -------------------------------------------------------------
+
+    def feed(self, n: int, text: str) -> None:
+        for kind, regex in _RE.items():
+            m = regex.match(text)
+            if m is not None:
+                getattr(self, f"on_{kind}")(n, m)
+                return
+        word = text.split()[0].lower()
+        hints = {
+            "rules": "expected 'rules NAME' or 'rules {JSON object}'",
+            "seed": "expected 'seed N' with a whole number",
+            "hand": "expected 'hand N' with the hand's number",
+            "first": "expected 'first S' with a seat number",
+            "deal": "expected 'deal S: T T T T T T T' (a seat, then its tiles)",
+            "widow": "expected 'widow T' with one tile",
+            "discard": "expected 'discard T' with one tile",
+            "trump": "expected 'trump X' with 0-6, 'doubles' or 'none'",
+            "trick": "expected 'trick K: T T T' (the trick's number, then its tiles)",
+            "score": "expected 'score A B C' (the running totals, one per side)",
+            "claim": "expected 'claim S all' or 'claim S K'",
+        }
+        if word in hints:
+            raise NotationError(n, f"{hints[word]}; got {text!r}")
+        if re.match(rf"^{_SEAT}\s+\S+", text, re.I):
+            raise NotationError(n, f"a call is written 'S bids N' or 'S passes'; got {text!r}")
+        raise NotationError(n, f"{_EXPECTED_LINE}; got {text!r}")
+
+    def on_rules(self, n: int, m: re.Match[str]) -> None:
+        if self.hands or self.has_rules:
+            raise NotationError(n, "'rules' is a header line: once, before the first hand")
+        text = m.group(1).strip()
+        value: JSON
+        if text.startswith("{"):
+            try:
+                value = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise NotationError(
+                    n, f"the rule set is not a valid JSON object: {e.msg}"
+                ) from None
+        else:
+            value = text
+        try:
+            rules = rules_from_json(value)
+        except RecordError as e:
+            raise NotationError(n, e.message if e.path == "rules" else str(e)) from None
+        self.rules_value = value
+        self.has_rules = True
+        self.players = rules.players
+        self.has_widow = rules.has_widow
+
+    def on_seed(self, n: int, m: re.Match[str]) -> None:
+        if self.hands or self.seed is not None:
+            raise NotationError(n, "'seed' is a header line: once, before the first hand")
+        self.seed = int(m.group(1))
+
+    def on_hand(self, n: int, m: re.Match[str]) -> None:
+        if self.claim is not None:
+            raise NotationError(n, f"nothing may follow the claim (line {self.claim.line})")
+        number = int(m.group(1))
+        if number != len(self.hands) + 1:
+            raise NotationError(
+                n, f"expected 'hand {len(self.hands) + 1}' (hands are numbered in order)"
+            )
+        if self.hands:
+            self.close(self.hands[-1], n)
+        self.hands.append(_HandBuilder(len(self.hands), n))
+        self.lines[(len(self.hands) - 1, "deal", None)] = n
+
+    def on_first(self, n: int, m: re.Match[str]) -> None:
+        h = self.hand(n, "'first'")
+        if h.first is not None:
+            raise NotationError(n, "a hand has one 'first' line")
+        self.stage(h, _FIRST, n, "'first'")
+        h.first = self.seat(m.group(1), n)
+        self.lines[(h.index, "first", None)] = n
+
+    def on_deal(self, n: int, m: re.Match[str]) -> None:
+        h = self.hand(n, "'deal'")
+        self.stage(h, _DEAL, n, "'deal'")
+        s = self.seat(m.group(1), n)
+        if s in h.deal:
+            raise NotationError(n, f"seat {s} already has a deal line in this hand")
+        h.deal[s] = _tiles(m.group(2), n)
+        self.lines[(h.index, "deal", s)] = n
+
+    def on_widow(self, n: int, m: re.Match[str]) -> None:
+        h = self.hand(n, "'widow'")
+        if h.widow is not None:
+            raise NotationError(n, "a hand has one 'widow' line")
+        self.stage(h, _WIDOW, n, "'widow'")
+        h.widow = str(_tile(m.group(1), n))
+        self.lines[(h.index, "widow", None)] = n
+
+    def _call(self, n: int, seat_text: str, call: JSON) -> None:
+        h = self.hand(n, "a call")
+        self.stage(h, _BIDS, n, "a call")
+        s = self.seat(seat_text, n)
+        j = len(h.bids)
+        h.bids.append(call)
+        self.seats[(h.index, j)] = s
+        self.lines[(h.index, "bid", j)] = n
+
+    def on_bids(self, n: int, m: re.Match[str]) -> None:
+        amount = m.group(2)
+        if amount.lower() == "pass":
+            self._call(n, m.group(1), "pass")
+            return
+        if not amount.isdigit() or int(amount) < 1:
+            raise NotationError(
+                n, f"expected 'S bids N' with a whole number of tricks, got {amount!r}"
+            )
+        self._call(n, m.group(1), int(amount))
+
+    def on_passes(self, n: int, m: re.Match[str]) -> None:
+        self._call(n, m.group(1), "pass")
+
+    def on_discard(self, n: int, m: re.Match[str]) -> None:
+        h = self.hand(n, "'discard'")
+        if h.discard is not None:
+            raise NotationError(n, "a hand has one 'discard' line")
+        self.stage(h, _CHOICE, n, "'discard'")
+        h.discard = str(_tile(m.group(1), n))
+        h.order.append("discard")
+        self.lines[(h.index, "discard", None)] = n
+
+    def on_trump(self, n: int, m: re.Match[str]) -> None:
+        h = self.hand(n, "'trump'")
+        if h.trump is not None:
+            raise NotationError(n, "a hand has one 'trump' line")
+        self.stage(h, _CHOICE, n, "'trump'")
+        try:
+            h.trump = Trump.parse(m.group(1)).to_json()
+        except ParseError:
+            raise NotationError(
+                n, f"expected 'trump X' with 0-6, 'doubles' or 'none', got {m.group(1)!r}"
+            ) from None
+        h.order.append("trump")
+        self.lines[(h.index, "trump", None)] = n
+
+    def on_trick(self, n: int, m: re.Match[str]) -> None:
+        h = self.hand(n, "a trick")
+        self.stage(h, _TRICKS, n, "a trick")
+        k = int(m.group(1))
+        if k != len(h.tricks) + 1:
+            raise NotationError(n, f"expected 'trick {len(h.tricks) + 1}' (tricks in order)")
+        if h.tricks and len(h.tricks[-1]) < self.players:
+            raise NotationError(
+                n,
+                f"trick {k - 1} (line {self.lines[(h.index, 'trick', k - 2)]}) "
+                f"has {len(h.tricks[-1])} tiles; a trick has {self.players}, and only the last "
+                "trick of a hand may be unfinished",
+            )
+        ts = _tiles(m.group(2), n)
+        if not ts:
+            raise NotationError(n, f"trick {k} has no tiles: expected 'trick {k}: T T …'")
+        if len(ts) > self.players:
+            raise NotationError(
+                n, f"trick {k} has {len(ts)} tiles; a trick has one per player ({self.players})"
+            )
+        base = sum(len(t) for t in h.tricks)
+        h.tricks.append(ts)
+        self.lines[(h.index, "trick", k - 1)] = n
+        for i in range(len(ts)):
+            self.lines[(h.index, "play", base + i)] = n
+
+    def on_score(self, n: int, m: re.Match[str]) -> None:
+        h = self.hand(n, "'score'")
+        if h.stage == _SCORE:
+            raise NotationError(n, "a hand has one 'score' line")
+        self.stage(h, _SCORE, n, "'score'")
+        parts = [p for p in re.split(r"[\s,]+", m.group(1)) if p]
+        sides = 2 if self.players == 4 else self.players
+        if len(parts) != sides or not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
+            raise NotationError(
+                n,
+                f"expected 'score' and {sides} whole numbers (the running totals, one per "
+                f"{'team' if sides == 2 else 'seat'}), got {m.group(1)!r}",
+            )
+        self.scores.append(ScoreLine(h.index, tuple(int(p) for p in parts), n))
+
+    def on_claim(self, n: int, m: re.Match[str]) -> None:
+        h = self.hand(n, "'claim'")
+        s = self.seat(m.group(1), n)
+        what = m.group(2).lower()
+        if what == "all":
+            k = None
+        elif what.isdigit() and 1 <= int(what) <= 7:
+            k = int(what)
+        else:
+            raise NotationError(
+                n, f"expected 'claim S all' or 'claim S K' (K from 1 to 7), got {what!r}"
+            )
+        self.claim = ClaimLine(h.index, s, k, n)
+
+    # -- building ----------------------------------------------------------
+
+    def close(self, h: _HandBuilder, n: int) -> None:
+        if h.first is None:
+            raise NotationError(n, f"hand {h.index + 1} (line {h.line}) has no 'first S' line")
+        if len(h.deal) < self.players:
+            missing = min(s for s in range(self.players) if s not in h.deal)
+            raise NotationError(
+                n, f"hand {h.index + 1} (line {h.line}) has no 'deal {missing}: …' line"
+            )
+
+    def build(self, n: int) -> Notation:
+        if not self.hands:
+            raise NotationError(n, "the record has no hand: expected 'hand 1'")
+        self.close(self.hands[-1], n)
+        record: dict[str, JSON] = {}
+        if self.has_rules:
+            record["rules"] = self.rules_value
+        if self.seed is not None:
+            record["seed"] = self.seed
+        hands = []
+        for h in self.hands:
+            out: dict[str, JSON] = {
+                "first_bidder": h.first,
+                "deal": [h.deal[s] for s in range(self.players)],
+            }
+            if h.widow is not None:
+                out["widow"] = h.widow
+            out["bids"] = list(h.bids)
+            for step in h.order:
+                out[step] = h.discard if step == "discard" else h.trump
+            if h.tricks or (h.trump is not None and (h.discard is not None or not self.has_widow)):
+                out["plays"] = [t for tr in h.tricks for t in tr]
+            hands.append(out)
+        record["hands"] = hands
+        return Notation(record, dict(self.lines), dict(self.seats), tuple(self.scores), self.claim)
+
+
+def parse_notation(text: str) -> Notation:
+    """Read a record written in the notation; :class:`NotationError` names the line."""
+    p = _Parser()
+    lines = text.splitlines()
+    for n, raw in enumerate(lines, start=1):
+        line = _strip(raw)
+        if line:
+            p.feed(n, line)
+    return p.build(len(lines) + 1)
+
+
+def _seat_of_call(first: int, index: int, players: int) -> int:
+    return (first + index) % players
+
+
+def write_notation(
+    record: JSON,
+    *,
+    scores: Sequence[ScoreLine] = (),
+    claim: ClaimLine | None = None,
+    comment: str | None = None,
+) -> str:
+    """The record in the notation; :func:`parse_notation` reads the same record back.
+
+    ``scores`` and ``claim`` add ``score`` and ``claim`` lines. Each call is written
+    with the seat whose turn it was. Raises :class:`~moonrules.records.record.RecordError`
+    for a value that is not the shape of a record.
+    """
+    rules, _seed, _hands = parse_record(record)
+    players = rules.players
+    out: list[str] = []
+    if comment:
+        out.extend(f"# {c}".rstrip() for c in comment.splitlines())
+    if "rules" in record:
+        rv = record["rules"]
+        out.append(
+            f"rules {rv if isinstance(rv, str) else json.dumps(rv, separators=(', ', ': '))}"
+        )
+    if "seed" in record:
+        out.append(f"seed {record['seed']}")
+    by_hand = {s.hand: s for s in scores}
+    for i, h in enumerate(record["hands"]):
+        out.append("")
+        out.append(f"hand {i + 1}")
+        first = h["first_bidder"]
+        out.append(f"first {first}")
+        for s, ts in enumerate(h["deal"]):
+            out.append(f"deal {s}: {' '.join(str(Tile.parse(t)) for t in ts)}")
+        if "widow" in h:
+            out.append(f"widow {Tile.parse(h['widow'])}")
+        for j, c in enumerate(h.get("bids", ())):
+            seat = _seat_of_call(first, j, players)
+            out.append(f"{seat} passes" if c == "pass" else f"{seat} bids {c}")
+        for key in h:
+            if key == "discard":
+                out.append(f"discard {Tile.parse(h['discard'])}")
+            elif key == "trump":
+                out.append(f"trump {Trump.parse(h['trump'])}")
+        plays = [str(Tile.parse(t)) for t in h.get("plays", ())]
+        for k in range(0, len(plays), players):
+            out.append(f"trick {k // players + 1}: {' '.join(plays[k : k + players])}")
+        if i in by_hand:
+            out.append("score " + " ".join(str(v) for v in by_hand[i].totals))
+    if claim is not None:
+        out.append(f"claim {claim.seat} {'all' if claim.tricks is None else claim.tricks}")
+    return "\n".join(out) + "\n"
+
+
+def looks_like_json(text: str) -> bool:
+    """Whether record text is JSON (it opens with ``{`` or ``[``) rather than the notation."""
+    return text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[")
+
+
+__all__ = [
+    "ClaimLine",
+    "Notation",
+    "NotationError",
+    "ScoreLine",
+    "looks_like_json",
+    "parse_notation",
+    "write_notation",
+]

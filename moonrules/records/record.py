@@ -1,0 +1,779 @@
+"""Game records: the library's save format and the input of arbitration.
+
+A record is JSON (schema: ``spec/schema/record.schema.json``)::
+
+    {"rules": "standard", "seed": 7,
+     "hands": [{"first_bidder": 0, "deal": [["6-6", ...], [...], [...]], "widow": "3-1",
+                "bids": ["pass", 5, "pass"], "discard": "3-1", "trump": 6,
+                "plays": ["6-6", "6-1", ...]}, ...]}
+
+``rules`` is a preset name or an object of :class:`~moonrules.rules.ruleset.RuleSet`
+fields; ``seed`` (optional) is the seed later deals come from. A hand thrown in
+has only ``first_bidder``, ``deal``, ``widow`` and ``bids``. A record may stop
+anywhere; fields not reached are left out and the unfinished hand scores nothing.
+
+:func:`to_record` writes a state's record, :func:`from_record` rebuilds the
+exact state, and :func:`replay` checks a record step by step and reports the
+first thing the rules forbid (hand, step, index, clause, message).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Literal
+
+import attrs
+
+from moonrules.game.state import (
+    Bid,
+    Deal,
+    Discard,
+    GameState,
+    Hand,
+    NameTrump,
+    Pass,
+    Phase,
+    Play,
+    apply,
+    apply_renege,
+    check_deal,
+    illegal_play_reason,
+    new_game,
+    with_deal,
+)
+from moonrules.rules.auction import PASS, check_call
+from moonrules.rules.errors import IllegalAction, ParseError, RulesError
+from moonrules.rules.ruleset import (
+    PRESETS,
+    AllPass,
+    FirstLead,
+    MoonMade,
+    Renege,
+    RuleSet,
+    Scoring,
+    TieRule,
+    WidowTiming,
+    rules_by_name,
+)
+from moonrules.rules.suits import Trump
+from moonrules.rules.tiles import TILES, Tile, TileSet, tiles_of
+
+Step = Literal["deal", "bid", "discard", "trump", "play"]
+JSON = Any
+
+_HAND_FIELDS = ("first_bidder", "deal", "widow", "bids", "discard", "trump", "plays")
+
+
+class RecordError(ParseError):
+    """A record that cannot be read: not the shape of a record (before any rule applies).
+
+    ``path`` says where, e.g. ``hands[1].plays[4]``.
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+        self.message = message
+
+
+class UnknownRulesError(RecordError):
+    """A record (or request) names a rule set that matches no preset or alias."""
+
+
+class RecordRulesError(RecordError):
+    """A record's rule set is well formed but cannot be played (RULES-1, TRUMP-5, BID-4).
+
+    ``rule`` is the clause the rule set breaks.
+    """
+
+    def __init__(self, path: str, message: str, rule: str) -> None:
+        super().__init__(path, message)
+        self.rule = rule
+
+
+@attrs.frozen(slots=True)
+class Violation:
+    """The first thing in a record the rules forbid.
+
+    ``hand`` is the index of the hand in the record, ``step`` which list it is in,
+    ``index`` the position in that list (``None`` for a single field).
+    """
+
+    hand: int
+    step: Step
+    index: int | None
+    rule: str
+    message: str
+
+    def to_json(self) -> dict[str, JSON]:
+        return attrs.asdict(self)
+
+
+class RecordViolation(IllegalAction):
+    """:func:`from_record` of a record that breaks a rule; ``violation`` says where."""
+
+    def __init__(self, violation: Violation) -> None:
+        super().__init__(violation.rule, violation.message)
+        self.violation = violation
+
+
+@attrs.frozen(slots=True)
+class HandSummary:
+    """One hand of a replayed record: bidder, bid, tricks per seat, score change per side."""
+
+    bidder: int | None
+    bid: int | None
+    tricks: tuple[int, ...]
+    deltas: tuple[int, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "bidder": self.bidder,
+            "bid": self.bid,
+            "tricks": list(self.tricks),
+            "deltas": list(self.deltas),
+        }
+
+
+@attrs.frozen(slots=True)
+class ReplayResult:
+    """What :func:`replay` found. ``state`` is the state reached (before the violation)."""
+
+    state: GameState
+    hands: tuple[HandSummary, ...]
+    violation: Violation | None = None
+
+    @property
+    def valid(self) -> bool:
+        return self.violation is None
+
+    def to_json(self) -> dict[str, JSON]:
+        """The protocol's ``replay`` answer."""
+        if self.violation is not None:
+            return {"valid": False, "violation": self.violation.to_json()}
+        return {
+            "valid": True,
+            "scores": list(self.state.scores),
+            "winner": self.state.winner,
+            "hands": [h.to_json() for h in self.hands],
+        }
+
+
+# ---------------------------------------------------------------------------
+# Encoding
+
+
+def tile_json(t: Tile) -> str:
+    return str(t)
+
+
+def tiles_json(ts: Sequence[Tile]) -> list[str]:
+    """A tile list as the protocol writes it: sorted high first."""
+    return [str(t) for t in sorted(ts, reverse=True)]
+
+
+def call_json(call: int) -> str | int:
+    return "pass" if call == PASS else call
+
+
+def rules_json(rules: RuleSet) -> str | dict[str, JSON]:
+    """A preset's name, or every field of a rule set that is no preset."""
+    name = rules.name
+    return name if name is not None else rules.to_json()
+
+
+_ENUM_FIELDS: dict[str, type[Any]] = {
+    "tile_set": TileSet,
+    "all_pass": AllPass,
+    "widow_timing": WidowTiming,
+    "first_lead": FirstLead,
+    "moon_made": MoonMade,
+    "scoring": Scoring,
+    "tie": TieRule,
+    "renege": Renege,
+}
+
+
+_INT_FIELDS = ("players", "min_bid", "target")
+_BOOL_FIELDS = ("moon", "doubles_trump", "no_trump")
+
+
+def rules_from_json(value: JSON, path: str = "rules") -> RuleSet:
+    """A rule set from a preset name (or alias) or an object of rule-set fields.
+
+    ``None`` gives the standard rules. Raises :class:`UnknownRulesError` for a
+    name that matches no preset, :class:`RecordError` for an unknown field or a
+    value of the wrong type, and :class:`RecordRulesError` (with the clause) for
+    a rule set whose fields contradict each other (RULES-1, TRUMP-5, BID-4).
+    """
+    if value is None:
+        return PRESETS["standard"]
+    if isinstance(value, str):
+        try:
+            return rules_by_name(value)
+        except ParseError as e:
+            raise UnknownRulesError(path, str(e)) from None
+    if not isinstance(value, dict):
+        raise RecordError(
+            path, f"expected a preset name or an object of rule-set fields, got {_json_kind(value)}"
+        )
+    known = [f.name for f in attrs.fields(RuleSet)]
+    kwargs: dict[str, Any] = {}
+    for key, v in value.items():
+        where = f"{path}.{key}"
+        if key not in known:
+            raise RecordError(where, f"unknown rule-set field; the fields are {', '.join(known)}")
+        if key in _ENUM_FIELDS:
+            choices = [e.value for e in _ENUM_FIELDS[key]]
+            if not isinstance(v, str) or v not in choices:
+                raise RecordError(where, f"expected one of {choices}, got {_json_kind(v)}")
+            kwargs[key] = _ENUM_FIELDS[key](v)
+        elif key == "trump_numbers":
+            if not isinstance(v, list) or any(type(n) is not int for n in v):
+                raise RecordError(where, f"expected a list of numbers 0-6, got {_json_kind(v)}")
+            kwargs[key] = tuple(v)
+        elif key in _INT_FIELDS:
+            kwargs[key] = _int(v, where, "a whole number")
+        else:
+            assert key in _BOOL_FIELDS
+            if not isinstance(v, bool):
+                raise RecordError(where, f"expected true or false, got {_json_kind(v)}")
+            kwargs[key] = v
+    try:
+        return RuleSet(**kwargs)
+    except RulesError as e:
+        raise RecordRulesError(path, e.message, e.rule) from None
+
+
+def _hand_json(h: Hand, rules: RuleSet) -> dict[str, JSON]:
+    out: dict[str, JSON] = {
+        "first_bidder": h.first_bidder,
+        "deal": [tiles_json(tiles_of(m)) for m in h.deal],
+    }
+    if h.widow >= 0:
+        out["widow"] = tile_json(TILES[h.widow])
+    out["bids"] = [call_json(c) for c in h.calls]
+    if h.thrown_in:
+        return out
+    after = rules.widow_timing is WidowTiming.AFTER_TRUMP
+    if h.discard >= 0:
+        out["discard"] = tile_json(TILES[h.discard])
+    if h.trump >= 0:
+        out["trump"] = Trump(h.trump).to_json()
+    if h.trump >= 0 and (h.discard >= 0 or not rules.has_widow or not after):
+        plays = [str(t) for tr in h.tricks for t in tr.tiles]
+        plays.extend(str(TILES[i]) for i in h.trick)
+        if h.phase is Phase.PLAY or h.phase is Phase.DONE:
+            out["plays"] = plays
+    if after and "discard" in out:
+        # keep the record's field order close to the order things happen
+        out = {
+            k: out[k]
+            for k in ("first_bidder", "deal", "widow", "bids", "trump", "discard", "plays")
+            if k in out
+        }
+    return out
+
+
+def to_record(state: GameState) -> dict[str, JSON]:
+    """The record of a game so far, mid-hand included; :func:`from_record` rebuilds it."""
+    hands = [*state.history, state.hand]
+    return {
+        "rules": rules_json(state.rules),
+        "seed": state.seed,
+        "hands": [_hand_json(h, state.rules) for h in hands],
+    }
+
+
+# ---------------------------------------------------------------------------
+# Reading
+
+
+_TILE_TEXT = re.compile(r"[0-9]-[0-9]")
+
+
+def parse_tile_json(value: JSON, path: str) -> Tile:
+    """A tile written as the protocol and records write it: ``"a-b"``, either order (TILE-1).
+
+    Exactly two digits 0-6 joined by ``-``, nothing around them; anything else
+    raises :class:`RecordError` naming ``path``.
+    """
+    if not isinstance(value, str):
+        raise RecordError(path, f'expected a tile like "6-4", got {_json_kind(value)}')
+    if _TILE_TEXT.fullmatch(value) is None:
+        raise RecordError(
+            path, f'{value!r} is not a tile: write two numbers 0-6 joined by "-", like "6-4"'
+        )
+    try:
+        return Tile.parse(value)
+    except ParseError as e:
+        raise RecordError(path, str(e)) from None
+
+
+def json_kind(value: JSON) -> str:
+    """A JSON value described for an error message: ``'the text "x"'``, ``'a list'``, …"""
+    return _json_kind(value)
+
+
+def _json_kind(value: JSON) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _int(value: JSON, path: str, what: str) -> int:
+    if type(value) is not int:
+        raise RecordError(path, f"expected {what}, got {_json_kind(value)}")
+    return value
+
+
+def _list(value: JSON, path: str, what: str) -> list[JSON]:
+    if not isinstance(value, list):
+        raise RecordError(path, f"expected {what}, got {_json_kind(value)}")
+    return value
+
+
+@attrs.frozen(slots=True)
+class _HandRecord:
+    first_bidder: int
+    deal: tuple[tuple[Tile, ...], ...]
+    widow: Tile | None
+    has_widow: bool
+    bids: tuple[Pass | Bid, ...] | None
+    discard: Tile | None
+    has_discard: bool
+    trump: Trump | None
+    plays: tuple[Tile, ...] | None
+
+
+def parse_call_json(value: JSON, path: str) -> Pass | Bid:
+    """A call: ``"pass"`` or a whole number, a bid the rules then judge (BID-4).
+
+    ``0`` and negative numbers are read as bids, which no rule set allows; only
+    ``"pass"`` is a pass.
+    """
+    if value == "pass" and isinstance(value, str):
+        return Pass()
+    if type(value) is int:
+        return Bid(value)
+    raise RecordError(path, f'expected "pass" or a bid (a whole number), got {_json_kind(value)}')
+
+
+def parse_trump_json(value: JSON, path: str) -> Trump:
+    """A trump as records and the protocol write it: 0-6, ``"doubles"``, ``"none"`` (TRUMP-1)."""
+    if type(value) is int and 0 <= value <= 6:
+        return Trump.of_number(value)
+    if value == "doubles" and isinstance(value, str):
+        return Trump.DOUBLES
+    if value == "none" and isinstance(value, str):
+        return Trump.NONE
+    raise RecordError(path, f'expected a trump: 0-6, "doubles" or "none", got {_json_kind(value)}')
+
+
+def _parse_hand(value: JSON, path: str) -> _HandRecord:
+    if not isinstance(value, dict):
+        raise RecordError(path, f"expected a hand object, got {_json_kind(value)}")
+    for key in value:
+        if key not in _HAND_FIELDS:
+            raise RecordError(f"{path}.{key}", f"unknown field; a hand has {list(_HAND_FIELDS)}")
+    for key in ("first_bidder", "deal"):
+        if key not in value:
+            raise RecordError(path, f"missing field {key!r}")
+    first = _int(value["first_bidder"], f"{path}.first_bidder", "a seat number")
+    deal_v = _list(value["deal"], f"{path}.deal", "a list of each seat's tiles")
+    deal = tuple(
+        tuple(
+            parse_tile_json(t, f"{path}.deal[{s}][{i}]")
+            for i, t in enumerate(_list(h, f"{path}.deal[{s}]", "a list of tiles"))
+        )
+        for s, h in enumerate(deal_v)
+    )
+    widow = parse_tile_json(value["widow"], f"{path}.widow") if "widow" in value else None
+    bids = None
+    if "bids" in value:
+        bids = tuple(
+            parse_call_json(c, f"{path}.bids[{i}]")
+            for i, c in enumerate(_list(value["bids"], f"{path}.bids", "a list of calls"))
+        )
+    discard = parse_tile_json(value["discard"], f"{path}.discard") if "discard" in value else None
+    trump = parse_trump_json(value["trump"], f"{path}.trump") if "trump" in value else None
+    plays = None
+    if "plays" in value:
+        plays = tuple(
+            parse_tile_json(t, f"{path}.plays[{i}]")
+            for i, t in enumerate(_list(value["plays"], f"{path}.plays", "a list of tiles"))
+        )
+    return _HandRecord(
+        first, deal, widow, "widow" in value, bids, discard, "discard" in value, trump, plays
+    )
+
+
+def parse_record(
+    record: JSON, rules: RuleSet | None = None
+) -> tuple[RuleSet, int, list[_HandRecord]]:
+    """Check a record's shape; :class:`RecordError` names the field that is wrong.
+
+    ``rules`` is used when the record names none (default: the standard rules).
+    """
+    if not isinstance(record, dict):
+        raise RecordError("", f"a record is a JSON object, got {_json_kind(record)}")
+    for key in record:
+        if key not in ("rules", "seed", "hands"):
+            raise RecordError(key, "unknown field; a record has 'rules', 'seed' and 'hands'")
+    if "rules" in record:
+        if record["rules"] is None:
+            raise RecordError("rules", "expected a preset name or an object of rule-set fields")
+        rules = rules_from_json(record["rules"])
+    elif rules is None:
+        rules = PRESETS["standard"]
+    seed = _int(record.get("seed", 0), "seed", "a whole number")
+    if "hands" not in record:
+        raise RecordError("", "missing field 'hands'")
+    hands_v = _list(record["hands"], "hands", "a list of hands")
+    if not hands_v:
+        raise RecordError("hands", "a record has at least one hand")
+    return rules, seed, [_parse_hand(h, f"hands[{i}]") for i, h in enumerate(hands_v)]
+
+
+class _Stop(Exception):
+    """A violation, with the state reached just before the step that broke the rule."""
+
+    def __init__(self, violation: Violation, state: GameState | None) -> None:
+        self.violation = violation
+        self.state = state
+
+
+def _fail(
+    state: GameState | None, hand: int, step: Step, index: int | None, err: IllegalAction
+) -> _Stop:
+    return _Stop(Violation(hand, step, index, err.rule, _sentence(err.message)), state)
+
+
+def _sentence(message: str) -> str:
+    message = message[0].upper() + message[1:] if message else message
+    return message if message.endswith(".") else message + "."
+
+
+def _summary(h: Hand, rules: RuleSet) -> HandSummary:
+    return HandSummary(
+        None if h.bidder < 0 else h.bidder,
+        None if h.bidder < 0 else h.bid,
+        h.tricks_won or (0,) * rules.players,
+        h.deltas if h.deltas is not None else (0,) * rules.sides,
+    )
+
+
+def replay(record: JSON, *, rules: RuleSet | None = None) -> ReplayResult:
+    """Replay a record; stop at the first thing the rules forbid.
+
+    Raises :class:`RecordError` for a record that is not the shape of a record
+    (a missing or ill-typed field, a malformed tile); a rule broken is reported
+    in the result's ``violation``, never raised. ``rules`` applies when the
+    record names none (default: the standard rules).
+    """
+    rules, seed, hands = parse_record(record, rules)
+    state: GameState | None = None
+    summaries: list[HandSummary] = []
+    try:
+        for i, hr in enumerate(hands):
+            state = _replay_hand(state, rules, seed, i, hr, last=i == len(hands) - 1)
+            h = state.hand if state.hand.number == i + 1 else state.history[i]
+            summaries.append(_summary(h, rules))
+    except _Stop as stop:
+        reached = stop.state if stop.state is not None else state
+        if reached is None:  # the first hand's deal is broken: no state was reached
+            reached = new_game(rules, seed, first_bidder=0)
+        return ReplayResult(reached, tuple(summaries), stop.violation)
+    assert state is not None
+    return ReplayResult(state, tuple(summaries), None)
+
+
+def _replay_hand(
+    state: GameState | None, rules: RuleSet, seed: int, i: int, hr: _HandRecord, *, last: bool
+) -> GameState:
+    # -- deal
+    if state is not None and state.is_over:
+        raise _fail(
+            state,
+            i,
+            "deal",
+            None,
+            IllegalAction(
+                "END-1", f"the game was over after hand {i}; a record has no hand after that"
+            ),
+        )
+    if not 0 <= hr.first_bidder < rules.players:
+        raise _fail(
+            state,
+            i,
+            "deal",
+            None,
+            IllegalAction(
+                "SEAT-1",
+                f"seats are numbered 0 to {rules.players - 1}; there is no seat {hr.first_bidder}",
+            ),
+        )
+    if state is not None and hr.first_bidder != state.hand.first_bidder:
+        raise _fail(
+            state,
+            i,
+            "deal",
+            None,
+            IllegalAction(
+                "BID-1",
+                f"seat {state.hand.first_bidder} bids first in hand {i + 1}, one seat on "
+                f"from the hand before, not seat {hr.first_bidder}",
+            ),
+        )
+    if hr.has_widow and not rules.has_widow:
+        raise _fail(
+            state,
+            i,
+            "deal",
+            None,
+            IllegalAction(
+                "DEAL-2", f"these rules have no widow, and the record names {hr.widow} as one"
+            ),
+        )
+    deal = Deal(tuple(tuple(sorted(h)) for h in hr.deal), hr.widow)
+    try:
+        check_deal(rules, deal)
+    except IllegalAction as e:
+        raise _fail(state, i, "deal", None, e) from None
+    if state is None:
+        state = new_game(rules, seed, first_bidder=hr.first_bidder, deal=deal)
+    else:
+        state = with_deal(state, deal)
+    number = state.hand.number
+
+    def ended() -> bool:
+        return state is not None and (state.is_over or state.hand.number != number)
+
+    # -- bids
+    bids = hr.bids or ()
+    for j, call in enumerate(bids):
+        if ended():
+            raise _fail(
+                state,
+                i,
+                "bid",
+                j,
+                IllegalAction(
+                    "BID-2", "every player has had their one turn to call; the auction is over"
+                ),
+            )
+        try:
+            if state.hand.phase is not Phase.BIDDING:
+                # a call after the auction ended: BID-5 after a 21, else BID-2
+                check_call(state.auction, call.amount if isinstance(call, Bid) else PASS)
+            state = apply(state, call)
+        except IllegalAction as e:
+            raise _fail(state, i, "bid", j, e) from None
+    thrown_in = ended() and not state.is_over
+    order: tuple[Step, ...] = (
+        ("trump", "discard")
+        if (rules.widow_timing is WidowTiming.AFTER_TRUMP)
+        else ("discard", "trump")
+    )
+    present: dict[Step, bool] = {
+        "discard": hr.has_discard,
+        "trump": hr.trump is not None,
+        "play": hr.plays is not None,
+    }
+    sequence: tuple[Step, ...] = (*order, "play")
+    later = [st for st in sequence if present[st]]
+    if thrown_in:
+        if later:
+            raise _fail(
+                state,
+                i,
+                later[0],
+                None if later[0] != "play" else 0,
+                IllegalAction(
+                    "BID-7",
+                    "every player passed, so the hand was thrown in: there is no "
+                    f"{'play' if later[0] == 'play' else later[0]}",
+                ),
+            )
+        return state
+    if state.hand.phase is Phase.BIDDING:
+        if later or not last:
+            step: Step = later[0] if later else "bid"
+            raise _fail(
+                state,
+                i,
+                step,
+                len(bids) if step == "bid" else None,
+                IllegalAction(
+                    "BID-6",
+                    f"the auction is not over after {len(bids)} call(s), and the record goes on",
+                ),
+            )
+        return state
+    # -- discard and trump, in the rules' order
+    for step in order:
+        if step == "discard":
+            if not rules.has_widow:
+                if hr.has_discard:
+                    raise _fail(
+                        state,
+                        i,
+                        "discard",
+                        None,
+                        IllegalAction(
+                            "DEAL-2", "these rules have no widow, so the bidder discards nothing"
+                        ),
+                    )
+                continue
+            if hr.discard is None:
+                return _missing(state, i, "discard", "WIDOW-1", "discard", sequence, present, last)
+            try:
+                state = apply(state, Discard(hr.discard))
+            except IllegalAction as e:
+                raise _fail(state, i, "discard", None, e) from None
+        else:
+            if hr.trump is None:
+                return _missing(state, i, "trump", "TRUMP-1", "trump", sequence, present, last)
+            try:
+                state = apply(state, NameTrump(hr.trump))
+            except IllegalAction as e:
+                raise _fail(state, i, "trump", None, e) from None
+    # -- plays
+    plays = hr.plays or ()
+    if hr.plays is None and not last:
+        raise _fail(
+            state,
+            i,
+            "play",
+            0,
+            IllegalAction(
+                "TRICK-3", "the hand has no plays, and the record goes on to another hand"
+            ),
+        )
+    for j, t in enumerate(plays):
+        if ended():
+            why = (
+                "the hand ended at the renege"
+                if state.history and state.history[-1].renege >= 0
+                else "seven tricks make a hand"
+            )
+            raise _fail(
+                state,
+                i,
+                "play",
+                j,
+                IllegalAction(
+                    "RENEGE-2" if "renege" in why else "TRICK-3",
+                    f"the hand was over after {j} plays ({why}); {t} was played after it",
+                ),
+            )
+        state = _replay_play(state, i, j, t)
+    if not ended() and not last:
+        raise _fail(
+            state,
+            i,
+            "play",
+            len(plays),
+            IllegalAction(
+                "TRICK-3",
+                f"the hand has only {len(plays)} plays; seven tricks make a hand, and "
+                "the record goes on to another hand",
+            ),
+        )
+    return state
+
+
+def _missing(
+    state: GameState,
+    i: int,
+    step: Step,
+    rule: str,
+    what: str,
+    sequence: tuple[Step, ...],
+    present: dict[Step, bool],
+    last: bool,
+) -> GameState:
+    after = sequence[sequence.index(step) + 1 :]
+    if last and not any(present[st] for st in after):
+        return state
+    raise _fail(
+        state, i, step, None, IllegalAction(rule, f"the record names no {what}, and goes on")
+    )
+
+
+def _replay_play(state: GameState, i: int, j: int, t: Tile) -> GameState:
+    err = illegal_play_reason(state, t)
+    if err is None:
+        return apply(state, Play(t))
+    to_act = state.to_act
+    if err.rule == "TRICK-1":
+        owner = next((s for s, m in enumerate(state.hand.hands) if m >> t.index & 1), None)
+        if owner is not None and owner != to_act:
+            err = IllegalAction(
+                "TURN-1",
+                f"seat {to_act} is to play, and {t} is seat {owner}'s tile: played out of turn",
+            )
+        elif owner is None:
+            err = IllegalAction(
+                "TRICK-1",
+                f"seat {to_act} played {t}, which no one holds now "
+                "(it was dealt elsewhere, discarded or already played)",
+            )
+    if err.rule in ("FOLLOW-1", "FOLLOW-2") and state.rules.renege is Renege.PENALTY:
+        return apply_renege(state, t)
+    raise _fail(state, i, "play", j, err)
+
+
+def from_record(record: JSON) -> GameState:
+    """Rebuild the exact state a record describes.
+
+    Raises :class:`RecordError` for a malformed record and
+    :class:`RecordViolation` (an :class:`~moonrules.rules.errors.IllegalAction` with
+    the clause) for one that breaks a rule.
+    """
+    result = replay(record)
+    if result.violation is not None:
+        raise RecordViolation(result.violation)
+    return result.state
+
+
+def load_record(text: str) -> JSON:
+    """Parse record text as JSON; :class:`RecordError` says where it is broken."""
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError(
+            f"line {e.lineno}, column {e.colno}", f"not valid JSON: {e.msg}"
+        ) from None
+
+
+__all__ = [
+    "HandSummary",
+    "RecordError",
+    "RecordRulesError",
+    "RecordViolation",
+    "ReplayResult",
+    "UnknownRulesError",
+    "Violation",
+    "from_record",
+    "json_kind",
+    "load_record",
+    "parse_call_json",
+    "parse_record",
+    "parse_tile_json",
+    "parse_trump_json",
+    "replay",
+    "rules_from_json",
+    "to_record",
+]

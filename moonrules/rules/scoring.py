@@ -1,0 +1,88 @@
+"""Scoring a hand and ending the game (SCORE-1 … SCORE-6, END-1 … END-3, TEAM-1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from moonrules.rules.auction import MOON
+from moonrules.rules.ruleset import MoonMade, RuleSet, Scoring, TieRule
+
+
+@attrs.frozen(slots=True)
+class HandScore:
+    """The result of one hand: whether the contract was made, the score change of
+    each side (seat, or team in partnership rules), and whether it won the game."""
+
+    made: bool
+    deltas: tuple[int, ...]
+    game_won: bool
+
+
+def side_tricks(rules: RuleSet, tricks: Sequence[int]) -> tuple[int, ...]:
+    """Tricks per side: per seat, or per team when playing partnerships (TEAM-1)."""
+    if rules.partnership:
+        return (tricks[0] + tricks[2], tricks[1] + tricks[3])
+    return tuple(tricks)
+
+
+def is_made(bid: int, tricks_won: int) -> bool:
+    """Whether a contract of ``bid`` is made with ``tricks_won`` tricks (SCORE-1)."""
+    return tricks_won >= (7 if bid == MOON else bid)
+
+
+def score_hand(
+    rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int], *, made: bool | None = None
+) -> HandScore:
+    """Score a hand: ``bidder`` is a seat, ``tricks`` the tricks won per seat.
+
+    SCORE-1 made or set; SCORE-2 the bid won or lost; SCORE-3 one point a trick
+    for the others; SCORE-4/SCORE-5 a made 21; SCORE-6 marks; TEAM-1 teams.
+    ``made`` overrides SCORE-1 for a hand ended by a renege penalty (RENEGE-2).
+
+    >>> from moonrules.rules.ruleset import STANDARD
+    >>> score_hand(STANDARD, 0, 5, [4, 2, 1])
+    HandScore(made=False, deltas=(-5, 2, 1), game_won=False)
+    """
+    side = rules.side_of(bidder)
+    per_side = side_tricks(rules, tricks)
+    if made is None:
+        made = is_made(bid, per_side[side])
+    game_won = made and bid == MOON and rules.moon_made is MoonMade.WINS_GAME
+    if rules.scoring is Scoring.MARKS:
+        deltas = tuple(
+            (1 if s == side else 0) if made else (0 if s == side else 1) for s in range(rules.sides)
+        )
+    else:
+        deltas = tuple(
+            (bid if made else -bid) if s == side else per_side[s] for s in range(rules.sides)
+        )
+    return HandScore(made, deltas, game_won)
+
+
+def game_winner(
+    rules: RuleSet, scores: Sequence[int], bidder_side: int | None = None
+) -> int | None:
+    """The winning side after a hand, or ``None`` while play goes on (END-1 … END-3).
+
+    ``scores`` per side; ``bidder_side`` is the side of the last hand's bidder
+    (used by ``tie = bidder-out``). A made 21 that wins outright is decided by
+    :func:`score_hand`, not here.
+
+    >>> from moonrules.rules.ruleset import STANDARD
+    >>> game_winner(STANDARD, [21, 22, 3]), game_winner(STANDARD, [22, 22, 3])
+    (1, None)
+    """
+    top = max(scores)
+    if top < rules.target:
+        return None
+    leaders = [i for i, s in enumerate(scores) if s == top]
+    if len(leaders) == 1:
+        return leaders[0]
+    if rules.tie is TieRule.BIDDER_OUT and bidder_side in leaders:
+        return bidder_side
+    return None
+
+
+__all__ = ["HandScore", "game_winner", "is_made", "score_hand", "side_tricks"]

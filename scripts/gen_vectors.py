@@ -26,7 +26,6 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -45,11 +44,11 @@ from moonrules.game.state import (  # noqa: E402
     apply_renege,
     illegal_play_reason,
 )
-from moonrules.records.record import call_json, replay, to_record  # noqa: E402
+from moonrules.records.record import JSON, call_json, to_record  # noqa: E402
 from moonrules.rules.auction import Auction, apply_call, legal_calls  # noqa: E402
-from moonrules.rules.ruleset import ALIASES, FirstLead, MoonMade, RuleSet, Scoring, TieRule  # noqa: E402
+from moonrules.rules.ruleset import ALIASES, FirstLead, RuleSet  # noqa: E402
 from moonrules.rules.suits import Trump, in_suit, is_trump, led_suit  # noqa: E402
-from moonrules.rules.tiles import Tile, TileSet  # noqa: E402
+from moonrules.rules.tiles import Tile  # noqa: E402
 from moonrules.rules.tricks import trick_winner  # noqa: E402
 
 GENERATOR = "scripts/gen_vectors.py"
@@ -58,181 +57,7 @@ FILES = ("errors", *protocol.OPS)
 """The vector files, by stem: one per operation, and ``errors`` for faults common to all."""
 
 PRESETS = tuple(m.PRESETS)
-SET_CLAUSE = {
-    TileSet.MOON_22: "TILE-2",
-    TileSet.DOUBLE_SIX_28: "TILE-3",
-    TileSet.NO_DOUBLE_BLANK_21: "TILE-4",
-}
-JSON = Any
 Vector = dict[str, JSON]
-
-
-# ---------------------------------------------------------------------------
-# Clauses exercised
-
-
-def trump_clauses(trump: Trump) -> set[str]:
-    """TRUMP-1, and the clause saying what the named trump makes trumps."""
-    kind = "TRUMP-3" if trump is Trump.DOUBLES else "TRUMP-4" if trump is Trump.NONE else "TRUMP-2"
-    return {"TRUMP-1", kind}
-
-
-def _tiles_of(value: JSON) -> tuple[Tile, ...]:
-    return tuple(Tile.parse(t) for t in value)
-
-
-def _written_low_first(values: Iterable[JSON]) -> bool:
-    return any(isinstance(v, str) and len(v) == 3 and v[0] < v[2] for v in values)
-
-
-def clauses_of(request: JSON, answer: dict[str, JSON]) -> set[str]:
-    """The clauses a request and its answer exercise, from the rule functions involved."""
-    out: set[str] = set()
-    if not answer["ok"]:
-        rule = answer["error"]["rule"]
-        if rule:
-            out.add(rule)
-        if rule in ("FOLLOW-1", "FOLLOW-2"):
-            out.add("RENEGE-1")
-        return out
-    rules = protocol.request_rules(request)
-    op = request["op"]
-    result = answer["result"]
-    if rules.partnership:
-        out.add("TEAM-1")
-    if op == "tiles":
-        out |= {"TILE-1", SET_CLAUSE[rules.tile_set]}
-    elif op == "led_suit":
-        trump = _trump(request["trump"])
-        out |= {"LEAD-3"} | trump_clauses(trump)
-        out.add("SUIT-2" if result == "trump" else "SUIT-1")
-        if _written_low_first([request["tile"]]):
-            out.add("TILE-1")
-    elif op == "legal_plays":
-        trump = _trump(request["trump"])
-        hand, trick = _tiles_of(request["hand"]), _tiles_of(request["trick"])
-        out |= trump_clauses(trump)
-        if not trick:
-            out.add("LEAD-1")
-            if rules.first_lead is FirstLead.TRUMP and len(hand) == 7:
-                out.add("LEAD-2")
-        else:
-            out |= {"LEAD-3", "TRICK-1"}
-            suit = led_suit(trick[0], trump)
-            out.add("FOLLOW-1" if is_trump(trick[0], trump) else "FOLLOW-2")
-            out.add("SUIT-2" if any(is_trump(t, trump) for t in hand) else "SUIT-1")
-            if not any(in_suit(t, suit, trump) for t in hand):
-                out.add("FOLLOW-3")
-        if _written_low_first([*request["hand"], *request["trick"]]):
-            out.add("TILE-1")
-    elif op == "trick_winner":
-        trump = _trump(request["trump"])
-        trick = _tiles_of(request["trick"])
-        out |= {"TRICK-1", "TRICK-2", "LEAD-3"} | trump_clauses(trump)
-        out.add("SUIT-4" if any(is_trump(t, trump) for t in trick) else "SUIT-3")
-    elif op in ("legal_bids", "auction"):
-        calls = [0 if c == "pass" else c for c in request["bids"]]
-        auction = Auction(tuple(calls), 0, rules)
-        out |= {"BID-2", "BID-3", "BID-4"}
-        if 21 in calls or (op == "legal_bids" and 21 in result):
-            out.add("BID-5")
-        if auction.is_over and auction.winner is not None:
-            out.add("BID-6")
-        if auction.redeal:
-            out.add("BID-7")
-        forced = rules.all_pass is m.AllPass.FORCE and len(calls) >= rules.players - 1
-        if forced and all(c == 0 for c in calls[: rules.players - 1]):
-            out.add("BID-8")
-        if not auction.is_over:
-            out.add("SEAT-1")
-    elif op == "score_hand":
-        out.add("SCORE-1")
-        if rules.scoring is Scoring.MARKS:
-            out.add("SCORE-6")
-        else:
-            out |= {"SCORE-2", "SCORE-3"}
-        if request["bid"] == 21:
-            out.add("SCORE-4" if rules.moon_made is MoonMade.WINS_GAME else "SCORE-5")
-    elif op == "game_winner":
-        out.add("END-1")
-        scores = request["scores"]
-        top = max(scores)
-        if top >= rules.target and scores.count(top) > 1:
-            out.add("END-3" if rules.tie is TieRule.BIDDER_OUT else "END-2")
-    elif op == "replay":
-        out |= replay_clauses(request, result)
-    elif op == "view":
-        out |= {"VIEW-1", "SEAT-1"}
-        if result["widow"] is not None or result["discard"] is not None:
-            out.add("WIDOW-2" if rules.widow_timing is m.WidowTiming.AFTER_TRUMP else "WIDOW-1")
-    return out
-
-
-def _trump(value: JSON) -> Trump:
-    return Trump.parse(value)
-
-
-def replay_clauses(request: JSON, result: JSON) -> set[str]:
-    """The clauses a replay exercises: every step the record takes, and how it ends."""
-    record = request["record"]
-    rules = protocol.request_rules({"rules": record.get("rules", request.get("rules", "standard"))})
-    out: set[str] = set()
-    if not result["valid"]:
-        rule = result["violation"]["rule"]
-        out.add(rule)
-        if rule in ("FOLLOW-1", "FOLLOW-2"):
-            out.add("RENEGE-1")
-        return out
-    out |= {"DEAL-1", "DEAL-3", "SEAT-1", "BID-2", "BID-3", "BID-4", SET_CLAUSE[rules.tile_set]}
-    if rules.partnership:
-        out.add("TEAM-1")
-    done = replay(record, rules=rules)
-    hands = [*done.state.history, done.state.hand]
-    if len(hands) > 1:
-        out.add("BID-1")
-    if rules.has_widow:
-        out.add("DEAL-2")
-    scores = [0] * rules.sides
-    for h in hands:
-        calls = h.calls
-        if 21 in calls:
-            out.add("BID-5")
-        if h.thrown_in:
-            out.add("BID-7")
-        if h.bidder >= 0:
-            out.add("BID-6")
-            if rules.all_pass is m.AllPass.FORCE and all(c == 0 for c in calls[:-1]):
-                out.add("BID-8")
-        if h.discard >= 0:
-            out.add("WIDOW-2" if rules.widow_timing is m.WidowTiming.AFTER_TRUMP else "WIDOW-1")
-        if h.trump >= 0:
-            trump = Trump(h.trump)
-            out |= trump_clauses(trump)
-        if h.tricks or h.trick:
-            trump = Trump(h.trump)
-            out |= {"TURN-1", "TRICK-1", "LEAD-1", "LEAD-3"}
-            if rules.first_lead is FirstLead.TRUMP:
-                out.add("LEAD-2")
-            for trick in h.tricks:
-                out |= {
-                    "TRICK-2",
-                    "SUIT-4" if any(is_trump(t, trump) for t in trick.tiles) else "SUIT-3",
-                }
-                out.add("FOLLOW-1" if is_trump(trick.tiles[0], trump) else "FOLLOW-2")
-        if h.renege >= 0:
-            out.add("RENEGE-2")
-        if len(h.tricks) == 7:
-            out.add("TRICK-3")
-        if h.deltas is not None:
-            out |= {"SCORE-1", "END-1"}
-            out |= {"SCORE-6"} if rules.scoring is Scoring.MARKS else {"SCORE-2", "SCORE-3"}
-            if h.bid == 21:
-                out.add("SCORE-4" if rules.moon_made is MoonMade.WINS_GAME else "SCORE-5")
-            scores = [s + d for s, d in zip(scores, h.deltas, strict=True)]
-            top = max(scores)
-            if top >= rules.target and scores.count(top) > 1:
-                out.add("END-3" if rules.tie is TieRule.BIDDER_OUT else "END-2")
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -269,7 +94,7 @@ class Vectors:
             answer = json.loads(protocol.encode(protocol.handle(request)))
         clauses = set(tags)
         if answer["ok"] or answer["error"]["rule"]:
-            clauses |= clauses_of(request, answer)
+            clauses |= protocol.request_clauses(request, answer)
         vector: Vector = {"name": name}
         if raw:
             vector["raw"] = True

@@ -510,3 +510,34 @@ def test_explain_cli_reports_a_duplicated_tile_without_a_traceback(
     )
     err = capsys.readouterr().err
     assert status == 2 and "6-4 appears twice in the hand" in err and "Traceback" not in err
+
+
+def test_a_record_that_names_no_trump_and_goes_on_is_ruled_on_trump_1() -> None:
+    """The record goes on to the plays without naming trump: a TRUMP-1 ruling on the
+    trump step, with the trumps the rules offer, and no seat's words put in its mouth."""
+    s = m.new_game("standard", seed=3)
+    while s.phase is not m.Phase.PLAY:
+        s = m.apply(s, m.legal_actions(s)[-1])
+    s = m.apply(s, m.legal_actions(s)[0])
+    record = to_record(s)
+    del record["hands"][-1]["trump"]
+    report = check(record)
+    r = report.ruling
+    assert r is not None
+    assert (r.step, r.rule, r.seat) == ("trump", "TRUMP-1", s.hand.bidder)
+    assert r.allowed == tuple(str(t) for t in s.rules.trumps)
+    assert r.why == "the record names no trump, and goes on."
+    assert "Legal trumps were:" in format_report(report)
+
+
+def test_a_ruling_on_a_call_quotes_the_auction_not_the_message_capitals() -> None:
+    """BID-3: the ruling quotes the auction's reason as it was raised, after the seat."""
+    s = m.new_game("standard", seed=3)
+    record = to_record(s)
+    first = s.hand.first_bidder
+    record["hands"][0]["bids"] = [5, 4]
+    r = check(record).ruling
+    assert r is not None and r.rule == "BID-3"
+    assert r.seat == (first + 1) % 3
+    assert r.why == f"seat {r.seat} bid 4: a bid of 4 does not beat the earlier bid of 5."
+    assert r.allowed == ("pass", "6", "7", "21")

@@ -414,3 +414,82 @@ def test_rules_and_parse_errors_are_moon_errors() -> None:
         Tile.parse("7-7")
     with pytest.raises(MoonError):
         Trump.parse("eight")
+
+
+# ---------------------------------------------------------------------------
+# The structured fields of a refusal
+
+
+def test_a_refused_play_carries_seat_tile_and_the_legal_plays() -> None:
+    """Every refused play, in seeded random games of every preset, says in data what
+    the message says in words: the seat, the tile, the plays allowed (TRICK-1,
+    LEAD-2, FOLLOW-1, FOLLOW-2), and its ``reason`` is the message before the list."""
+    import random
+
+    from moonrules.game.state import illegal_play_reason, legal_play_mask
+    from moonrules.rules.tiles import tiles_of
+
+    seen: set[str] = set()
+    for preset in moonrules.PRESETS:
+        rng = random.Random(preset)
+        s = new_game(preset, seed=11)
+        while not s.is_over and len(s.history) < 2:
+            if s.phase is Phase.PLAY:
+                legal = tuple(reversed(tiles_of(legal_play_mask(s))))
+                for t in s.rules.tile_set.tiles:
+                    err = illegal_play_reason(s, t)
+                    assert (err is None) == (t in legal)
+                    if err is None:
+                        continue
+                    seen.add(err.rule)
+                    assert (err.seat, err.tile, err.allowed_tiles) == (s.to_act, t, legal)
+                    assert err.message.startswith(err.reason)
+                    tail = err.message[len(err.reason) :]
+                    listed = ", ".join(map(str, legal))
+                    assert tail in (
+                        "",
+                        f" Legal plays were: {listed}.",
+                        f" Legal leads were: {listed}.",
+                    )
+                    assert (tail == "") == (err.rule == "TRICK-1")
+            s = apply(s, rng.choice(legal_actions(s)))
+    assert seen == {"TRICK-1", "LEAD-2", "FOLLOW-1", "FOLLOW-2"}
+
+
+def test_a_refused_call_carries_seat_call_and_the_legal_calls() -> None:
+    s = apply(bidding(), Bid(5), seat=0)
+    err = refused(s, Bid(4))
+    assert (err.rule, err.seat, err.call) == ("BID-3", 1, 4)
+    assert err.allowed_calls == moonrules.legal_calls(s.auction)
+    assert err.reason == err.message
+    err = refused(s, Bid(0))
+    assert (err.rule, err.seat, err.call) == ("BID-4", 1, 0)
+    assert err.allowed_calls == moonrules.legal_calls(s.auction)
+    forced = apply(
+        apply(bidding(RuleSet(all_pass=moonrules.AllPass.FORCE)), Pass(), seat=0), Pass(), seat=1
+    )
+    err = refused(forced, Pass())
+    assert (err.rule, err.seat, err.call, err.allowed_calls) == ("BID-8", 2, 0, (4, 5, 6, 7, 21))
+    over = moonrules.Auction(rules=moonrules.STANDARD).call(21)
+    with pytest.raises(IllegalAction) as e:
+        moonrules.rules.check_call(over, 5)
+    assert (e.value.rule, e.value.seat, e.value.allowed_calls) == ("BID-5", None, ())
+
+
+def test_refused_trumps_discards_and_turns_carry_their_fields() -> None:
+    s = to_trump("pagat")
+    err = refused(s, NameTrump(Trump.DOUBLES))
+    assert (err.seat, err.trump, err.allowed_trumps) == (0, Trump.DOUBLES, s.rules.trumps)
+    s = to_discard()
+    err = refused(s, Discard(T("0-0")))
+    assert (err.seat, err.tile) == (0, T("0-0"))
+    assert err.allowed_tiles == tuple(sorted(s.hands[0], reverse=True))
+    err = refused(bidding(), Pass(), seat=2, kind=OutOfTurn)
+    assert err.seat == 2
+    with pytest.raises(IllegalDeal) as d:
+        new_game(None, seed=1, deal=Deal.of([SEAT0.split(), SEAT1.split(), SEAT1.split()], WIDOW))
+    assert (d.value.rule, d.value.seat) == ("DEAL-3", 2)
+    assert (
+        d.value.tile in s.rules.tile_set.tiles
+        and f"{d.value.tile} was dealt twice" in d.value.message
+    )

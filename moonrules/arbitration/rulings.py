@@ -32,7 +32,8 @@ import attrs
 from moonrules.game.state import GameState, Hand, Phase, Trick, legal_play_mask
 from moonrules.records.notation import Notation, looks_like_json, parse_notation
 from moonrules.records.record import JSON, RecordError, ReplayResult, Violation, load_record, replay
-from moonrules.rules.auction import MOON, PASS, Auction, check_call, legal_calls
+from moonrules.rules.auction import MOON, PASS, Auction, call_name, check_call, legal_calls
+from moonrules.rules.clauses import trump_clause
 from moonrules.rules.errors import IllegalAction, ParseError
 from moonrules.rules.ruleset import FirstLead, MoonMade, RuleSet, Scoring, WidowTiming
 from moonrules.rules.scoring import HandScore, game_winner, is_made, score_hand, side_tricks
@@ -110,7 +111,7 @@ class Ruling:
     path: str | None = None
     defeating_line: tuple[tuple[int, Tile], ...] = ()
     tile: Tile | None = None
-    """The tile played, for a ruling on a play."""
+    """The tile played or discarded, for a ruling on a play or a discard."""
     verdict: str = "Illegal"
     """How the ruling ends: "Illegal", or for a claim "The claim fails"."""
 
@@ -250,16 +251,10 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _low(text: str) -> str:
-    return text[:1].lower() + text[1:] if text[:5] in ("Seat ", "Every", "These", "The h") else text
-
-
 def _sentence(text: str) -> str:
     text = text.strip()
     return text if text.endswith(".") else text + "."
 
-
-_LEGAL_TAIL = re.compile(r"\s*Legal (?:plays|leads) were: [^.]*\.?$")
 
 _STEP_ORDER = {"deal": 0, "bid": 1, "discard": 2, "trump": 2, "play": 4, "score": 5, "claim": 6}
 
@@ -292,7 +287,8 @@ def check(source: Source | JSON) -> Report:
     result = replay(record)
     v = result.violation
     if v is not None and v.step == "deal" and v.rule.startswith("DEAL-"):
-        raise UnreadableDeal(f"hands[{v.hand}].deal", _low(v.message.rstrip(".")), v.rule)
+        reason = v.error.reason if v.error is not None else v.message
+        raise UnreadableDeal(f"hands[{v.hand}].deal", reason.rstrip("."), v.rule)
     note = src.notation
     candidate = _notation_ruling_position(src, result)
     hands_v = record["hands"]
@@ -404,7 +400,7 @@ def _notation_ruling(
         to_act = state.to_act
         what = "passed" if call == "pass" else f"bid {call}"
         auction = state.auction
-        legal = tuple(_call_text(c) for c in legal_calls(auction))
+        legal = tuple(call_name(c) for c in legal_calls(auction))
         why = (
             f"seat {seat} {what}, but it was seat {to_act}'s turn to call: the calls go "
             f"clockwise from seat {state.hand.first_bidder}, one each (BID-2), and only the "
@@ -481,10 +477,6 @@ def _totals_after(state: GameState, hand: int) -> tuple[int, ...]:
     return tuple(totals)
 
 
-def _call_text(call: int) -> str:
-    return "pass" if call == PASS else str(call)
-
-
 def _step_label(rules: RuleSet, hand: int, step: str, index: int | None) -> str:
     if step == "bid":
         return f"Hand {hand + 1}, call {(index or 0) + 1}"
@@ -498,117 +490,124 @@ def _path(v: Violation) -> str:
     return f"hands[{v.hand}].{field}" + (f"[{v.index}]" if v.index is not None else "")
 
 
+@attrs.frozen(slots=True)
+class _Told:
+    """What a ruling says about its step: who, why, what was allowed, the clause chain."""
+
+    why: str
+    seat: int | None = None
+    allowed: tuple[str, ...] = ()
+    kind: str = ""
+    reasons: tuple[Reason, ...] = ()
+    tile: Tile | None = None
+
+
 def _ruling(src: Source, state: GameState, v: Violation) -> Ruling:
-    rules = state.rules
-    record_hand = src.record["hands"][v.hand]
-    line = src.notation.lines.get((v.hand, v.step, v.index)) if src.notation else None
-    label = _step_label(rules, v.hand, v.step, v.index)
+    """The ruling on a violation replay found, from the error's structured fields."""
+    err = v.error if v.error is not None else IllegalAction(v.rule, v.message)
+    told = _Told(_sentence(err.reason))
     h = state.hand
     here = h.number == v.hand + 1 and not state.is_over
-    why = _low(_LEGAL_TAIL.sub("", v.message).strip())
-    why = _sentence(why)
-    allowed: tuple[str, ...] = ()
-    kind = ""
-    reasons: tuple[Reason, ...] = ()
-    seat: int | None = None
-    played: Tile | None = None
+    record_hand = src.record["hands"][v.hand]
     if v.step == "bid" and here and h.phase is Phase.BIDDING:
-        seat = state.to_act
-        bids = record_hand.get("bids", [])
-        if v.index is not None and v.index < len(bids):
-            call = bids[v.index]
-            said = "passed" if call == "pass" else f"bid {call}"
-            if not why.startswith("seat"):
-                why = f"seat {seat} {said}: {why}"
-        allowed = tuple(_call_text(c) for c in legal_calls(state.auction))
-        kind = "calls"
-        reasons = (
-            explain_auction(
-                rules, [*h.calls, _parse_call_value(bids[v.index])], h.first_bidder
-            ).reasons[-1:]
-            if v.index is not None and v.index < len(bids)
-            else ()
-        )
+        told = _bid_told(state, record_hand, v, err, told.why)
     elif v.step == "bid":
-        bids = record_hand.get("bids", [])
-        first = record_hand.get("first_bidder", 0)
-        if v.index is not None and v.index < len(bids):
-            seat = src.notation.seats.get((v.hand, v.index)) if src.notation is not None else None
-            if seat is None:
-                seat = (first + v.index) % rules.players
-            call = bids[v.index]
-            said = "passed" if call == "pass" else f"bid {call}"
-            ended_by = " and 21 had ended it (BID-5)" if MOON in bids[: v.index] else ""
-            if v.rule in ("BID-2", "BID-5"):
-                why = _sentence(f"seat {seat} {said} after the auction was over: {why}")
-            else:
-                why = _sentence(
-                    f"seat {seat} {said} after the auction was over: every player had had "
-                    f"their one call (BID-2){ended_by}; {why.rstrip('.')}"
-                )
-            reasons = (
-                Reason("BID-2", "the auction is one round: each player calls once, clockwise"),
-                Reason("TURN-1", "only the player whose turn it is may act, in the current phase"),
-            )
+        told = _late_bid_told(src, state.rules, record_hand, v, told.why)
     elif v.step == "discard" and here and h.phase is Phase.DISCARD:
-        seat = h.bidder
-        allowed = tuple(str(t) for t in reversed(tiles_of(h.hands[h.bidder])))
-        kind = "discards"
-        d = record_hand.get("discard")
-        if d is not None and not why.startswith("seat"):
-            why = f"seat {seat} discarded {Tile.parse(d)}: {why}"
+        allowed = err.allowed_tiles or tuple(reversed(tiles_of(h.hands[h.bidder])))
+        told = _Told(told.why, h.bidder, tuple(map(str, allowed)), "discards", tile=err.tile)
     elif v.step == "trump" and here and h.phase is Phase.TRUMP:
-        seat = h.bidder
-        allowed = tuple(str(t) for t in rules.trumps)
-        kind = "trumps"
-        if not why.startswith("seat"):
-            why = f"seat {seat} named trump {Trump.parse(record_hand['trump'])}: {why}"
+        why = told.why
+        if err.trump is not None:
+            why = f"seat {h.bidder} named trump {err.trump}: {why}"
+        allowed_trumps = err.allowed_trumps or state.rules.trumps
+        told = _Told(why, h.bidder, tuple(map(str, allowed_trumps)), "trumps")
     elif v.step == "play" and here and h.phase is Phase.PLAY:
-        seat = state.to_act
-        assert seat is not None
-        legal = tuple(reversed(tiles_of(legal_play_mask(state))))
-        allowed = tuple(str(t) for t in legal)
-        kind = "leads" if not h.trick else "plays"
-        plays = record_hand.get("plays", [])
-        if v.index is not None and v.index < len(plays):
-            played = Tile.parse(plays[v.index])
-        if (
-            v.index is not None
-            and v.index < len(plays)
-            and v.rule
-            in (
-                "FOLLOW-1",
-                "FOLLOW-2",
-                "LEAD-2",
-            )
-        ):
-            t = Tile.parse(plays[v.index])
-            e = explain_play(
-                Trump(h.trump),
-                t,
-                trick=[TILES[i] for i in h.trick],
-                hand=tiles_of(h.hands[seat]),
-                rules=rules,
-                first_lead=not h.tricks,
-            )
-            reasons = e.reasons
-        if not why.startswith("seat") and v.index is not None and v.index < len(plays):
-            why = f"seat {seat} played {Tile.parse(plays[v.index])}: {why}"
+        told = _play_told(state, err, told.why)
+    line = src.notation.lines.get((v.hand, v.step, v.index)) if src.notation else None
     return Ruling(
         v.hand,
         v.step,
         v.index,
         v.rule,
-        label,
-        seat,
-        why,
-        allowed,
-        kind,
-        reasons,
+        _step_label(state.rules, v.hand, v.step, v.index),
+        told.seat,
+        told.why,
+        told.allowed,
+        told.kind,
+        told.reasons,
         line,
         _path(v),
-        tile=played,
+        tile=told.tile,
     )
+
+
+def _bid_told(
+    state: GameState, record_hand: JSON, v: Violation, err: IllegalAction, why: str
+) -> _Told:
+    """A call the auction refuses (BID-2 … BID-8), made in turn."""
+    h = state.hand
+    seat = state.to_act
+    allowed = err.allowed_calls
+    if allowed is None:
+        allowed = legal_calls(state.auction)
+    bids = record_hand.get("bids", [])
+    reasons: tuple[Reason, ...] = ()
+    if v.index is not None and v.index < len(bids):
+        call = bids[v.index]
+        said = "passed" if call == "pass" else f"bid {call}"
+        why = f"seat {seat} {said}: {why}"
+        calls = [*h.calls, _parse_call_value(call)]
+        reasons = explain_auction(state.rules, calls, h.first_bidder).reasons[-1:]
+    return _Told(why, seat, tuple(map(call_name, allowed)), "calls", reasons)
+
+
+def _late_bid_told(src: Source, rules: RuleSet, record_hand: JSON, v: Violation, why: str) -> _Told:
+    """A call after the auction was over (BID-2, BID-5)."""
+    bids = record_hand.get("bids", [])
+    if v.index is None or v.index >= len(bids):
+        return _Told(why)
+    seat = src.notation.seats.get((v.hand, v.index)) if src.notation is not None else None
+    if seat is None:
+        seat = (record_hand.get("first_bidder", 0) + v.index) % rules.players
+    call = bids[v.index]
+    said = "passed" if call == "pass" else f"bid {call}"
+    ended_by = " and 21 had ended it (BID-5)" if MOON in bids[: v.index] else ""
+    if v.rule in ("BID-2", "BID-5"):
+        why = _sentence(f"seat {seat} {said} after the auction was over: {why}")
+    else:
+        why = _sentence(
+            f"seat {seat} {said} after the auction was over: every player had had "
+            f"their one call (BID-2){ended_by}; {why.rstrip('.')}"
+        )
+    reasons = (
+        Reason("BID-2", "the auction is one round: each player calls once, clockwise"),
+        Reason("TURN-1", "only the player whose turn it is may act, in the current phase"),
+    )
+    return _Told(why, seat, reasons=reasons)
+
+
+def _play_told(state: GameState, err: IllegalAction, why: str) -> _Told:
+    """A play the rules refuse (TRICK-1, TURN-1, LEAD-2, FOLLOW-1, FOLLOW-2), in play."""
+    h = state.hand
+    seat = state.to_act
+    assert seat is not None
+    legal = err.allowed_tiles
+    if legal is None:
+        legal = tuple(reversed(tiles_of(legal_play_mask(state))))
+    reasons: tuple[Reason, ...] = ()
+    if err.tile is not None and err.rule in ("FOLLOW-1", "FOLLOW-2", "LEAD-2"):
+        e = explain_play(
+            Trump(h.trump),
+            err.tile,
+            trick=[TILES[i] for i in h.trick],
+            hand=tiles_of(h.hands[seat]),
+            rules=state.rules,
+            first_lead=not h.tricks,
+        )
+        reasons = e.reasons
+    kind = "leads" if not h.trick else "plays"
+    return _Told(why, seat, tuple(map(str, legal)), kind, reasons, err.tile)
 
 
 def _parse_call_value(call: JSON) -> int:
@@ -626,7 +625,7 @@ def _check_claim(src: Source, state: GameState) -> tuple[ClaimReport | None, Rul
         result = verify_claim(state, c.seat, c.tricks)
     except ClaimError as e:
         return None, Ruling(
-            c.hand, "claim", None, e.rule, label, c.seat, _sentence(_low(e.message)), line=c.line
+            c.hand, "claim", None, e.rule, label, c.seat, _sentence(e.reason), line=c.line
         )
     remaining = 7 - len(state.hand.tricks)
     report = ClaimReport(
@@ -999,10 +998,6 @@ def _trump_why(t: Tile, trump: Trump) -> str:
     return f"{t} bears a {trump.value}, and {trump.value}s are trump"
 
 
-def _trump_clause(trump: Trump) -> str:
-    return "TRUMP-3" if trump is Trump.DOUBLES else "TRUMP-2"
-
-
 def _suit_word(suit: int) -> str:
     return "trumps" if suit == TRUMP_SUIT else f"{suit}s"
 
@@ -1038,7 +1033,7 @@ def _membership(t: Tile, suit: int, trump: Trump) -> Reason:
         )
         return Reason(
             "SUIT-2",
-            f"{_trump_why(t, trump)} ({_trump_clause(trump)}), so it belongs to the trump suit "
+            f"{_trump_why(t, trump)} ({trump_clause(trump)}), so it belongs to the trump suit "
             f"only{extra}: it does not follow {suit}s",
         )
     if suit == TRUMP_SUIT:
@@ -1230,7 +1225,7 @@ def explain_trick(
     trumps = [t for t in ts if is_trump(t, trump)]
     for t in ts[1:]:
         if is_trump(t, trump):
-            reasons.append(Reason(_trump_clause(trump), f"{_trump_why(t, trump)}: {t} is a trump"))
+            reasons.append(Reason(trump_clause(trump), f"{_trump_why(t, trump)}: {t} is a trump"))
         elif suit != TRUMP_SUIT and in_suit(t, suit, trump):
             reasons.append(Reason("SUIT-1", f"{t} follows {suit}s"))
         else:
@@ -1312,7 +1307,7 @@ def explain_auction(rules: RuleSet, calls: Sequence[int], first_bidder: int = 0)
         try:
             check_call(a, c)
         except IllegalAction as e:
-            legal = tuple(_call_text(x) for x in legal_calls(a))
+            legal = tuple(call_name(x) for x in legal_calls(a))
             reasons.append(Reason(e.rule, f"call {j + 1}: seat {seat} {said}: {e.message}"))
             return Explanation(
                 f"Illegal: call {j + 1} ({'seat ' + str(seat) + ' ' + said}) breaks {e.rule}."
@@ -1344,7 +1339,7 @@ def explain_auction(rules: RuleSet, calls: Sequence[int], first_bidder: int = 0)
             reasons.append(Reason("BID-6", f"the highest bid wins: seat {a.winner} with {a.bid}"))
             verdict = f"Legal. The auction is over: seat {a.winner} is the bidder with {a.bid}."
         return Explanation(verdict, tuple(reasons), True, "BID-6")
-    legal = tuple(_call_text(x) for x in legal_calls(a))
+    legal = tuple(call_name(x) for x in legal_calls(a))
     standing = "no bid yet"
     if a.high_bid:
         top = (first_bidder + a.calls.index(a.high_bid)) % n

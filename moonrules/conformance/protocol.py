@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Final
 
 import attrs
 
 from moonrules.game.state import Bid, GameState, Phase
 from moonrules.game.views import view
 from moonrules.records.record import (
+    JSON,
     RecordError,
     RecordRulesError,
     ReplayResult,
@@ -46,16 +47,14 @@ from moonrules.records.record import (
     rules_from_json,
     tiles_json,
 )
+from moonrules.rules import clauses
 from moonrules.rules.auction import PASS, Auction, apply_call, legal_calls
 from moonrules.rules.errors import IllegalAction
 from moonrules.rules.ruleset import FirstLead, RuleSet
 from moonrules.rules.scoring import game_winner, score_hand
 from moonrules.rules.suits import TRUMP_SUIT, Trump, led_suit
-from moonrules.rules.tiles import Tile, TileSet
+from moonrules.rules.tiles import Tile
 from moonrules.rules.tricks import legal_plays, trick_winner
-
-JSON = Any
-"""A JSON value as :mod:`json` reads it."""
 
 PROTOCOL_VERSION: Final = 1
 """The version of ``spec/protocol.md`` this module implements."""
@@ -69,13 +68,6 @@ ERROR_CODES: Final = (
     "internal",
 )
 """Every error code an answer may carry (``internal`` only for a fault of the server itself)."""
-
-_SET_CLAUSE: Final[dict[TileSet, str]] = {
-    TileSet.MOON_22: "TILE-2",
-    TileSet.DOUBLE_SIX_28: "TILE-3",
-    TileSet.NO_DOUBLE_BLANK_21: "TILE-4",
-}
-"""The clause that defines each tile set: a tile outside the set breaks it."""
 
 
 class ProtocolError(Exception):
@@ -192,7 +184,7 @@ def _check_in_set(rules: RuleSet, path: str, tiles: Sequence[Tile] | Tile) -> No
         if t not in rules.tile_set.tiles:
             where = path if single else f"{path}[{i}]"
             raise _illegal(
-                _SET_CLAUSE[rules.tile_set],
+                clauses.tile_set_clause(rules.tile_set),
                 f"{where}: {t} is not a tile of the {rules.tile_set.value} set "
                 "these rules play with",
             )
@@ -579,6 +571,76 @@ def handle_line(line: str) -> str:
         return encode(error_answer(None, "bad-json", "the request's id cannot be written back"))
 
 
+# ---------------------------------------------------------------------------
+# The clauses a request exercises
+
+
+def _written_low_first(values: Sequence[JSON]) -> bool:
+    """Whether any tile is written low end first (``"3-5"``): TILE-1 names it either way."""
+    return any(isinstance(v, str) and len(v) == 3 and v[0] < v[2] for v in values)
+
+
+def _request_tiles(value: JSON) -> tuple[Tile, ...]:
+    return tuple(Tile.parse(t) for t in value)
+
+
+def request_clauses(request: dict[str, JSON], answer: dict[str, JSON]) -> set[str]:
+    """The clauses of ``spec/rules.md`` a request and the reference's answer exercise.
+
+    A refused request exercises the clause it breaks; an answered one the clauses
+    :mod:`moonrules.rules.clauses` finds in its situation. ``answer`` is
+    :func:`handle`'s answer to ``request``.
+
+    >>> req = {"op": "legal_bids", "bids": [5, 4]}
+    >>> sorted(request_clauses(req, handle(req)))
+    ['BID-3']
+    """
+    if not answer["ok"]:
+        rule = answer["error"]["rule"]
+        return clauses.error_clauses(rule) if rule else set()
+    rules = request_rules(request)
+    op = request["op"]
+    result = answer["result"]
+    out = clauses.rules_clauses(rules)
+    if op == "tiles":
+        out |= clauses.tiles_clauses(rules)
+    elif op == "led_suit":
+        out |= clauses.led_suit_clauses(Tile.parse(request["tile"]), Trump.parse(request["trump"]))
+        if _written_low_first([request["tile"]]):
+            out.add("TILE-1")
+    elif op == "legal_plays":
+        hand, trick = _request_tiles(request["hand"]), _request_tiles(request["trick"])
+        out |= clauses.play_clauses(rules, hand, trick, Trump.parse(request["trump"]))
+        if _written_low_first([*request["hand"], *request["trick"]]):
+            out.add("TILE-1")
+    elif op == "trick_winner":
+        trick = _request_tiles(request["trick"])
+        out |= clauses.trick_clauses(trick, Trump.parse(request["trump"]))
+    elif op in ("legal_bids", "auction"):
+        calls = [PASS if c == "pass" else c for c in request["bids"]]
+        out |= clauses.auction_clauses(rules, calls, asks_legal=op == "legal_bids")
+    elif op == "score_hand":
+        out |= clauses.score_clauses(rules, request["bid"])
+    elif op == "game_winner":
+        out |= clauses.game_end_clauses(rules, request["scores"])
+    elif op == "replay":
+        out |= _replay_clauses(request, result)
+    elif op == "view":
+        seen = result["widow"] is not None or result["discard"] is not None
+        out |= clauses.view_clauses(rules, widow_seen=seen)
+    return out
+
+
+def _replay_clauses(request: dict[str, JSON], result: JSON) -> set[str]:
+    """A replay: the clause broken, or every step the record takes and how it ends."""
+    if not result["valid"]:
+        return clauses.error_clauses(result["violation"]["rule"])
+    record = request["record"]
+    rules = request_rules({"rules": record.get("rules", request.get("rules", "standard"))})
+    done = replay(record, rules=rules)
+    return clauses.game_clauses(rules, [*done.state.history, done.state.hand])
+
+
 __all__ = [
     "ERROR_CODES",
     "OPS",
@@ -590,5 +652,6 @@ __all__ = [
     "handle",
     "handle_line",
     "parse_line",
+    "request_clauses",
     "request_rules",
 ]

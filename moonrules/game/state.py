@@ -517,19 +517,27 @@ def check_deal(rules: RuleSet, deal: Deal) -> None:
         )
     seen: dict[Tile, str] = {}
     allowed = rules.tile_set.mask
-    places = [(f"seat {s}", h) for s, h in enumerate(deal.hands)]
+    places: list[tuple[int | None, tuple[Tile, ...]]] = list(enumerate(deal.hands))
     if deal.widow is not None:
-        places.append(("the widow", (deal.widow,)))
-    for where, ts in places:
-        if where != "the widow" and len(ts) != 7:
-            raise IllegalDeal("DEAL-1", f"{where} was dealt {len(ts)} tiles; each player gets 7")
+        places.append((None, (deal.widow,)))
+    for seat, ts in places:
+        where = "the widow" if seat is None else f"seat {seat}"
+        if seat is not None and len(ts) != 7:
+            raise IllegalDeal(
+                "DEAL-1", f"{where} was dealt {len(ts)} tiles; each player gets 7", seat=seat
+            )
         for t in ts:
             if not allowed >> t.index & 1:
                 raise IllegalDeal(
-                    "DEAL-3", f"{t} ({where}) is not in the {rules.tile_set.value} set"
+                    "DEAL-3",
+                    f"{t} ({where}) is not in the {rules.tile_set.value} set",
+                    seat=seat,
+                    tile=t,
                 )
             if t in seen:
-                raise IllegalDeal("DEAL-3", f"{t} was dealt twice: to {seen[t]} and to {where}")
+                raise IllegalDeal(
+                    "DEAL-3", f"{t} was dealt twice: to {seen[t]} and to {where}", seat=seat, tile=t
+                )
             seen[t] = where
     if rules.has_widow and deal.widow is None:
         raise IllegalDeal("DEAL-2", "these rules have a widow, and the deal names none")
@@ -777,7 +785,9 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     if state.game.winner is not None:
         raise IllegalAction("END-1", "the game is over; no more actions")
     if seat is not None and seat != _to_act(state):
-        raise OutOfTurn("TURN-1", f"it is seat {_to_act(state)}'s turn, not seat {seat}'s")
+        raise OutOfTurn(
+            "TURN-1", f"it is seat {_to_act(state)}'s turn, not seat {seat}'s", seat=seat
+        )
     h = state.hand
     p = h.phase
     kind = type(action)
@@ -789,7 +799,13 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         if kind is Bid:
             amount = action.amount  # type: ignore[attr-defined]
             if type(amount) is not int or amount <= PASS:
-                raise IllegalAction("BID-4", f"{amount!r} is not a bid; to pass, pass")
+                raise IllegalAction(
+                    "BID-4",
+                    f"{amount!r} is not a bid; to pass, pass",
+                    seat=_to_act(state),
+                    call=amount if type(amount) is int else None,
+                    allowed_calls=legal_calls(state.auction),
+                )
             return _call(state, amount)
     if kind is Discard and p is _DISCARDING:
         return _discard(state, action.tile)  # type: ignore[attr-defined]
@@ -803,7 +819,11 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         Phase.TRUMP: "the bidder naming trump",
         Phase.PLAY: "a tile played to the trick",
     }[p]
-    raise OutOfTurn("TURN-1", f"the game waits for {wanted} by seat {_to_act(state)}, not {action}")
+    raise OutOfTurn(
+        "TURN-1",
+        f"the game waits for {wanted} by seat {_to_act(state)}, not {action}",
+        seat=_to_act(state),
+    )
 
 
 def _call(state: GameState, call: int) -> GameState:
@@ -888,7 +908,11 @@ def _discard(state: GameState, tile: Tile) -> GameState:
     bit = 1 << _index_of(tile)
     if not h.hands[c.bidder] & bit:
         raise IllegalAction(
-            "WIDOW-1", f"seat {c.bidder} cannot discard {tile}: it is not in their hand"
+            "WIDOW-1",
+            f"seat {c.bidder} cannot discard {tile}: it is not in their hand",
+            seat=c.bidder,
+            tile=tile,
+            allowed_tiles=tuple(reversed(tiles_of(h.hands[c.bidder]))),
         )
     hands = list(h.hands)
     hands[c.bidder] &= ~bit
@@ -904,7 +928,11 @@ def _name_trump(state: GameState, trump: Trump) -> GameState:
     if trump not in _offered(rules):
         offered = ", ".join(str(t) for t in rules.trumps)
         raise IllegalAction(
-            "TRUMP-5", f"trump {trump} is not offered by these rules; choose one of {offered}"
+            "TRUMP-5",
+            f"trump {trump} is not offered by these rules; choose one of {offered}",
+            seat=state.hand.bidder,
+            trump=trump,
+            allowed_trumps=rules.trumps,
         )
     h = state.hand
     c = h.contract
@@ -936,38 +964,56 @@ def illegal_play_reason(state: GameState, tile: Tile) -> IllegalAction | None:
     seat = (h.leader + len(h.trick)) % n
     hand = h.hands[seat]
     bit = 1 << tile.index
-    if not hand & bit:
-        return IllegalAction("TRICK-1", f"seat {seat} does not hold {tile}")
     legal = legal_play_mask(state)
-    if legal & bit:
+    if hand & bit and legal & bit:
         return None
     legal_tiles = tuple(reversed(tiles_of(legal)))
+    if not hand & bit:
+        return IllegalAction(
+            "TRICK-1",
+            f"seat {seat} does not hold {tile}",
+            seat=seat,
+            tile=tile,
+            allowed_tiles=legal_tiles,
+        )
     allowed = ", ".join(str(t) for t in legal_tiles)
     one = len(legal_tiles) == 1
     trump = _TRUMP_BY_VALUE[h.trump]
-    if not h.trick:
+
+    def illegal(rule: str, reason: str, kind: str) -> IllegalAction:
         return IllegalAction(
+            rule,
+            f"{reason} Legal {kind} were: {allowed}.",
+            reason=reason,
+            seat=seat,
+            tile=tile,
+            allowed_tiles=legal_tiles,
+        )
+
+    if not h.trick:
+        return illegal(
             "LEAD-2",
             f"seat {seat} led {tile} while holding a trump; the first lead of the hand must be "
-            f"a trump. Legal leads were: {allowed}.",
+            "a trump.",
+            "leads",
         )
     led = TILES[h.trick[0]]
     suit = LED_SUIT[h.trump][h.trick[0]]
     if suit == TRUMP_SUIT:
-        return IllegalAction(
+        return illegal(
             "FOLLOW-1",
             f"seat {seat} played {tile} on a trump lead ({led}, trump {trump}) while holding "
-            f"{allowed}, which {'is a trump' if one else 'are trumps'}. "
-            f"Legal plays were: {allowed}.",
+            f"{allowed}, which {'is a trump' if one else 'are trumps'}.",
+            "plays",
         )
     note = ""
     if SUIT_MASK[h.trump][TRUMP_SUIT] & bit and tile.has(suit):
         note = f" ({tile} is a trump, and a trump never follows another suit)"
-    return IllegalAction(
+    return illegal(
         "FOLLOW-2",
         f"seat {seat} played {tile} on a {suit_name(suit)} lead ({led}) while holding "
-        f"{allowed}, which follow{'s' if one else ''} suit {suit}{note}. "
-        f"Legal plays were: {allowed}.",
+        f"{allowed}, which follow{'s' if one else ''} suit {suit}{note}.",
+        "plays",
     )
 
 
@@ -982,13 +1028,18 @@ def apply_renege(state: GameState, tile: Tile) -> GameState:
     from moonrules.rules.ruleset import Renege
 
     if state.game.rules.renege is not Renege.PENALTY:
-        raise IllegalAction("RENEGE-1", "these rules stop at a renege; no penalty is scored")
+        raise IllegalAction(
+            "RENEGE-1", "these rules stop at a renege; no penalty is scored", tile=tile
+        )
     if state.game.winner is not None or state.hand.phase is not Phase.PLAY:
         raise OutOfTurn("TURN-1", "a renege can only happen while tiles are being played")
     err = illegal_play_reason(state, tile)
     if err is None or err.rule not in ("FOLLOW-1", "FOLLOW-2"):
         raise IllegalAction(
-            "RENEGE-2", f"playing {tile} is {'legal' if err is None else 'not a renege'} here"
+            "RENEGE-2",
+            f"playing {tile} is {'legal' if err is None else 'not a renege'} here",
+            seat=state.to_act,
+            tile=tile,
         )
     h = state.hand
     rules = state.game.rules

@@ -105,9 +105,17 @@ class Violation:
     index: int | None
     rule: str
     message: str
+    error: IllegalAction | None = attrs.field(default=None, eq=False, repr=False)
+    """The error the rules raised, with its structured fields (seat, tile, what was allowed)."""
 
     def to_json(self) -> dict[str, JSON]:
-        return attrs.asdict(self)
+        return {
+            "hand": self.hand,
+            "step": self.step,
+            "index": self.index,
+            "rule": self.rule,
+            "message": self.message,
+        }
 
 
 class RecordViolation(IllegalAction):
@@ -455,7 +463,7 @@ class _Stop(Exception):
 def _fail(
     state: GameState | None, hand: int, step: Step, index: int | None, err: IllegalAction
 ) -> _Stop:
-    return _Stop(Violation(hand, step, index, err.rule, _sentence(err.message)), state)
+    return _Stop(Violation(hand, step, index, err.rule, _sentence(err.message), err), state)
 
 
 def _sentence(message: str) -> str:
@@ -661,19 +669,17 @@ def _replay_hand(
         )
     for j, t in enumerate(plays):
         if ended():
-            why = (
-                "the hand ended at the renege"
-                if state.history and state.history[-1].renege >= 0
-                else "seven tricks make a hand"
-            )
+            reneged = bool(state.history) and state.history[-1].renege >= 0
+            why = "the hand ended at the renege" if reneged else "seven tricks make a hand"
             raise _fail(
                 state,
                 i,
                 "play",
                 j,
                 IllegalAction(
-                    "RENEGE-2" if "renege" in why else "TRICK-3",
+                    "RENEGE-2" if reneged else "TRICK-3",
                     f"the hand was over after {j} plays ({why}); {t} was played after it",
+                    tile=t,
                 ),
             )
         state = _replay_play(state, i, j, t)
@@ -721,12 +727,18 @@ def _replay_play(state: GameState, i: int, j: int, t: Tile) -> GameState:
             err = IllegalAction(
                 "TURN-1",
                 f"seat {to_act} is to play, and {t} is seat {owner}'s tile: played out of turn",
+                seat=to_act,
+                tile=t,
+                allowed_tiles=err.allowed_tiles,
             )
         elif owner is None:
             err = IllegalAction(
                 "TRICK-1",
                 f"seat {to_act} played {t}, which no one holds now "
                 "(it was dealt elsewhere, discarded or already played)",
+                seat=to_act,
+                tile=t,
+                allowed_tiles=err.allowed_tiles,
             )
     if err.rule in ("FOLLOW-1", "FOLLOW-2") and state.rules.renege is Renege.PENALTY:
         return apply_renege(state, t)

@@ -98,28 +98,37 @@ def legal_calls(auction: Auction) -> tuple[int, ...]:
 
 
 def check_call(auction: Auction, call: int) -> None:
-    """Raise :class:`IllegalAction` with the clause broken if ``call`` is not legal now."""
+    """Raise :class:`IllegalAction` with the clause broken if ``call`` is not legal now.
+
+    The error's ``seat`` is the seat to call, ``call`` the call, and
+    ``allowed_calls`` the calls :func:`legal_calls` allows (``()`` once over).
+    """
     rules = auction.rules
+    said = call if type(call) is int else None
+
+    def illegal(rule: str, message: str) -> IllegalAction:
+        return IllegalAction(
+            rule, message, seat=auction.to_call, call=said, allowed_calls=legal_calls(auction)
+        )
+
     if auction.is_over:
         if MOON in auction.calls:
-            raise IllegalAction("BID-5", "the auction ended when 21 was bid; no more calls")
-        raise IllegalAction(
-            "BID-2", "every player has had their one turn to call; the auction is over"
-        )
+            raise illegal("BID-5", "the auction ended when 21 was bid; no more calls")
+        raise illegal("BID-2", "every player has had their one turn to call; the auction is over")
     if type(call) is not int:
-        raise IllegalAction("BID-3", f"a call is a pass or a bid, not {call!r}")
+        raise illegal("BID-3", f"a call is a pass or a bid, not {call!r}")
     if call == PASS:
         if PASS not in legal_calls(auction):
-            raise IllegalAction(
+            raise illegal(
                 "BID-8",
                 f"everyone before passed, so the last player must bid at least {rules.min_bid}",
             )
         return
     if call not in rules.bids:
         allowed = ", ".join(map(str, rules.bids))
-        raise IllegalAction("BID-4", f"{call} is not a bid; a bid is one of {allowed}")
+        raise illegal("BID-4", f"{call} is not a bid; a bid is one of {allowed}")
     if call <= auction.high_bid:
-        raise IllegalAction(
+        raise illegal(
             "BID-3", f"a bid of {call} does not beat the earlier bid of {auction.high_bid}"
         )
 

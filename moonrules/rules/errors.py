@@ -7,6 +7,12 @@ forbids it, and a sentence a player understands.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from moonrules.rules.suits import Trump
+    from moonrules.rules.tiles import Tile
+
 
 class MoonError(Exception):
     """Base class of every error moonrules raises on purpose."""
@@ -31,16 +37,59 @@ class IllegalAction(MoonError):
     """Well-formed, but the rules forbid it.
 
     ``rule`` is the clause ID (e.g. ``"FOLLOW-2"``); ``message`` a sentence a player
-    understands.
+    understands. The other fields say the same in data, for code that rules on the
+    error (arbitration, the protocol): never parse ``message``.
+
+    - ``reason``: ``message`` without its closing list of what was allowed (the
+      part a ruling quotes before its own "Legal plays were: …");
+    - ``seat``: the seat that acted, or was to act (``None`` when none was);
+    - ``tile``, ``call``, ``trump``: what was played or discarded, called, named;
+    - ``allowed_tiles``, ``allowed_calls``, ``allowed_trumps``: what the rules allowed
+      instead (``None`` when the error is not about a choice of that kind; ``()``
+      when nothing was allowed).
+
+    >>> e = IllegalAction("BID-3", "a bid of 5 does not beat 6", seat=1, call=5,
+    ...                   allowed_calls=(0, 7))
+    >>> e.rule, e.message, e.seat, e.call, e.allowed_calls
+    ('BID-3', 'a bid of 5 does not beat 6', 1, 5, (0, 7))
     """
 
     rule: str
     message: str
+    reason: str
+    seat: int | None
+    tile: Tile | None
+    call: int | None
+    trump: Trump | None
+    allowed_tiles: tuple[Tile, ...] | None
+    allowed_calls: tuple[int, ...] | None
+    allowed_trumps: tuple[Trump, ...] | None
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        *,
+        reason: str | None = None,
+        seat: int | None = None,
+        tile: Tile | None = None,
+        call: int | None = None,
+        trump: Trump | None = None,
+        allowed_tiles: tuple[Tile, ...] | None = None,
+        allowed_calls: tuple[int, ...] | None = None,
+        allowed_trumps: tuple[Trump, ...] | None = None,
+    ) -> None:
         super().__init__(f"{message} ({rule})")
         self.rule = rule
         self.message = message
+        self.reason = message if reason is None else reason
+        self.seat = seat
+        self.tile = tile
+        self.call = call
+        self.trump = trump
+        self.allowed_tiles = allowed_tiles
+        self.allowed_calls = allowed_calls
+        self.allowed_trumps = allowed_trumps
 
 
 class OutOfTurn(IllegalAction):

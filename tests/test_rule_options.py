@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from enum import Enum
 from pathlib import Path
 
 import attrs
@@ -57,6 +58,7 @@ from moonrules import (
     rules_by_name,
     with_deal,
 )
+from moonrules.records.record import rules_from_json
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 
@@ -732,3 +734,104 @@ def test_unknown_preset_names_raise_parse_error(bad: str) -> None:
 
 def test_preset_function_named_in_variants_md() -> None:
     assert moonrules.preset("pagat") == rules_by_name("pagat")  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------
+# Option values as the records spell them (spec/variants.md, "Fields")
+
+
+def read_fields_table() -> dict[str, list[str]]:
+    """Each field of the Fields table with its values, default first (``a | b``), or ``[]``
+    when the values are described in words (``trump_numbers``, ``target``)."""
+    text = (SPEC / "variants.md").read_text(encoding="utf-8")
+    section = text.split("## Fields", 1)[1].split("\n## ", 1)[0]
+    rows = [ln for ln in section.splitlines() if ln.startswith("|")][2:]
+    out: dict[str, list[str]] = {}
+    for row in rows:
+        field, values, _ = (c.strip() for c in re.split(r"(?<!\\)\|", row.strip("|")))
+        out[field] = [v.strip() for v in values.split("\\|")] if "\\|" in values else []
+    return out
+
+
+FIELD_VALUES = [(f, v) for f, vs in read_fields_table().items() for v in vs]
+ENUM_FIELDS = [
+    f.name for f in attrs.fields(RuleSet) if isinstance(getattr(RuleSet(), f.name), Enum)
+]
+
+
+def test_the_fields_table_lists_every_field() -> None:
+    table = read_fields_table()
+    assert list(table) == [f.name for f in attrs.fields(RuleSet)]
+    for name in ENUM_FIELDS:
+        assert table[name], f"{name}: the table gives no values"
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_is_built_from_its_record_fields(name: str) -> None:
+    """The keyword arguments may be exactly a record's ``rules`` object."""
+    fields = PRESETS[name].to_json()
+    assert all(isinstance(fields[f], str) for f in ENUM_FIELDS)
+    built = RuleSet(**fields)  # type: ignore[arg-type]
+    assert built == PRESETS[name] and hash(built) == hash(PRESETS[name])
+    assert built.name == name
+
+
+@pytest.mark.parametrize(("field", "text"), FIELD_VALUES, ids=[f"{f}={v}" for f, v in FIELD_VALUES])
+def test_every_option_value_is_accepted_as_records_spell_it(field: str, text: str) -> None:
+    value = spec_value(field, text)
+    # The first preset that uses the value, so that the other fields fit it; else standard.
+    base = next((p for p in PRESETS.values() if p.to_json()[field] == value), PRESETS["standard"])
+    fields = {**base.to_json(), field: value}
+    built = RuleSet(**fields)  # type: ignore[arg-type]
+    assert built.to_json()[field] == value
+    member = getattr(built, field)
+    if field in ENUM_FIELDS:
+        kind = type(getattr(RuleSet(), field))
+        assert member is kind(text) and member.value == text
+        assert attrs.evolve(base, **{field: kind(text)}) == built
+        assert attrs.evolve(base, **{field: text}) == built  # type: ignore[arg-type]
+    assert built == rules_from_json(fields)
+    assert hash(built) == hash(rules_from_json(fields))
+
+
+def _bad_values(field: str) -> list[object]:
+    if field in ENUM_FIELDS:
+        good = getattr(RuleSet(), field).value
+        return ["", good.upper(), f"{good} ", "no such option", 1, None, Trump.SIX]
+    if field in ("players", "min_bid", "target"):
+        return ["4", 4.0, True, None]
+    if field in ("moon", "doubles_trump", "no_trump"):
+        return ["true", 1, 0, None]
+    assert field == "trump_numbers"
+    return ["0-6", 3, None, {1: 2}]
+
+
+BAD_VALUES = [(f.name, v) for f in attrs.fields(RuleSet) for v in _bad_values(f.name)]
+
+
+@pytest.mark.parametrize(("field", "bad"), BAD_VALUES, ids=[f"{f}={v!r}" for f, v in BAD_VALUES])
+def test_a_bad_option_value_is_refused_naming_the_field_and_its_values(
+    field: str, bad: object
+) -> None:
+    with pytest.raises(RulesError) as e:
+        RuleSet(**{field: bad})  # type: ignore[arg-type]
+    message = e.value.message
+    assert message.startswith(f"{field} must be"), message
+    assert repr(bad) in message
+    table = read_fields_table()[field]
+    if field in ENUM_FIELDS:
+        assert all(repr(v) in message for v in table), message
+    elif table:
+        assert all(v in message for v in table), message
+    # The same value through attrs.evolve is refused the same way.
+    with pytest.raises(RulesError) as again:
+        attrs.evolve(RuleSet(), **{field: bad})  # type: ignore[arg-type]
+    assert again.value.message == message
+
+
+@pytest.mark.parametrize("bad", [[7], [-1], ["1"], [1.0], [True]])
+def test_trump_numbers_outside_0_to_6_are_refused(bad: list[object]) -> None:
+    with pytest.raises(RulesError) as e:
+        RuleSet(trump_numbers=bad)  # type: ignore[arg-type]
+    assert e.value.rule == "TRUMP-5" and "0 to 6" in e.value.message
+    assert repr(bad[0]) in e.value.message

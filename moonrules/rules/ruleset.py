@@ -8,8 +8,9 @@ that cannot be played is refused when built (RULES-1, TRUMP-5).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
-from typing import Final
+from typing import Final, TypeVar
 
 import attrs
 
@@ -84,22 +85,85 @@ def _default_trump_numbers(self: RuleSet) -> tuple[int, ...]:
     return tuple(n for n in range(7) if any(mask >> t.index & 1 and t.has(n) for t in TILES))
 
 
-def _sorted_numbers(value: object) -> tuple[int, ...]:
+def _sorted_numbers(value: Iterable[int]) -> tuple[int, ...]:
     if not isinstance(value, (tuple, list, frozenset, set)):
-        raise RulesError(f"trump_numbers must be a collection of numbers 0-6, not {value!r}")
-    nums = sorted(set(value))
-    for n in nums:
+        raise RulesError(
+            f"trump_numbers must be a collection of numbers 0-6 (e.g. [1, 2, 3]), not {value!r}"
+        )
+    for n in value:
         if type(n) is not int or not 0 <= n <= 6:
             raise RulesError(f"trump numbers run from 0 to 6, not {n!r}", "TRUMP-5")
-    return tuple(nums)
+    return tuple(sorted(set(value)))
+
+
+_E = TypeVar("_E", bound=Enum)
+
+
+def _option(kind: type[_E], field: str, value: object) -> _E:
+    """``value`` as a member of ``kind``: a member, or its option string (``"penalty"``)."""
+    if isinstance(value, kind):
+        return value
+    if isinstance(value, str):
+        for member in kind:
+            if member.value == value:
+                return member
+    choices = ", ".join(repr(k.value) for k in kind)
+    raise RulesError(f"{field} must be one of {choices} (or a {kind.__name__}), not {value!r}")
+
+
+# One named converter per option field, so that type checkers see ``TileSet | str``.
+
+
+def _tile_set(value: TileSet | str) -> TileSet:
+    return _option(TileSet, "tile_set", value)
+
+
+def _all_pass(value: AllPass | str) -> AllPass:
+    return _option(AllPass, "all_pass", value)
+
+
+def _widow_timing(value: WidowTiming | str) -> WidowTiming:
+    return _option(WidowTiming, "widow_timing", value)
+
+
+def _first_lead(value: FirstLead | str) -> FirstLead:
+    return _option(FirstLead, "first_lead", value)
+
+
+def _moon_made(value: MoonMade | str) -> MoonMade:
+    return _option(MoonMade, "moon_made", value)
+
+
+def _scoring(value: Scoring | str) -> Scoring:
+    return _option(Scoring, "scoring", value)
+
+
+def _tie(value: TieRule | str) -> TieRule:
+    return _option(TieRule, "tie", value)
+
+
+def _renege(value: Renege | str) -> Renege:
+    return _option(Renege, "renege", value)
 
 
 @attrs.frozen(slots=True, kw_only=True, cache_hash=True)
 class RuleSet:
     """One complete choice of Moon's rules. Defaults: three-player Moon (the seeds).
 
+    An option field takes its enum member or the same string a JSON record uses
+    (``spec/variants.md``); anything else is refused naming the field and its values.
+
     >>> RuleSet().players, RuleSet().min_bid, RuleSet().widow_size
     (3, 4, 1)
+    >>> RuleSet(players=4, tile_set="double-six-28") == PARTNERSHIP
+    True
+    >>> RuleSet(renege="penalty").renege
+    Renege.PENALTY
+    >>> RuleSet(renege="fine")
+    Traceback (most recent call last):
+    ...
+    moonrules.rules.errors.RulesError: renege must be one of 'stop', 'penalty' (or a Renege), \
+not 'fine' (RULES-1)
     >>> RuleSet(tile_set=TileSet.NO_DOUBLE_BLANK_21, trump_numbers=(0, 1))
     Traceback (most recent call last):
     ...
@@ -109,15 +173,17 @@ no tile bears a 0 (TRUMP-5)
 
     players: int = 3
     """3 (each for themself) or 4 (two teams, partners opposite: TEAM-1)."""
-    tile_set: TileSet = TileSet.MOON_22
+    tile_set: TileSet = attrs.field(default=TileSet.MOON_22, converter=_tile_set)
     """The tiles: 22 with a widow (TILE-2), 28 for four players (TILE-3), 21 (TILE-4)."""
     min_bid: int = 4
     """The lowest bid: 3, 4 or 5 (BID-4)."""
     moon: bool = True
     """Whether 21 ("shooting the moon") may be bid (BID-4, BID-5)."""
-    all_pass: AllPass = AllPass.REDEAL
+    all_pass: AllPass = attrs.field(default=AllPass.REDEAL, converter=_all_pass)
     """Every player passes: redeal (BID-7) or the last bidder is forced (BID-8)."""
-    widow_timing: WidowTiming = WidowTiming.BEFORE_TRUMP
+    widow_timing: WidowTiming = attrs.field(
+        default=WidowTiming.BEFORE_TRUMP, converter=_widow_timing
+    )
     """Widow taken before naming trump (WIDOW-1) or after (WIDOW-2)."""
     doubles_trump: bool = True
     """Whether doubles may be named trump (TRUMP-3, TRUMP-5)."""
@@ -128,11 +194,11 @@ no tile bears a 0 (TRUMP-5)
         converter=_sorted_numbers,
     )
     """The numbers that may be named trump; default: every number on the set's tiles (TRUMP-5)."""
-    first_lead: FirstLead = FirstLead.ANY
+    first_lead: FirstLead = attrs.field(default=FirstLead.ANY, converter=_first_lead)
     """Any first lead (LEAD-1) or a trump if the leader holds one (LEAD-2)."""
-    moon_made: MoonMade = MoonMade.WINS_GAME
+    moon_made: MoonMade = attrs.field(default=MoonMade.WINS_GAME, converter=_moon_made)
     """A made 21 wins the game (SCORE-4) or scores 21 (SCORE-5)."""
-    scoring: Scoring = Scoring.POINTS
+    scoring: Scoring = attrs.field(default=Scoring.POINTS, converter=_scoring)
     """Points (SCORE-2, SCORE-3) or marks (SCORE-6)."""
     target: int = attrs.field(
         default=attrs.Factory(
@@ -140,9 +206,9 @@ no tile bears a 0 (TRUMP-5)
         )
     )
     """The score that ends the game (END-1): 21 points or 7 marks by default."""
-    tie: TieRule = TieRule.PLAY_ON
+    tie: TieRule = attrs.field(default=TieRule.PLAY_ON, converter=_tie)
     """A tie at the top: play on (END-2) or the bidder goes out (END-3)."""
-    renege: Renege = Renege.STOP
+    renege: Renege = attrs.field(default=Renege.STOP, converter=_renege)
     """A recorded renege: stop and report (RENEGE-1) or penalise the hand (RENEGE-2)."""
 
     def __attrs_post_init__(self) -> None:
@@ -208,24 +274,12 @@ no tile bears a 0 (TRUMP-5)
 
 def _validate(r: RuleSet) -> None:
     """RULES-1, TRUMP-5: refuse a rule set that cannot be played."""
-    for name, kind in (
-        ("tile_set", TileSet),
-        ("all_pass", AllPass),
-        ("widow_timing", WidowTiming),
-        ("first_lead", FirstLead),
-        ("moon_made", MoonMade),
-        ("scoring", Scoring),
-        ("tie", TieRule),
-        ("renege", Renege),
-    ):
-        if not isinstance(getattr(r, name), kind):
-            choices = ", ".join(repr(k.value) for k in kind)
-            raise RulesError(
-                f"{name} must be a {kind.__name__} ({choices}), not {getattr(r, name)!r}"
-            )
+    # The option fields are converted (or refused) field by field when built; see _option.
     for name in ("moon", "doubles_trump", "no_trump"):
         if type(getattr(r, name)) is not bool:
             raise RulesError(f"{name} must be true or false, not {getattr(r, name)!r}")
+    if type(r.players) is not int:
+        raise RulesError(f"players must be the number 3 or 4, not {r.players!r}")
     if r.players not in (3, 4):
         raise RulesError(f"Moon is played by 3 players, or 4 in partnerships, not {r.players!r}")
     n = len(r.tile_set.tiles)
@@ -239,7 +293,9 @@ def _validate(r: RuleSet) -> None:
             "three players cannot share the 28-tile set: 7 each leaves 7 over, and a widow "
             "is one tile; use the 22- or 21-tile set"
         )
-    if type(r.min_bid) is not int or r.min_bid not in (3, 4, 5):
+    if type(r.min_bid) is not int:
+        raise RulesError(f"min_bid must be the number 3, 4 or 5, not {r.min_bid!r}", "BID-4")
+    if r.min_bid not in (3, 4, 5):
         raise RulesError(f"the minimum bid is 3, 4 or 5, not {r.min_bid!r}", "BID-4")
     if r.widow_timing is WidowTiming.AFTER_TRUMP and not r.has_widow:
         raise RulesError(
@@ -257,7 +313,9 @@ def _validate(r: RuleSet) -> None:
             )
     if not r.trumps:
         raise RulesError("the rule set offers no trump at all for the bidder to name", "TRUMP-5")
-    if type(r.target) is not int or r.target < 1:
+    if type(r.target) is not int:
+        raise RulesError(f"target must be a positive whole number, not {r.target!r}")
+    if r.target < 1:
         raise RulesError(f"the target score must be a positive whole number, not {r.target!r}")
 
 

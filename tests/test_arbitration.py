@@ -20,7 +20,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import moonrules as m
-from moonrules.arbitration.rulings import (
+from moonrules.arbitration import (
     UnreadableDeal,
     check,
     explain_auction,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from moonrules.arbitration.rulings import check, read_record
+from moonrules.arbitration import check, read_record
 from moonrules.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from moonrules.arbitration.rulings import (
+from moonrules.arbitration import (
     Report,
     Source,
     check,

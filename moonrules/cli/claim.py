@@ -15,7 +15,7 @@ import argparse
 import sys
 
 from moonrules.analysis.claim import ClaimError, describe_line, verify_claim
-from moonrules.arbitration.rulings import check, side_name
+from moonrules.arbitration import check, side_name
 from moonrules.cli.check import load, unreadable
 from moonrules.records.record import RecordError
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from moonrules.arbitration.rulings import (
+from moonrules.arbitration import (
     Explanation,
     explain_auction,
     explain_play,

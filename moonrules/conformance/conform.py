@@ -24,16 +24,14 @@ import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import attrs
 
 from moonrules.conformance.target import Target, TargetExtraLine, TargetFault, TargetGarbage
-from moonrules.records.record import RecordError, rules_from_json
+from moonrules.records.record import JSON, RecordError, rules_from_json
 from moonrules.rules.errors import MoonError, ParseError
 from moonrules.rules.ruleset import rules_by_name
-
-JSON = Any
 
 VECTOR_DIRS: Final = (
     Path(__file__).resolve().parent / "vectors",

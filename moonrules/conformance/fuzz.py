@@ -34,7 +34,7 @@ import time
 import traceback
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Any, Final, Literal
+from typing import IO, TYPE_CHECKING, Final, Literal
 
 import attrs
 
@@ -42,7 +42,7 @@ from moonrules.conformance.protocol import OPS as PROTOCOL_OPS
 from moonrules.conformance.target import Target, TargetFault, TargetTimeout, clip
 from moonrules.game.state import GameState, Play, apply, legal_actions, new_game, seeded_deal
 from moonrules.game.state import Phase as GamePhase
-from moonrules.records.record import to_record
+from moonrules.records.record import JSON, to_record
 from moonrules.rules.auction import MOON, PASS, Auction, legal_calls
 from moonrules.rules.errors import MoonError
 from moonrules.rules.ruleset import (
@@ -61,7 +61,6 @@ if TYPE_CHECKING:  # Hypothesis is imported when fuzzing starts, not with this m
     from hypothesis import settings
     from hypothesis import strategies as st
 
-JSON = Any
 Request = dict[str, JSON]
 Response = dict[str, JSON]
 Handler = Callable[[Request], Response]

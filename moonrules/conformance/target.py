@@ -40,9 +40,9 @@ import subprocess
 import threading
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import IO, Any, ClassVar, Final, Literal
+from typing import IO, ClassVar, Final, Literal
 
-JSON = Any
+from moonrules.records.record import JSON
 
 FaultKind = Literal["crash", "timeout", "garbage"]
 

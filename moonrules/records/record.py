@@ -61,6 +61,7 @@ from moonrules.rules.tiles import TILES, Tile, TileSet, tiles_of
 
 Step = Literal["deal", "bid", "discard", "trump", "play"]
 JSON = Any
+"""A JSON value as :mod:`json` reads it (the one definition; other modules import it)."""
 
 _HAND_FIELDS = ("first_bidder", "deal", "widow", "bids", "discard", "trump", "plays")
 

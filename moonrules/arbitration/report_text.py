@@ -1,0 +1,128 @@
+"""A checked record as text: what ``moonrules check`` prints."""
+
+from __future__ import annotations
+
+from moonrules.arbitration.explain import side_name
+from moonrules.arbitration.report import HandReport, Report
+from moonrules.rules.auction import PASS
+from moonrules.rules.ruleset import RuleSet, Scoring
+from moonrules.rules.scoring import side_tricks
+from moonrules.rules.suits import TRUMP_SUIT, Trump, led_suit
+
+
+def format_report(report: Report) -> str:
+    """The report as ``moonrules check`` prints it."""
+    rules = report.rules
+    n = rules.players
+    out = [
+        f"Moon record check — rules: {report.rules_label} ({n} players"
+        f"{', partnerships' if rules.partnership else ''}), seed "
+        f"{report.seed if report.seed is not None else '(none)'}"
+    ]
+    unit = "marks" if rules.scoring is Scoring.MARKS else "points"
+    ruling = report.ruling
+    for h in report.hands:
+        out.append("")
+        out.append(f"Hand {h.number} — seat {h.first_bidder} bids first")
+        for s, ts in enumerate(h.deal):
+            label = "Deal:   " if s == 0 else "        "
+            out.append(f"  {label}seat {s}: {' '.join(map(str, ts))}")
+        if h.widow is not None:
+            out.append(f"  Widow:  {h.widow}")
+        if h.calls:
+            said = ", ".join(
+                f"seat {s} {'passes' if c == PASS else f'bids {c}'}" for s, c in h.calls
+            )
+            out.append(f"  Auction: {said}")
+        if h.thrown_in:
+            out.append("  Every player passed: the hand is thrown in and redealt (BID-7).")
+        elif h.bidder is not None:
+            out.append(f"  Seat {h.bidder} wins the auction with a bid of {h.bid} (BID-6).")
+        steps = []
+        if h.discard is not None:
+            steps.append(f"  Seat {h.bidder} takes the widow ({h.widow}) and discards {h.discard}.")
+        if h.trump is not None:
+            steps.insert(0 if h.trump_first else len(steps), f"  Trump: {trump_text(h.trump)}.")
+        out.extend(steps)
+        for t in h.tricks:
+            plays = ", ".join(f"seat {t.seat_of(i)} {tl}" for i, tl in enumerate(t.tiles))
+            if t.winner is not None:
+                out.append(
+                    f"  Trick {t.number}: seat {t.leader} leads — {plays} — seat {t.winner} wins"
+                )
+            else:
+                out.append(f"  Trick {t.number}: seat {t.leader} leads — {plays} — (unfinished)")
+        if h.renege is not None:
+            out.extend(renege_lines(h, rules))
+        if h.finished and h.deltas is not None and not h.thrown_in:
+            assert h.bidder is not None
+            side = rules.side_of(h.bidder)
+            st = side_tricks(rules, h.tricks_won)
+            made = "made" if h.made else "set"
+            if h.renege is None:
+                out.append(
+                    f"  Result: {side_name(rules, side)} bid {h.bid} and took {st[side]} "
+                    f"trick{'s' if st[side] != 1 else ''}: {made} (SCORE-1). Tricks: "
+                    f"{' '.join(map(str, st))}."
+                )
+            out.append(
+                f"  Score: {' '.join(f'{d:+d}' for d in h.deltas)}; totals "
+                f"{' '.join(map(str, h.totals))} {unit}."
+            )
+        if h.sheet is not None:
+            ok = tuple(h.sheet) == tuple(h.totals) and h.finished
+            out.append(
+                f"  Score sheet: {' '.join(map(str, h.sheet))}" + (" — correct." if ok else "")
+            )
+    out.append("")
+    if ruling is not None:
+        out.append("RULING")
+        out.append(f"  {ruling.text}")
+        if ruling.reasons:
+            out.append("  Why:")
+            for k, r in enumerate(ruling.reasons, 1):
+                out.append(f"    {k}. {r}")
+        out.append("")
+    out.append(report.end)
+    out.append(
+        "Verdict: "
+        + (
+            "valid — every step follows the rules."
+            if ruling is None
+            else f"{ruling.verdict.lower()} ({ruling.rule})."
+        )
+    )
+    return "\n".join(out)
+
+
+def renege_lines(h: HandReport, rules: RuleSet) -> list[str]:
+    """The lines telling a renege scored under ``renege = penalty`` (RENEGE-2)."""
+    r = h.renege
+    assert r is not None and h.bidder is not None
+    bidder_side = side_name(rules, rules.side_of(h.bidder))
+    legal = ", ".join(map(str, r.legal))
+    role = "the bidder's side" if r.bidder_side else "a defender"
+    outcome = "counts as set" if r.bidder_side else "counts as made"
+    led = r.trick.tiles[0]
+    trump = h.trump or Trump.NONE
+    suit = led_suit(led, trump)
+    lead = "a trump lead" if suit == TRUMP_SUIT else f"a {suit} lead"
+    return [
+        f"  Renege: seat {r.seat} played {r.tile} on {lead} ({led}) while holding {legal}, "
+        f"which {'follows' if len(r.legal) == 1 else 'follow'} ({r.rule}).",
+        f"  Under renege = penalty the hand ends at once (RENEGE-2): seat {r.seat} is "
+        f"{role}, so {bidder_side}'s contract of {h.bid} {outcome}; the other players "
+        "score the tricks they took before, and the unfinished trick counts for no one.",
+    ]
+
+
+def trump_text(t: Trump) -> str:
+    """A trump as a report says it: ``6s``, ``doubles`` or ``no-trump``."""
+    if t is Trump.DOUBLES:
+        return "doubles"
+    if t is Trump.NONE:
+        return "no-trump"
+    return f"{t.value}s"
+
+
+__all__ = ["format_report", "renege_lines", "trump_text"]

@@ -147,6 +147,21 @@ def explain_play(
 
     r = rules or STANDARD
     tr = list(trick)
+    _check_situation(play, tr, hand, r)
+    if not tr:
+        return _explain_lead(trump, play, hand, first_lead and r.first_lead is FirstLead.TRUMP)
+    led = tr[0]
+    suit = led_suit(led, trump)
+    reasons = [_led_reason(led, trump), _membership(play, suit, trump)]
+    if hand is None:
+        return _explain_follows(trump, play, suit, reasons)
+    return _explain_from_hand(trump, play, suit, hand, reasons)
+
+
+def _check_situation(
+    play: Tile, trick: list[Tile], hand: Sequence[Tile] | None, r: RuleSet
+) -> None:
+    """:class:`ParseError` unless ``play`` to ``trick`` from ``hand`` can happen."""
     if hand is not None:
         hs = list(hand)
         if len(set(hs)) != len(hs):
@@ -154,120 +169,108 @@ def explain_play(
             raise ParseError(f"{twice} appears twice in the hand; there is one of each tile")
         if play not in hs:
             raise ParseError(f"{play} is not in the hand ({' '.join(map(str, hs))})")
-        both = set(hs) & set(tr)
+        both = set(hs) & set(trick)
         if both:
             raise ParseError(f"{min(both)} is both in the hand and in the trick")
-    if len(set(tr)) != len(tr):
+    if len(set(trick)) != len(trick):
         raise ParseError("a tile appears twice in the trick")
-    if len(tr) >= r.players:
-        raise ParseError(f"the trick already has {len(tr)} tiles: it is complete")
-    reasons: list[Reason] = []
-    if not tr:
-        suit = led_suit(play, trump)
-        reasons.append(Reason("LEAD-1", "the leader may lead any tile"))
-        reasons.append(_led_reason(play, trump))
-        if first_lead and r.first_lead is FirstLead.TRUMP and trump is not Trump.NONE:
-            trumps = [t for t in (hand or ()) if is_trump(t, trump)]
-            if hand is not None and trumps and not is_trump(play, trump):
-                reasons.append(
-                    Reason(
-                        "LEAD-2",
-                        f"but the first lead of a hand must be a trump when the leader holds "
-                        f"one, and the hand holds {' '.join(map(str, trumps))}",
-                    )
-                )
-                return Explanation(
-                    f"Illegal: {play} may not be led (LEAD-2).",
-                    tuple(reasons),
-                    False,
-                    "LEAD-2",
-                    allowed=tuple(map(str, trumps)),
-                )
-        return Explanation(
-            f"Legal: {play} may be led; it calls {_suit_word(suit)}.",
-            tuple(reasons),
-            True,
-            "LEAD-1",
-        )
-    led = tr[0]
-    suit = led_suit(led, trump)
-    follow_rule = "FOLLOW-1" if suit == TRUMP_SUIT else "FOLLOW-2"
-    reasons.append(_led_reason(led, trump))
-    follows = in_suit(play, suit, trump)
-    reasons.append(_membership(play, suit, trump))
-    if hand is None:
-        if follows:
-            return Explanation(
-                f"{play} follows {_suit_word(suit)}: it may always be played to this trick "
-                f"({follow_rule}).",
-                tuple(reasons),
-                True,
-                follow_rule,
-            )
-        return Explanation(
-            f"{play} does not follow {_suit_word(suit)}: it may be played only by a player "
-            f"who holds no {_suit_word(suit)[:-1] if suit != TRUMP_SUIT else 'trump'} "
-            "(FOLLOW-3).",
-            tuple(reasons),
-            None,
-            follow_rule,
-        )
-    following = [t for t in sorted(hand, reverse=True) if in_suit(t, suit, trump)]
-    allowed = tuple(str(t) for t in (following or sorted(hand, reverse=True)))
-    if follows:
-        reasons.append(Reason(follow_rule, f"{play} follows, so it may be played"))
-        return Explanation(
-            f"Legal: {play} follows {_suit_word(suit)} ({follow_rule}).",
-            tuple(reasons),
-            True,
-            follow_rule,
-            allowed=allowed,
-        )
-    if following:
-        names = " ".join(map(str, following))
-        which = (
-            "is a trump"
-            if suit == TRUMP_SUIT and len(following) == 1
-            else (
-                "are trumps"
-                if suit == TRUMP_SUIT
-                else (f"follows suit {suit}" if len(following) == 1 else f"follow suit {suit}")
-            )
-        )
-        fake = [t for t in hand if suit != TRUMP_SUIT and is_trump(t, trump) and t.has(suit)]
-        note = (
-            f" ({' '.join(map(str, fake))} bear{'s' if len(fake) == 1 else ''} a {suit} but "
-            "is a trump, and does not count)"
-            if fake
-            else ""
-        )
+    if len(trick) >= r.players:
+        raise ParseError(f"the trick already has {len(trick)} tiles: it is complete")
+
+
+def _explain_lead(
+    trump: Trump, play: Tile, hand: Sequence[Tile] | None, lead_trump: bool
+) -> Explanation:
+    """A lead (LEAD-1, LEAD-3), and under ``lead_trump`` the first lead's LEAD-2."""
+    reasons = [Reason("LEAD-1", "the leader may lead any tile"), _led_reason(play, trump)]
+    trumps = [t for t in (hand or ()) if is_trump(t, trump)]
+    if lead_trump and trump is not Trump.NONE and trumps and not is_trump(play, trump):
         reasons.append(
             Reason(
-                follow_rule,
-                f"the hand holds {names}, which {which}{note}; a player who can follow must",
+                "LEAD-2",
+                f"but the first lead of a hand must be a trump when the leader holds "
+                f"one, and the hand holds {' '.join(map(str, trumps))}",
+            )
+        )
+        return Explanation(
+            f"Illegal: {play} may not be led (LEAD-2).",
+            tuple(reasons),
+            False,
+            "LEAD-2",
+            allowed=tuple(map(str, trumps)),
+        )
+    suit = led_suit(play, trump)
+    return Explanation(
+        f"Legal: {play} may be led; it calls {_suit_word(suit)}.", tuple(reasons), True, "LEAD-1"
+    )
+
+
+def _follow_rule(suit: int) -> str:
+    return "FOLLOW-1" if suit == TRUMP_SUIT else "FOLLOW-2"
+
+
+def _one_of(suit: int) -> str:
+    """One tile of ``suit``: ``trump`` or ``5``."""
+    return "trump" if suit == TRUMP_SUIT else _suit_word(suit)[:-1]
+
+
+def _explain_follows(trump: Trump, play: Tile, suit: int, reasons: list[Reason]) -> Explanation:
+    """Whether ``play`` follows ``suit``, the hand unknown (FOLLOW-1, FOLLOW-2, FOLLOW-3)."""
+    rule = _follow_rule(suit)
+    if in_suit(play, suit, trump):
+        return Explanation(
+            f"{play} follows {_suit_word(suit)}: it may always be played to this trick ({rule}).",
+            tuple(reasons),
+            True,
+            rule,
+        )
+    return Explanation(
+        f"{play} does not follow {_suit_word(suit)}: it may be played only by a player "
+        f"who holds no {_one_of(suit)} (FOLLOW-3).",
+        tuple(reasons),
+        None,
+        rule,
+    )
+
+
+def _explain_from_hand(
+    trump: Trump, play: Tile, suit: int, hand: Sequence[Tile], reasons: list[Reason]
+) -> Explanation:
+    """May ``play`` follow ``suit`` from ``hand`` (FOLLOW-1, FOLLOW-2, FOLLOW-3)?"""
+    rule = _follow_rule(suit)
+    following = [t for t in sorted(hand, reverse=True) if in_suit(t, suit, trump)]
+    allowed = tuple(str(t) for t in (following or sorted(hand, reverse=True)))
+    # trumps bearing the number led, which do not follow it (SUIT-2)
+    fake = [t for t in hand if suit != TRUMP_SUIT and is_trump(t, trump) and t.has(suit)]
+    bear = f"{' '.join(map(str, fake))} bear{'s' if len(fake) == 1 else ''} a {suit}"
+    if in_suit(play, suit, trump):
+        reasons.append(Reason(rule, f"{play} follows, so it may be played"))
+        verdict = f"Legal: {play} follows {_suit_word(suit)} ({rule})."
+        return Explanation(verdict, tuple(reasons), True, rule, allowed=allowed)
+    if following:
+        names = " ".join(map(str, following))
+        one = len(following) == 1
+        if suit == TRUMP_SUIT:
+            which = "is a trump" if one else "are trumps"
+        else:
+            which = f"follows suit {suit}" if one else f"follow suit {suit}"
+        note = f" ({bear} but is a trump, and does not count)" if fake else ""
+        reasons.append(
+            Reason(
+                rule, f"the hand holds {names}, which {which}{note}; a player who can follow must"
             )
         )
         return Explanation(
             f"Illegal: {play} may not be played; the player must follow with "
-            f"{' or '.join(map(str, following))} ({follow_rule}).",
+            f"{' or '.join(map(str, following))} ({rule}).",
             tuple(reasons),
             False,
-            follow_rule,
+            rule,
             allowed=allowed,
         )
-    fake = [t for t in hand if suit != TRUMP_SUIT and is_trump(t, trump) and t.has(suit)]
-    note = (
-        f" ({' '.join(map(str, fake))} bear{'s' if len(fake) == 1 else ''} a {suit}, but "
-        f"{_trump_why(fake[0], trump)}: a trump does not count)"
-        if fake
-        else ""
-    )
+    note = f" ({bear}, but {_trump_why(fake[0], trump)}: a trump does not count)" if fake else ""
     reasons.append(
-        Reason(
-            "FOLLOW-3",
-            f"the hand holds no {_suit_word(suit)[:-1] if suit != TRUMP_SUIT else 'trump'}{note}, "
-            "so any tile may be played",
-        )
+        Reason("FOLLOW-3", f"the hand holds no {_one_of(suit)}{note}, so any tile may be played")
     )
     return Explanation(
         f"Legal: the player cannot follow {_suit_word(suit)}, so {play} may be played (FOLLOW-3).",

@@ -31,6 +31,8 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from html import escape
 from typing import Final, Literal
 
+import attrs
+
 from moonrules.game.state import Trick
 from moonrules.rules.suits import TRUMP_SUIT, Trump, suit_tiles
 from moonrules.rules.tiles import MOON_SET, Tile
@@ -446,114 +448,163 @@ def hand_tricks_svg(
     (1, 1)
     """
     names = _seat_names(seat_names, players)
-    scale = size / _HALF
-    tw, th = 2 * _HALF * scale, _HALF * scale
-    font = _font(size * 1.3)
-    pad = _RING * scale + 2
-    label_w = font * 4.4
-    ring = _RING * scale
-    mark_w = font * 0.8
-    star_w = font * 1.1
-    col_w = mark_w + 2 * ring + tw + star_w + font * 0.4
-    tile_at = mark_w + ring  # where a tile starts in its seat's column
-    won_w = font * 5.5
-    row_h = max(th + 2 * _RING * scale + 4, font * 1.6)
-    head_h = font * 1.8
-    width = 2 * pad + label_w + players * col_w + won_w
-    height = 2 * pad + head_h + (len(tricks) + 1) * row_h
-    body = []
-    x0 = pad + label_w
-    for s in range(players):
-        body.append(
-            _text(
-                x0 + s * col_w + tile_at + tw / 2,
-                pad + font * 1.1,
-                names[s],
-                size=font,
-                weight="bold",
-            )
-        )
-    body.append(
-        _text(
-            x0 + players * col_w + won_w / 2, pad + font * 1.1, "Won by", size=font, weight="bold"
-        )
-    )
+    g = _TrickTable.of(size, players)
+    body = [
+        _text(g.seat_x(s), g.pad + g.font * 1.1, names[s], size=g.font, weight="bold")
+        for s in range(players)
+    ]
+    body.append(_text(g.won_x, g.pad + g.font * 1.1, "Won by", size=g.font, weight="bold"))
     won = [0] * players
     for k, tr in enumerate(tricks):
         if len(tr.tiles) > players:
             raise ValueError(f"trick {k + 1} has {len(tr.tiles)} tiles for {players} players")
-        y = pad + head_h + k * row_h
-        mid = y + row_h / 2
-        body.append(
-            f'<g class="trick" data-trick="{k + 1}" data-leader="{tr.leader}" '
-            f'data-winner="{tr.winner}">'
-        )
-        body.append(_text(pad, mid + font * 0.35, f"Trick {k + 1}", size=font, anchor="start"))
-        for i, t in enumerate(tr.tiles):
-            seat = (tr.leader + i) % players
-            is_win = seat == tr.winner
-            tx = x0 + seat * col_w + tile_at
-            ty = mid - th / 2
-            body.append(
-                f'<g class="play{" winner" if is_win else ""}" data-seat="{seat}" '
-                f'data-position="{i}">'
-            )
-            if i == 0:
-                mx, half = tx - ring - mark_w * 0.2, min(th * 0.25, font * 0.35)
-                body.append(
-                    f'<path class="leader-mark" d="M{_n(mx - half * 1.5)} {_n(mid - half)} '
-                    f'L{_n(mx)} {_n(mid)} L{_n(mx - half * 1.5)} {_n(mid + half)} Z" '
-                    f'fill="currentColor"/>'
-                )
-            body.append(
-                _tile_group(
-                    t,
-                    tx,
-                    ty,
-                    scale,
-                    orientation="horizontal",
-                    highlight=WINNER_COLOUR if is_win else None,
-                    ring_class="winner-mark",
-                )
-            )
-            if is_win:
-                body.append(
-                    _text(
-                        tx + tw + ring + star_w / 2,
-                        mid + font * 0.35,
-                        "\u2605",
-                        size=font,
-                        cls="winner-star",
-                        fill=WINNER_COLOUR,
-                    )
-                )
-            body.append("</g>")
+        body.extend(_trick_row(g, k, tr, names))
         if 0 <= tr.winner < players:
             won[tr.winner] += 1
-            body.append(
-                _text(
-                    x0 + players * col_w + won_w / 2,
-                    mid + font * 0.35,
-                    names[tr.winner],
-                    size=font,
-                    cls="trick-winner",
-                )
-            )
-        body.append("</g>")
-    y = pad + head_h + len(tricks) * row_h + row_h / 2 + font * 0.35
-    body.append(_text(pad, y, "Tricks", size=font, anchor="start", weight="bold"))
-    for s in range(players):
-        body.append(
+    y = g.row_y(len(tricks)) + g.row_h / 2 + g.font * 0.35
+    body.append(_text(g.pad, y, "Tricks", size=g.font, anchor="start", weight="bold"))
+    body.extend(
+        _text(g.seat_x(s), y, str(won[s]), size=g.font, cls="tricks-won", weight="bold")
+        for s in range(players)
+    )
+    width = 2 * g.pad + g.label_w + players * g.col_w + g.won_w
+    height = 2 * g.pad + g.head_h + (len(tricks) + 1) * g.row_h
+    return _svg(width, height, title or f"{len(tricks)} tricks", body, "hand-tricks")
+
+
+@attrs.frozen(slots=True)
+class _TrickTable:
+    """The geometry of :func:`hand_tricks_svg`: one row per trick, one column per seat."""
+
+    scale: float
+    font: float
+    pad: float
+    ring: float
+    players: int
+
+    @classmethod
+    def of(cls, size: float, players: int) -> _TrickTable:
+        scale = size / _HALF
+        return cls(scale, _font(size * 1.3), _RING * scale + 2, _RING * scale, players)
+
+    @property
+    def tw(self) -> float:
+        """A horizontal tile's width."""
+        return 2 * _HALF * self.scale
+
+    @property
+    def th(self) -> float:
+        """A horizontal tile's height."""
+        return _HALF * self.scale
+
+    @property
+    def label_w(self) -> float:
+        return self.font * 4.4
+
+    @property
+    def mark_w(self) -> float:
+        """Room for the triangle marking the tile led."""
+        return self.font * 0.8
+
+    @property
+    def star_w(self) -> float:
+        return self.font * 1.1
+
+    @property
+    def col_w(self) -> float:
+        return self.mark_w + 2 * self.ring + self.tw + self.star_w + self.font * 0.4
+
+    @property
+    def tile_at(self) -> float:
+        """Where a tile starts in its seat's column."""
+        return self.mark_w + self.ring
+
+    @property
+    def won_w(self) -> float:
+        return self.font * 5.5
+
+    @property
+    def row_h(self) -> float:
+        return max(self.th + 2 * self.ring + 4, self.font * 1.6)
+
+    @property
+    def head_h(self) -> float:
+        return self.font * 1.8
+
+    @property
+    def x0(self) -> float:
+        """Where the first seat's column starts."""
+        return self.pad + self.label_w
+
+    @property
+    def won_x(self) -> float:
+        """The middle of the "Won by" column."""
+        return self.x0 + self.players * self.col_w + self.won_w / 2
+
+    def seat_x(self, seat: int) -> float:
+        """The middle of a seat's tile in its column."""
+        return self.x0 + seat * self.col_w + self.tile_at + self.tw / 2
+
+    def row_y(self, k: int) -> float:
+        """The top of row ``k`` (trick ``k + 1``; the totals row after the last)."""
+        return self.pad + self.head_h + k * self.row_h
+
+
+def _trick_row(g: _TrickTable, k: int, tr: Trick, names: Sequence[str]) -> list[str]:
+    """Row ``k`` of :func:`hand_tricks_svg`: the trick's tiles in their seats' columns."""
+    mid = g.row_y(k) + g.row_h / 2
+    out = [
+        f'<g class="trick" data-trick="{k + 1}" data-leader="{tr.leader}" '
+        f'data-winner="{tr.winner}">',
+        _text(g.pad, mid + g.font * 0.35, f"Trick {k + 1}", size=g.font, anchor="start"),
+    ]
+    for i, t in enumerate(tr.tiles):
+        out.extend(_trick_cell(g, mid, i, t, tr))
+    if 0 <= tr.winner < g.players:
+        out.append(
+            _text(g.won_x, mid + g.font * 0.35, names[tr.winner], size=g.font, cls="trick-winner")
+        )
+    out.append("</g>")
+    return out
+
+
+def _trick_cell(g: _TrickTable, mid: float, i: int, t: Tile, tr: Trick) -> list[str]:
+    """The ``i``-th tile of a trick in its seat's column: led mark, winner ring and star."""
+    seat = (tr.leader + i) % g.players
+    is_win = seat == tr.winner
+    tx = g.x0 + seat * g.col_w + g.tile_at
+    out = [f'<g class="play{" winner" if is_win else ""}" data-seat="{seat}" data-position="{i}">']
+    if i == 0:
+        mx, half = tx - g.ring - g.mark_w * 0.2, min(g.th * 0.25, g.font * 0.35)
+        out.append(
+            f'<path class="leader-mark" d="M{_n(mx - half * 1.5)} {_n(mid - half)} '
+            f'L{_n(mx)} {_n(mid)} L{_n(mx - half * 1.5)} {_n(mid + half)} Z" '
+            f'fill="currentColor"/>'
+        )
+    out.append(
+        _tile_group(
+            t,
+            tx,
+            mid - g.th / 2,
+            g.scale,
+            orientation="horizontal",
+            highlight=WINNER_COLOUR if is_win else None,
+            ring_class="winner-mark",
+        )
+    )
+    if is_win:
+        out.append(
             _text(
-                x0 + s * col_w + tile_at + tw / 2,
-                y,
-                str(won[s]),
-                size=font,
-                cls="tricks-won",
-                weight="bold",
+                tx + g.tw + g.ring + g.star_w / 2,
+                mid + g.font * 0.35,
+                "\u2605",
+                size=g.font,
+                cls="winner-star",
+                fill=WINNER_COLOUR,
             )
         )
-    return _svg(width, height, title or f"{len(tricks)} tricks", body, "hand-tricks")
+    out.append("</g>")
+    return out
 
 
 def suits_svg(

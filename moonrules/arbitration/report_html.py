@@ -146,68 +146,29 @@ def report_html(report: Report, *, title: str | None = None) -> str:
 
 
 def _hand_html(report: Report, h: HandReport, seat_names: list[str], unit: str) -> str:
-
+    """One hand's section; the disputed step, if it is in this hand, where it happened."""
     rules = report.rules
     ruling = report.ruling
-    here = ruling if ruling is not None and ruling.hand == h.number - 1 else None
-    out = [f'<section class="hand" id="hand-{h.number}">']
-    out.append(f"<h2>Hand {h.number}</h2>")
-    out.append(f'<p class="meta">Seat {h.first_bidder} bids first.</p>')
-    out.append('<div class="deal">')
-    for s, ts in enumerate(h.deal):
-        ring = {h.discard: render.HIGHLIGHT_COLOUR} if h.discard in ts and s == h.bidder else {}
-        svg = render.hand_svg(
-            ts, size=22, highlight=ring, title=f"Seat {s} was dealt {len(ts)} tiles"
-        )
-        out.append(f'<div class="seat-tiles"><span>Seat {s}</span>{svg}</div>')
-    if h.widow is not None:
-        svg = render.hand_svg([h.widow], size=22, title=f"The widow: {h.widow}")
-        out.append(f'<div class="seat-tiles"><span>Widow</span>{svg}</div>')
-    out.append("</div>")
-    # auction
-    out.append("<h3>Auction</h3>")
-    items = []
-    for s, c in h.calls:
-        items.append(f"<li>Seat {s} {_call_html(c)}</li>")
-    if here is not None and here.step == "bid":
-        items.append('<li class="bad">the disputed call (see the ruling)</li>')
-    out.append(f'<ol class="auction">{"".join(items) or "<li>no call yet</li>"}</ol>')
-    if here is not None and here.step == "bid":
-        out.append(_step_html(report))
-    facts = []
-    if h.thrown_in:
-        facts.append("Every player passed: the hand is thrown in and redealt (BID-7).")
-    elif h.bidder is not None:
-        facts.append(f"Seat {h.bidder} wins the auction with a bid of {h.bid} (BID-6).")
-    if h.trump is not None and h.trump_first:
-        facts.append(f"Trump: <strong>{_esc(trump_text(h.trump))}</strong>.")
-    if h.discard is not None:
-        facts.append(f"Seat {h.bidder} takes the widow ({h.widow}) and discards {h.discard}.")
-    if h.trump is not None and not h.trump_first:
-        facts.append(f"Trump: <strong>{_esc(trump_text(h.trump))}</strong>.")
+    step = ruling.step if ruling is not None and ruling.hand == h.number - 1 else None
+
+    def disputed(*steps: str) -> list[str]:
+        return [_step_html(report)] if step in steps else []
+
+    out = [
+        f'<section class="hand" id="hand-{h.number}">',
+        f"<h2>Hand {h.number}</h2>",
+        f'<p class="meta">Seat {h.first_bidder} bids first.</p>',
+        _deal_html(h),
+        "<h3>Auction</h3>",
+        _auction_html(h, disputed=step == "bid"),
+        *disputed("bid"),
+    ]
+    facts = _facts(h)
     if facts:
         out.append(f'<p class="facts">{" ".join(facts)}</p>')
-    if here is not None and here.step in ("discard", "trump"):
-        out.append(_step_html(report))
-    complete = [t for t in h.tricks if t.winner is not None]
-    if complete:
-        tricks = [Trick(t.leader, t.tiles, t.winner) for t in complete if t.winner is not None]
-        out.append("<h3>Tricks</h3>")
-        out.append(
-            '<div class="tricks">'
-            + render.hand_tricks_svg(tricks, rules.players, seat_names=seat_names, size=20)
-            + "</div>"
-        )
-    unfinished = [t for t in h.tricks if t.winner is None]
-    if h.renege is not None:
-        out.append(_renege_html(h, rules))
-    elif unfinished and not (here is not None and here.step == "play"):
-        t = unfinished[0]
-        labels = [f"Seat {t.seat_of(i)}" + (" led" if i == 0 else "") for i in range(len(t.tiles))]
-        out.append(f"<h3>Trick {t.number} (unfinished)</h3>")
-        out.append(render.hand_svg(t.tiles, size=30, labels=labels))
-    if here is not None and here.step in ("play", "claim"):
-        out.append(_step_html(report))
+    out.extend(disputed("discard", "trump"))
+    out.extend(_tricks_html(h, rules, seat_names, show_unfinished=step != "play"))
+    out.extend(disputed("play", "claim"))
     if h.finished and h.deltas is not None and not h.thrown_in and h.bidder is not None:
         side = rules.side_of(h.bidder)
         st = side_tricks(rules, h.tricks_won)
@@ -218,14 +179,77 @@ def _hand_html(report: Report, h: HandReport, seat_names: list[str], unit: str) 
             f"{st[side]}: {'made' if h.made else 'set'}. Score {deltas}; totals {totals} "
             f"{unit}.</p>"
         )
-    if here is not None and here.step == "score":
-        out.append(_step_html(report))
+    out.extend(disputed("score"))
     out.append("</section>")
     return "\n".join(out)
 
 
-def _renege_html(h: HandReport, rules: RuleSet) -> str:
+def _deal_html(h: HandReport) -> str:
+    """Each seat's tiles as dealt, the discard ringed, and the widow."""
+    out = ['<div class="deal">']
+    for s, ts in enumerate(h.deal):
+        ring = {h.discard: render.HIGHLIGHT_COLOUR} if h.discard in ts and s == h.bidder else {}
+        svg = render.hand_svg(
+            ts, size=22, highlight=ring, title=f"Seat {s} was dealt {len(ts)} tiles"
+        )
+        out.append(f'<div class="seat-tiles"><span>Seat {s}</span>{svg}</div>')
+    if h.widow is not None:
+        svg = render.hand_svg([h.widow], size=22, title=f"The widow: {h.widow}")
+        out.append(f'<div class="seat-tiles"><span>Widow</span>{svg}</div>')
+    out.append("</div>")
+    return "\n".join(out)
 
+
+def _auction_html(h: HandReport, *, disputed: bool) -> str:
+    """The calls in order; a disputed call is marked at the end."""
+    items = [f"<li>Seat {s} {_call_html(c)}</li>" for s, c in h.calls]
+    if disputed:
+        items.append('<li class="bad">the disputed call (see the ruling)</li>')
+    return f'<ol class="auction">{"".join(items) or "<li>no call yet</li>"}</ol>'
+
+
+def _facts(h: HandReport) -> list[str]:
+    """The auction's outcome, then widow and trump in the order the rules take them."""
+    facts = []
+    if h.thrown_in:
+        facts.append("Every player passed: the hand is thrown in and redealt (BID-7).")
+    elif h.bidder is not None:
+        facts.append(f"Seat {h.bidder} wins the auction with a bid of {h.bid} (BID-6).")
+    trump = [] if h.trump is None else [f"Trump: <strong>{_esc(trump_text(h.trump))}</strong>."]
+    if h.trump_first:
+        facts.extend(trump)
+    if h.discard is not None:
+        facts.append(f"Seat {h.bidder} takes the widow ({h.widow}) and discards {h.discard}.")
+    if not h.trump_first:
+        facts.extend(trump)
+    return facts
+
+
+def _tricks_html(
+    h: HandReport, rules: RuleSet, seat_names: list[str], *, show_unfinished: bool
+) -> list[str]:
+    """The finished tricks as a table, then a renege or the unfinished trick."""
+    out = []
+    tricks = [Trick(t.leader, t.tiles, t.winner) for t in h.tricks if t.winner is not None]
+    if tricks:
+        out.append("<h3>Tricks</h3>")
+        out.append(
+            '<div class="tricks">'
+            + render.hand_tricks_svg(tricks, rules.players, seat_names=seat_names, size=20)
+            + "</div>"
+        )
+    unfinished = [t for t in h.tricks if t.winner is None]
+    if h.renege is not None:
+        out.append(_renege_html(h, rules))
+    elif unfinished and show_unfinished:
+        t = unfinished[0]
+        labels = [f"Seat {t.seat_of(i)}" + (" led" if i == 0 else "") for i in range(len(t.tiles))]
+        out.append(f"<h3>Trick {t.number} (unfinished)</h3>")
+        out.append(render.hand_svg(t.tiles, size=30, labels=labels))
+    return out
+
+
+def _renege_html(h: HandReport, rules: RuleSet) -> str:
     r = h.renege
     assert r is not None
     t = r.trick
@@ -297,7 +321,6 @@ def _trick_picture(report: Report, *, size: float) -> str:
 
 
 def _violation_html(report: Report, h: HandReport | None) -> str:
-
     ruling = report.ruling
     assert ruling is not None
     state = report.state

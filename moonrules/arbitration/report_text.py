@@ -13,86 +13,87 @@ from moonrules.rules.suits import TRUMP_SUIT, Trump, led_suit
 def format_report(report: Report) -> str:
     """The report as ``moonrules check`` prints it."""
     rules = report.rules
-    n = rules.players
     out = [
-        f"Moon record check — rules: {report.rules_label} ({n} players"
+        f"Moon record check — rules: {report.rules_label} ({rules.players} players"
         f"{', partnerships' if rules.partnership else ''}), seed "
         f"{report.seed if report.seed is not None else '(none)'}"
     ]
-    unit = "marks" if rules.scoring is Scoring.MARKS else "points"
-    ruling = report.ruling
     for h in report.hands:
         out.append("")
-        out.append(f"Hand {h.number} — seat {h.first_bidder} bids first")
-        for s, ts in enumerate(h.deal):
-            label = "Deal:   " if s == 0 else "        "
-            out.append(f"  {label}seat {s}: {' '.join(map(str, ts))}")
-        if h.widow is not None:
-            out.append(f"  Widow:  {h.widow}")
-        if h.calls:
-            said = ", ".join(
-                f"seat {s} {'passes' if c == PASS else f'bids {c}'}" for s, c in h.calls
-            )
-            out.append(f"  Auction: {said}")
-        if h.thrown_in:
-            out.append("  Every player passed: the hand is thrown in and redealt (BID-7).")
-        elif h.bidder is not None:
-            out.append(f"  Seat {h.bidder} wins the auction with a bid of {h.bid} (BID-6).")
-        steps = []
-        if h.discard is not None:
-            steps.append(f"  Seat {h.bidder} takes the widow ({h.widow}) and discards {h.discard}.")
-        if h.trump is not None:
-            steps.insert(0 if h.trump_first else len(steps), f"  Trump: {trump_text(h.trump)}.")
-        out.extend(steps)
-        for t in h.tricks:
-            plays = ", ".join(f"seat {t.seat_of(i)} {tl}" for i, tl in enumerate(t.tiles))
-            if t.winner is not None:
-                out.append(
-                    f"  Trick {t.number}: seat {t.leader} leads — {plays} — seat {t.winner} wins"
-                )
-            else:
-                out.append(f"  Trick {t.number}: seat {t.leader} leads — {plays} — (unfinished)")
-        if h.renege is not None:
-            out.extend(renege_lines(h, rules))
-        if h.finished and h.deltas is not None and not h.thrown_in:
-            assert h.bidder is not None
-            side = rules.side_of(h.bidder)
-            st = side_tricks(rules, h.tricks_won)
-            made = "made" if h.made else "set"
-            if h.renege is None:
-                out.append(
-                    f"  Result: {side_name(rules, side)} bid {h.bid} and took {st[side]} "
-                    f"trick{'s' if st[side] != 1 else ''}: {made} (SCORE-1). Tricks: "
-                    f"{' '.join(map(str, st))}."
-                )
-            out.append(
-                f"  Score: {' '.join(f'{d:+d}' for d in h.deltas)}; totals "
-                f"{' '.join(map(str, h.totals))} {unit}."
-            )
-        if h.sheet is not None:
-            ok = tuple(h.sheet) == tuple(h.totals) and h.finished
-            out.append(
-                f"  Score sheet: {' '.join(map(str, h.sheet))}" + (" — correct." if ok else "")
-            )
+        out.extend(_hand_lines(h, rules))
     out.append("")
+    ruling = report.ruling
     if ruling is not None:
         out.append("RULING")
         out.append(f"  {ruling.text}")
         if ruling.reasons:
             out.append("  Why:")
-            for k, r in enumerate(ruling.reasons, 1):
-                out.append(f"    {k}. {r}")
+            out.extend(f"    {k}. {r}" for k, r in enumerate(ruling.reasons, 1))
         out.append("")
     out.append(report.end)
-    out.append(
-        "Verdict: "
-        + (
-            "valid — every step follows the rules."
-            if ruling is None
-            else f"{ruling.verdict.lower()} ({ruling.rule})."
-        )
+    verdict = (
+        "valid — every step follows the rules."
+        if ruling is None
+        else f"{ruling.verdict.lower()} ({ruling.rule})."
     )
+    out.append(f"Verdict: {verdict}")
     return "\n".join(out)
+
+
+def _hand_lines(h: HandReport, rules: RuleSet) -> list[str]:
+    """One hand of the report: deal, auction, widow and trump, tricks, result, score."""
+    out = [f"Hand {h.number} — seat {h.first_bidder} bids first"]
+    for s, ts in enumerate(h.deal):
+        label = "Deal:   " if s == 0 else "        "
+        out.append(f"  {label}seat {s}: {' '.join(map(str, ts))}")
+    if h.widow is not None:
+        out.append(f"  Widow:  {h.widow}")
+    if h.calls:
+        said = ", ".join(f"seat {s} {'passes' if c == PASS else f'bids {c}'}" for s, c in h.calls)
+        out.append(f"  Auction: {said}")
+    if h.thrown_in:
+        out.append("  Every player passed: the hand is thrown in and redealt (BID-7).")
+    elif h.bidder is not None:
+        out.append(f"  Seat {h.bidder} wins the auction with a bid of {h.bid} (BID-6).")
+    steps = []
+    if h.discard is not None:
+        steps.append(f"  Seat {h.bidder} takes the widow ({h.widow}) and discards {h.discard}.")
+    if h.trump is not None:
+        steps.insert(0 if h.trump_first else len(steps), f"  Trump: {trump_text(h.trump)}.")
+    out.extend(steps)
+    for t in h.tricks:
+        plays = ", ".join(f"seat {t.seat_of(i)} {tl}" for i, tl in enumerate(t.tiles))
+        end = "(unfinished)" if t.winner is None else f"seat {t.winner} wins"
+        out.append(f"  Trick {t.number}: seat {t.leader} leads — {plays} — {end}")
+    if h.renege is not None:
+        out.extend(renege_lines(h, rules))
+    out.extend(_score_lines(h, rules))
+    return out
+
+
+def _score_lines(h: HandReport, rules: RuleSet) -> list[str]:
+    """A finished hand's result (SCORE-1) and score, and the record's score sheet line."""
+    out = []
+    if h.finished and h.deltas is not None and not h.thrown_in:
+        assert h.bidder is not None
+        side = rules.side_of(h.bidder)
+        st = side_tricks(rules, h.tricks_won)
+        made = "made" if h.made else "set"
+        if h.renege is None:
+            out.append(
+                f"  Result: {side_name(rules, side)} bid {h.bid} and took {st[side]} "
+                f"trick{'s' if st[side] != 1 else ''}: {made} (SCORE-1). Tricks: "
+                f"{' '.join(map(str, st))}."
+            )
+        unit = "marks" if rules.scoring is Scoring.MARKS else "points"
+        out.append(
+            f"  Score: {' '.join(f'{d:+d}' for d in h.deltas)}; totals "
+            f"{' '.join(map(str, h.totals))} {unit}."
+        )
+    if h.sheet is not None:
+        ok = tuple(h.sheet) == tuple(h.totals) and h.finished
+        out.append(f"  Score sheet: {' '.join(map(str, h.sheet))}" + (" — correct." if ok else ""))
+    return out
 
 
 def renege_lines(h: HandReport, rules: RuleSet) -> list[str]:

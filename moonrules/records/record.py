@@ -509,7 +509,68 @@ def replay(record: JSON, *, rules: RuleSet | None = None) -> ReplayResult:
 def _replay_hand(
     state: GameState | None, rules: RuleSet, seed: int, i: int, hr: _HandRecord, *, last: bool
 ) -> GameState:
-    # -- deal
+    """Hand ``i`` of a record, step by step: the deal, the auction, the widow and trump in
+    the rules' order, the plays. Raises :class:`_Stop` at the first step the rules forbid."""
+    state = _replay_deal(state, rules, seed, i, hr)
+    number = state.hand.number
+    state = _replay_bids(state, i, hr, number)
+    order: tuple[Step, ...] = (
+        ("trump", "discard")
+        if rules.widow_timing is WidowTiming.AFTER_TRUMP
+        else ("discard", "trump")
+    )
+    present: dict[Step, bool] = {
+        "discard": hr.has_discard,
+        "trump": hr.trump is not None,
+        "play": hr.plays is not None,
+    }
+    sequence: tuple[Step, ...] = (*order, "play")
+    later = [st for st in sequence if present[st]]
+    if _hand_ended(state, number):  # every player passed: thrown in (BID-7)
+        if later:
+            what = "play" if later[0] == "play" else later[0]
+            raise _fail(
+                state,
+                i,
+                later[0],
+                None if later[0] != "play" else 0,
+                IllegalAction(
+                    "BID-7",
+                    f"every player passed, so the hand was thrown in: there is no {what}",
+                ),
+            )
+        return state
+    if state.hand.phase is Phase.BIDDING:
+        if later or not last:
+            step: Step = later[0] if later else "bid"
+            n = len(hr.bids or ())
+            raise _fail(
+                state,
+                i,
+                step,
+                n if step == "bid" else None,
+                IllegalAction(
+                    "BID-6", f"the auction is not over after {n} call(s), and the record goes on"
+                ),
+            )
+        return state
+    for step in order:
+        reached = _replay_contract_step(state, i, hr, step, sequence, present, last)
+        if reached is None:  # the record stops before this step
+            return state
+        state = reached
+    return _replay_plays(state, i, hr, number, last=last)
+
+
+def _hand_ended(state: GameState, number: int) -> bool:
+    """Whether hand ``number`` is over: the game ended, or the next hand was dealt."""
+    return state.is_over or state.hand.number != number
+
+
+def _replay_deal(
+    state: GameState | None, rules: RuleSet, seed: int, i: int, hr: _HandRecord
+) -> GameState:
+    """The deal of hand ``i`` (END-1, SEAT-1, BID-1, DEAL-1 … DEAL-3)."""
     if state is not None and state.is_over:
         raise _fail(
             state,
@@ -541,6 +602,7 @@ def _replay_hand(
                 "BID-1",
                 f"seat {state.hand.first_bidder} bids first in hand {i + 1}, one seat on "
                 f"from the hand before, not seat {hr.first_bidder}",
+                seat=hr.first_bidder,
             ),
         )
     if hr.has_widow and not rules.has_widow:
@@ -550,7 +612,9 @@ def _replay_hand(
             "deal",
             None,
             IllegalAction(
-                "DEAL-2", f"these rules have no widow, and the record names {hr.widow} as one"
+                "DEAL-2",
+                f"these rules have no widow, and the record names {hr.widow} as one",
+                tile=hr.widow,
             ),
         )
     deal = Deal(tuple(tuple(sorted(h)) for h in hr.deal), hr.widow)
@@ -559,25 +623,24 @@ def _replay_hand(
     except IllegalAction as e:
         raise _fail(state, i, "deal", None, e) from None
     if state is None:
-        state = new_game(rules, seed, first_bidder=hr.first_bidder, deal=deal)
-    else:
-        state = with_deal(state, deal)
-    number = state.hand.number
+        return new_game(rules, seed, first_bidder=hr.first_bidder, deal=deal)
+    return with_deal(state, deal)
 
-    def ended() -> bool:
-        return state is not None and (state.is_over or state.hand.number != number)
 
-    # -- bids
-    bids = hr.bids or ()
-    for j, call in enumerate(bids):
-        if ended():
+def _replay_bids(state: GameState, i: int, hr: _HandRecord, number: int) -> GameState:
+    """The calls of hand ``i`` (BID-2 … BID-8)."""
+    for j, call in enumerate(hr.bids or ()):
+        if _hand_ended(state, number):
             raise _fail(
                 state,
                 i,
                 "bid",
                 j,
                 IllegalAction(
-                    "BID-2", "every player has had their one turn to call; the auction is over"
+                    "BID-2",
+                    "every player has had their one turn to call; the auction is over",
+                    call=call.amount if isinstance(call, Bid) else PASS,
+                    allowed_calls=(),
                 ),
             )
         try:
@@ -587,76 +650,57 @@ def _replay_hand(
             state = apply(state, call)
         except IllegalAction as e:
             raise _fail(state, i, "bid", j, e) from None
-    thrown_in = ended() and not state.is_over
-    order: tuple[Step, ...] = (
-        ("trump", "discard")
-        if (rules.widow_timing is WidowTiming.AFTER_TRUMP)
-        else ("discard", "trump")
-    )
-    present: dict[Step, bool] = {
-        "discard": hr.has_discard,
-        "trump": hr.trump is not None,
-        "play": hr.plays is not None,
-    }
-    sequence: tuple[Step, ...] = (*order, "play")
-    later = [st for st in sequence if present[st]]
-    if thrown_in:
-        if later:
+    return state
+
+
+def _replay_contract_step(
+    state: GameState,
+    i: int,
+    hr: _HandRecord,
+    step: Step,
+    sequence: tuple[Step, ...],
+    present: dict[Step, bool],
+    last: bool,
+) -> GameState | None:
+    """The discard (WIDOW-1, WIDOW-2, DEAL-2) or the naming of trump (TRUMP-1, TRUMP-5).
+
+    ``None`` when the record stops before this step and nothing follows it.
+    """
+    rules = state.rules
+    if step == "discard" and not rules.has_widow:
+        if hr.has_discard:
             raise _fail(
                 state,
                 i,
-                later[0],
-                None if later[0] != "play" else 0,
+                "discard",
+                None,
                 IllegalAction(
-                    "BID-7",
-                    "every player passed, so the hand was thrown in: there is no "
-                    f"{'play' if later[0] == 'play' else later[0]}",
+                    "DEAL-2",
+                    "these rules have no widow, so the bidder discards nothing",
+                    seat=state.hand.bidder,
+                    tile=hr.discard,
                 ),
             )
         return state
-    if state.hand.phase is Phase.BIDDING:
-        if later or not last:
-            step: Step = later[0] if later else "bid"
-            raise _fail(
-                state,
-                i,
-                step,
-                len(bids) if step == "bid" else None,
-                IllegalAction(
-                    "BID-6",
-                    f"the auction is not over after {len(bids)} call(s), and the record goes on",
-                ),
-            )
-        return state
-    # -- discard and trump, in the rules' order
-    for step in order:
-        if step == "discard":
-            if not rules.has_widow:
-                if hr.has_discard:
-                    raise _fail(
-                        state,
-                        i,
-                        "discard",
-                        None,
-                        IllegalAction(
-                            "DEAL-2", "these rules have no widow, so the bidder discards nothing"
-                        ),
-                    )
-                continue
-            if hr.discard is None:
-                return _missing(state, i, "discard", "WIDOW-1", "discard", sequence, present, last)
-            try:
-                state = apply(state, Discard(hr.discard))
-            except IllegalAction as e:
-                raise _fail(state, i, "discard", None, e) from None
-        else:
-            if hr.trump is None:
-                return _missing(state, i, "trump", "TRUMP-1", "trump", sequence, present, last)
-            try:
-                state = apply(state, NameTrump(hr.trump))
-            except IllegalAction as e:
-                raise _fail(state, i, "trump", None, e) from None
-    # -- plays
+    action: Discard | NameTrump
+    if step == "discard":
+        if hr.discard is None:
+            return _missing(state, i, "discard", "WIDOW-1", sequence, present, last)
+        action = Discard(hr.discard)
+    else:
+        if hr.trump is None:
+            return _missing(state, i, "trump", "TRUMP-1", sequence, present, last)
+        action = NameTrump(hr.trump)
+    try:
+        return apply(state, action)
+    except IllegalAction as e:
+        raise _fail(state, i, step, None, e) from None
+
+
+def _replay_plays(
+    state: GameState, i: int, hr: _HandRecord, number: int, *, last: bool
+) -> GameState:
+    """The plays of hand ``i``, to its end (TRICK-1 … TRICK-3, FOLLOW-*, RENEGE-*)."""
     plays = hr.plays or ()
     if hr.plays is None and not last:
         raise _fail(
@@ -669,7 +713,7 @@ def _replay_hand(
             ),
         )
     for j, t in enumerate(plays):
-        if ended():
+        if _hand_ended(state, number):
             reneged = bool(state.history) and state.history[-1].renege >= 0
             why = "the hand ended at the renege" if reneged else "seven tricks make a hand"
             raise _fail(
@@ -684,7 +728,7 @@ def _replay_hand(
                 ),
             )
         state = _replay_play(state, i, j, t)
-    if not ended() and not last:
+    if not _hand_ended(state, number) and not last:
         raise _fail(
             state,
             i,
@@ -704,16 +748,17 @@ def _missing(
     i: int,
     step: Step,
     rule: str,
-    what: str,
     sequence: tuple[Step, ...],
     present: dict[Step, bool],
     last: bool,
-) -> GameState:
+) -> GameState | None:
+    """A discard or trump the record does not name: ``None`` if the record stops there,
+    else a violation of ``rule``."""
     after = sequence[sequence.index(step) + 1 :]
     if last and not any(present[st] for st in after):
-        return state
+        return None
     raise _fail(
-        state, i, step, None, IllegalAction(rule, f"the record names no {what}, and goes on")
+        state, i, step, None, IllegalAction(rule, f"the record names no {step}, and goes on")
     )
 
 

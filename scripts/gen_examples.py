@@ -127,19 +127,55 @@ def score_lines(state: m.GameState) -> list[ScoreLine]:
     return out
 
 
+Verdicts = dict[str, dict[str, Any]]
+"""Each example file's expected verdict, by name (written to ``verdicts.json``)."""
+
+
 def main(out: Path | None = None) -> None:
     """Write every example (and ``verdicts.json``) to ``out`` (default ``examples/``)."""
     global OUT
     OUT = out or ROOT / "examples"
     OUT.mkdir(exist_ok=True)
-    verdicts: dict[str, dict[str, Any]] = {}
+    verdicts: Verdicts = {}
+    for example in (
+        _clean_game,
+        _partnership_game,
+        _renege_trump_follows,
+        _renege_penalty,
+        _doubles_lead_nondouble,
+        _bid_twice,
+        _bid_out_of_turn,
+        _wrong_score,
+        _claims,
+    ):
+        example(verdicts)
+    write("verdicts.json", json.dumps(verdicts, indent=1) + "\n")
 
-    # 1. A clean three-player game, JSON.
+
+def _trump_follows(st: m.GameState) -> bool:
+    """In play, a trump bears the suit led and the player to act also holds a real follower."""
+    if st.phase is not m.Phase.PLAY or not st.trick or st.trump is None:
+        return False
+    suit = led_suit(st.trick[0], st.trump)
+    if suit == 7:
+        return False
+    seat = st.to_act
+    assert seat is not None
+    hand = st.hands[seat]
+    fake = [t for t in hand if is_trump(t, st.trump) and t.has(suit)]
+    real = [t for t in hand if not is_trump(t, st.trump) and t.has(suit)]
+    return bool(fake and real)
+
+
+def _clean_game(verdicts: Verdicts) -> None:
+    """A clean three-player game, JSON."""
     s = play(m.new_game("standard", seed=2024))
     write("clean-game.json", dump(to_record(s)))
     verdicts["clean-game.json"] = {"status": 0, "rule": None, "winner": s.winner}
 
-    # 2. A partnership game in the notation, with the score sheet.
+
+def _partnership_game(verdicts: Verdicts) -> None:
+    """A partnership game in the notation, with the score sheet."""
     s = play(m.new_game("partnership", seed=42))
     write(
         "partnership-game.moon",
@@ -152,22 +188,12 @@ def main(out: Path | None = None) -> None:
     )
     verdicts["partnership-game.moon"] = {"status": 0, "rule": None, "winner": s.winner}
 
-    # 3. A renege with a trump tile "following" its other number (FOLLOW-2, SUIT-2).
-    def trump_follows(st: m.GameState) -> bool:
-        if st.phase is not m.Phase.PLAY or not st.trick or st.trump is None:
-            return False
-        suit = led_suit(st.trick[0], st.trump)
-        if suit == 7:
-            return False
-        seat = st.to_act
-        assert seat is not None
-        hand = st.hands[seat]
-        fake = [t for t in hand if is_trump(t, st.trump) and t.has(suit)]
-        real = [t for t in hand if not is_trump(t, st.trump) and t.has(suit)]
-        return bool(fake and real)
+
+def _renege_trump_follows(verdicts: Verdicts) -> None:
+    """A renege with a trump tile "following" its other number (FOLLOW-2, SUIT-2)."""
 
     for seed in range(1, 500):
-        s = play(m.new_game("standard", seed=seed), until=trump_follows)
+        s = play(m.new_game("standard", seed=seed), until=_trump_follows)
         if not s.is_over and s.history:  # a dispute in the second hand or later
             break
     assert s.trump is not None and s.to_act is not None
@@ -188,9 +214,11 @@ def main(out: Path | None = None) -> None:
         "legal": sorted(str(t) for t in tiles_of(legal_play_mask(s))),
     }
 
-    # 4. The same kind of renege under renege = penalty (RENEGE-2): scored, and the game goes on.
+
+def _renege_penalty(verdicts: Verdicts) -> None:
+    """The same kind of renege under renege = penalty (RENEGE-2): scored, and the game goes on."""
     for seed in range(1, 500):
-        s = play(m.new_game("renege-penalty", seed=seed), until=trump_follows)
+        s = play(m.new_game("renege-penalty", seed=seed), until=_trump_follows)
         if not s.is_over and s.history:
             break
     assert s.trump is not None and s.to_act is not None
@@ -214,7 +242,10 @@ def main(out: Path | None = None) -> None:
         "renege": {"hand": i, "index": j, "seat": reneger, "tile": str(fake)},
     }
 
-    # 5. Doubles trump: a double led, answered with a non-double by a player holding a double.
+
+def _doubles_lead_nondouble(verdicts: Verdicts) -> None:
+    """Doubles trump: a double led, answered with a non-double by a player holding a double."""
+
     def doubles_lead(st: m.GameState) -> bool:
         if st.phase is not m.Phase.PLAY or st.trump is not m.Trump.DOUBLES or not st.trick:
             return False
@@ -252,7 +283,9 @@ def main(out: Path | None = None) -> None:
         "legal": sorted(str(t) for t in tiles_of(legal_play_mask(s))),
     }
 
-    # 6. A call after the auction ended: a player calls a second time.
+
+def _bid_twice(verdicts: Verdicts) -> None:
+    """A call after the auction ended: a player calls a second time."""
     s = play(m.new_game("standard", seed=77), until=lambda st: st.hand_number == 2)
     s = play(s, until=lambda st: st.phase is not m.Phase.BIDDING)
     if s.hand_number != 2:
@@ -281,7 +314,9 @@ def main(out: Path | None = None) -> None:
         "seat": again,
     }
 
-    # 7. A call out of turn: the seat after the next calls before it.
+
+def _bid_out_of_turn(verdicts: Verdicts) -> None:
+    """A call out of turn: the seat after the next calls before it."""
     s = m.new_game("standard", seed=31)
     first = s.first_bidder
     text = write_notation(to_record(s), comment="Hand 1: a call out of turn.")
@@ -298,7 +333,9 @@ def main(out: Path | None = None) -> None:
         "index": 1,
     }
 
-    # 8. A wrong score: the score sheet credits a set bidder with the bid.
+
+def _wrong_score(verdicts: Verdicts) -> None:
+    """A wrong score: the score sheet credits a set bidder with the bid."""
     for seed in range(5, 500):
         s = play(m.new_game("standard", seed=seed))
         hands = (*s.history, s.hand)
@@ -339,7 +376,10 @@ def main(out: Path | None = None) -> None:
         "index": None,
     }
 
-    # 9. A failed claim, and 10. a claim that holds.
+
+def _claims(verdicts: Verdicts) -> None:
+    """A failed claim, and a claim that holds."""
+
     def ending(st: m.GameState) -> bool:
         return (
             st.hand_number >= 2
@@ -385,8 +425,6 @@ def main(out: Path | None = None) -> None:
             "seat": seat,
             "guaranteed": r.guaranteed,
         }
-
-    write("verdicts.json", json.dumps(verdicts, indent=1) + "\n")
 
 
 if __name__ == "__main__":

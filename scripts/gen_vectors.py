@@ -892,216 +892,260 @@ Add = Callable[..., None]
 def mutations(add: Add, games: dict[str, list[list[GameState]]], rng: random.Random) -> None:
     """Records with exactly one illegal step, each named for it; the record stops there."""
     for preset in PRESETS:
-        rules = m.PRESETS[preset]
         states = [s for g in games[preset] for s in g if not s.is_over]
-        by_phase: dict[Phase, list[GameState]] = {phase: [] for phase in Phase}
+        c = _Case(preset, m.PRESETS[preset], rng, add, games, states)
+        _deal_mutations(c)
+        _bid_mutations(c)
+        _discard_mutations(c)
+        _trump_mutations(c)
+        _play_mutations(c)
+        _record_end_mutations(c)
+
+
+class _Case:
+    """One preset's games, cut into records that the mutations then break."""
+
+    def __init__(
+        self,
+        preset: str,
+        rules: RuleSet,
+        rng: random.Random,
+        add: Add,
+        games: dict[str, list[list[GameState]]],
+        states: list[GameState],
+    ) -> None:
+        self.preset = preset
+        self.rules = rules
+        self.rng = rng
+        self.add = add
+        self.games = games
+        self.states = states
+        self.by_phase: dict[Phase, list[GameState]] = {phase: [] for phase in Phase}
         for s in states:
-            by_phase[s.phase].append(s)
+            self.by_phase[s.phase].append(s)
 
-        def pick(pool: list[GameState], k: int) -> list[GameState]:
-            return rng.sample(pool, min(k, len(pool)))
+    def pick(self, pool: list[GameState], k: int) -> list[GameState]:
+        return self.rng.sample(pool, min(k, len(pool)))
 
-        def cut(s: GameState) -> dict[str, JSON]:
-            """The record of ``s``, its last hand first when that keeps the case whole."""
-            return (
-                single_hand(to_record(s))
-                if s.hand.number > 1 and rng.random() < 0.7
-                else (to_record(s))
+    def cut(self, s: GameState) -> dict[str, JSON]:
+        """The record of ``s``, its last hand first when that keeps the case whole."""
+        return (
+            single_hand(to_record(s))
+            if s.hand.number > 1 and self.rng.random() < 0.7
+            else (to_record(s))
+        )
+
+
+def _deal_mutations(c: _Case) -> None:
+    """DEAL-1 … DEAL-3, SEAT-1, BID-1: a broken deal."""
+    for s in c.pick([x for x in c.by_phase[Phase.BIDDING] if not x.hand.calls], 2):
+        rec = c.cut(s)
+        deal = last_hand(rec)["deal"]
+        a, b = c.rng.sample(range(c.rules.players), 2)
+        deal[a][0] = deal[b][0]
+        c.add(f"{c.preset}/deal/duplicate-tile", rec)
+        rec = c.cut(s)
+        outside = [t for t in m.TILES if t not in c.rules.tile_set.tiles]
+        if outside:
+            last_hand(rec)["deal"][0][0] = str(c.rng.choice(outside))
+            c.add(f"{c.preset}/deal/tile-outside-set", rec)
+        rec = c.cut(s)
+        hand = last_hand(rec)
+        hand["deal"][1] = hand["deal"][1][:6]
+        c.add(f"{c.preset}/deal/six-tiles", rec)
+        rec = c.cut(s)
+        hand = last_hand(rec)
+        if "widow" in hand:
+            hand["deal"][0].append(hand.pop("widow"))
+            c.add(f"{c.preset}/deal/eight-tiles-no-widow", rec)
+            rec = c.cut(s)
+            del last_hand(rec)["widow"]
+            c.add(f"{c.preset}/deal/missing-widow", rec)
+        else:
+            hand["widow"] = hand["deal"][0].pop()
+            c.add(f"{c.preset}/deal/widow-without-one", rec)
+        rec = c.cut(s)
+        last_hand(rec)["deal"].pop()
+        c.add(f"{c.preset}/deal/missing-seat", rec)
+        rec = c.cut(s)
+        last_hand(rec)["first_bidder"] = c.rules.players
+        c.add(f"{c.preset}/deal/first-bidder-no-such-seat", rec)
+        rec = to_record(s)
+        if len(rec["hands"]) > 1:
+            last_hand(rec)["first_bidder"] = (last_hand(rec)["first_bidder"] + 1) % (
+                c.rules.players
             )
+            c.add(f"{c.preset}/deal/first-bidder-not-next", rec)
 
-        # -- deal
-        for s in pick([x for x in by_phase[Phase.BIDDING] if not x.hand.calls], 2):
-            rec = cut(s)
-            deal = last_hand(rec)["deal"]
-            a, b = rng.sample(range(rules.players), 2)
-            deal[a][0] = deal[b][0]
-            add(f"{preset}/deal/duplicate-tile", rec)
-            rec = cut(s)
-            outside = [t for t in m.TILES if t not in rules.tile_set.tiles]
-            if outside:
-                last_hand(rec)["deal"][0][0] = str(rng.choice(outside))
-                add(f"{preset}/deal/tile-outside-set", rec)
-            rec = cut(s)
-            hand = last_hand(rec)
-            hand["deal"][1] = hand["deal"][1][:6]
-            add(f"{preset}/deal/six-tiles", rec)
-            rec = cut(s)
-            hand = last_hand(rec)
-            if "widow" in hand:
-                hand["deal"][0].append(hand.pop("widow"))
-                add(f"{preset}/deal/eight-tiles-no-widow", rec)
-                rec = cut(s)
-                del last_hand(rec)["widow"]
-                add(f"{preset}/deal/missing-widow", rec)
-            else:
-                hand["widow"] = hand["deal"][0].pop()
-                add(f"{preset}/deal/widow-without-one", rec)
-            rec = cut(s)
-            last_hand(rec)["deal"].pop()
-            add(f"{preset}/deal/missing-seat", rec)
-            rec = cut(s)
-            last_hand(rec)["first_bidder"] = rules.players
-            add(f"{preset}/deal/first-bidder-no-such-seat", rec)
-            rec = to_record(s)
-            if len(rec["hands"]) > 1:
-                last_hand(rec)["first_bidder"] = (last_hand(rec)["first_bidder"] + 1) % (
-                    rules.players
-                )
-                add(f"{preset}/deal/first-bidder-not-next", rec)
-        # -- bids
-        for s in pick(by_phase[Phase.BIDDING], 3):
-            a = s.auction
-            allowed = legal_calls(a)
-            high = a.high_bid
-            rec = cut(s)
-            bids = last_hand(rec).setdefault("bids", [])
-            if high:
-                bids.append(high)
-                add(f"{preset}/bid/not-higher", rec)
-            elif 0 not in allowed:
-                bids.append("pass")
-                add(f"{preset}/bid/forced-pass", rec)
-            else:
-                bids.append(rules.min_bid - 1)
-                add(f"{preset}/bid/below-minimum", rec)
-            rec = cut(s)
-            last_hand(rec).setdefault("bids", []).append(rng.choice([8, 0, -1, 22]))
-            add(f"{preset}/bid/not-a-bid", rec)
-        forced = []
-        if rules.all_pass is m.AllPass.FORCE:
-            for seed in range(2):
-                x = m.new_game(preset, seed=seed)
-                for _ in range(rules.players - 1):
-                    x = m.apply(x, Pass())
-                forced.append(x)
-        for s in forced:
-            rec = cut(s)
-            last_hand(rec)["bids"].append("pass")
-            add(f"{preset}/bid/forced-bidder-passes", rec)
-        for s in (
-            pick(by_phase[Phase.DISCARD], 1)
-            + pick(by_phase[Phase.TRUMP], 1)
-            + pick(by_phase[Phase.PLAY], 1)
-        ):
-            rec = cut(s)
-            bids = last_hand(rec)["bids"]
-            calls = s.hand.calls
-            fault = "after-21" if 21 in calls else "one-call-too-many"
+
+def _bid_mutations(c: _Case) -> None:
+    """BID-2 … BID-8: a call the auction refuses."""
+    for s in c.pick(c.by_phase[Phase.BIDDING], 3):
+        a = s.auction
+        allowed = legal_calls(a)
+        high = a.high_bid
+        rec = c.cut(s)
+        bids = last_hand(rec).setdefault("bids", [])
+        if high:
+            bids.append(high)
+            c.add(f"{c.preset}/bid/not-higher", rec)
+        elif 0 not in allowed:
             bids.append("pass")
-            for key in ("discard", "trump", "plays"):
-                last_hand(rec).pop(key, None)
-            add(f"{preset}/bid/{fault}", rec)
-            # a changed call in a hand played on: the record is whole after it
-            rec = cut(s)
-            bids = last_hand(rec)["bids"]
-            first = next(i for i, c in enumerate(bids) if c != "pass")
-            if first + 1 < len(bids) and bids[first] != 21:
-                bids[first + 1] = bids[first]
-                add(f"{preset}/bid/changed-to-no-raise", rec)
-            elif first > 0:
-                bids[first - 1] = 21
-                add(f"{preset}/bid/changed-to-21-before-the-last-bid", rec)
-        thrown = [x for x in states if x.history and x.history[-1].thrown_in]
-        for s in thrown[:1]:
-            prev = to_record(s)
-            prev["hands"].pop()
-            last_hand(prev)["trump"] = trump_json(rules.trumps[0])
-            add(f"{preset}/bid/thrown-in-hand-names-trump", prev)
-        # -- discard
-        for s in pick(by_phase[Phase.DISCARD], 3):
-            rec = cut(s)
-            bidder = s.hand.bidder
-            others = [t for seat, h in enumerate(s.hands) if seat != bidder for t in h]
-            last_hand(rec)["discard"] = str(rng.choice(others))
-            add(f"{preset}/discard/tile-not-held", rec)
-        for s in pick(by_phase[Phase.PLAY], 2):
-            rec = cut(s)
-            hand = last_hand(rec)
-            if "discard" in hand:
-                del hand["discard"]
-                add(f"{preset}/discard/missing-and-goes-on", rec)
-            elif not rules.has_widow:
-                hand["discard"] = hand["plays"][0] if hand.get("plays") else hand["deal"][0][0]
-                add(f"{preset}/discard/without-widow", rec)
-        # -- trump
-        not_offered = [t for t in Trump if t not in rules.trumps]
-        for s in pick(by_phase[Phase.TRUMP], 2):
-            for t in not_offered:
-                rec = cut(s)
-                last_hand(rec)["trump"] = trump_json(t)
-                add(f"{preset}/trump/not-offered-{t}", rec)
-        for s in pick(by_phase[Phase.PLAY], 1):
-            rec = cut(s)
-            hand = last_hand(rec)
-            del hand["trump"]
-            add(f"{preset}/trump/missing-and-goes-on", rec)
+            c.add(f"{c.preset}/bid/forced-pass", rec)
+        else:
+            bids.append(c.rules.min_bid - 1)
+            c.add(f"{c.preset}/bid/below-minimum", rec)
+        rec = c.cut(s)
+        last_hand(rec).setdefault("bids", []).append(c.rng.choice([8, 0, -1, 22]))
+        c.add(f"{c.preset}/bid/not-a-bid", rec)
+    forced = []
+    if c.rules.all_pass is m.AllPass.FORCE:
+        for seed in range(2):
+            x = m.new_game(c.preset, seed=seed)
+            for _ in range(c.rules.players - 1):
+                x = m.apply(x, Pass())
+            forced.append(x)
+    for s in forced:
+        rec = c.cut(s)
+        last_hand(rec)["bids"].append("pass")
+        c.add(f"{c.preset}/bid/forced-bidder-passes", rec)
+    for s in (
+        c.pick(c.by_phase[Phase.DISCARD], 1)
+        + c.pick(c.by_phase[Phase.TRUMP], 1)
+        + c.pick(c.by_phase[Phase.PLAY], 1)
+    ):
+        rec = c.cut(s)
+        bids = last_hand(rec)["bids"]
+        calls = s.hand.calls
+        fault = "after-21" if 21 in calls else "one-call-too-many"
+        bids.append("pass")
+        for key in ("discard", "trump", "plays"):
+            last_hand(rec).pop(key, None)
+        c.add(f"{c.preset}/bid/{fault}", rec)
+        # a changed call in a hand played on: the record is whole after it
+        rec = c.cut(s)
+        bids = last_hand(rec)["bids"]
+        first = next(i for i, call in enumerate(bids) if call != "pass")
+        if first + 1 < len(bids) and bids[first] != 21:
+            bids[first + 1] = bids[first]
+            c.add(f"{c.preset}/bid/changed-to-no-raise", rec)
+        elif first > 0:
+            bids[first - 1] = 21
+            c.add(f"{c.preset}/bid/changed-to-21-before-the-last-bid", rec)
+    thrown = [x for x in c.states if x.history and x.history[-1].thrown_in]
+    for s in thrown[:1]:
+        prev = to_record(s)
+        prev["hands"].pop()
+        last_hand(prev)["trump"] = trump_json(c.rules.trumps[0])
+        c.add(f"{c.preset}/bid/thrown-in-hand-names-trump", prev)
 
-        # -- plays
-        def reneges(s: GameState) -> list[Tile]:
-            seat = s.to_act
-            assert seat is not None
-            return [t for t in s.hands[seat] if illegal_play_reason(s, t) is not None]
 
-        can_renege = [x for x in by_phase[Phase.PLAY] if x.trick and reneges(x)]
-        for s in pick(can_renege, 5):
-            rec = cut(s)
-            last_hand(rec).setdefault("plays", []).append(str(rng.choice(reneges(s))))
-            stop = rules.renege is m.Renege.STOP
-            add(f"{preset}/play/{'renege' if stop else 'renege-penalised'}", rec)
-        for s in pick(by_phase[Phase.PLAY], 5):
+def _discard_mutations(c: _Case) -> None:
+    """WIDOW-1, DEAL-2: a discard not held, missing, or without a widow."""
+    for s in c.pick(c.by_phase[Phase.DISCARD], 3):
+        rec = c.cut(s)
+        bidder = s.hand.bidder
+        others = [t for seat, h in enumerate(s.hands) if seat != bidder for t in h]
+        last_hand(rec)["discard"] = str(c.rng.choice(others))
+        c.add(f"{c.preset}/discard/tile-not-held", rec)
+    for s in c.pick(c.by_phase[Phase.PLAY], 2):
+        rec = c.cut(s)
+        hand = last_hand(rec)
+        if "discard" in hand:
+            del hand["discard"]
+            c.add(f"{c.preset}/discard/missing-and-goes-on", rec)
+        elif not c.rules.has_widow:
+            hand["discard"] = hand["plays"][0] if hand.get("plays") else hand["deal"][0][0]
+            c.add(f"{c.preset}/discard/without-widow", rec)
+
+
+def _trump_mutations(c: _Case) -> None:
+    """TRUMP-1, TRUMP-5: a trump not offered, or none named."""
+    not_offered = [t for t in Trump if t not in c.rules.trumps]
+    for s in c.pick(c.by_phase[Phase.TRUMP], 2):
+        for t in not_offered:
+            rec = c.cut(s)
+            last_hand(rec)["trump"] = trump_json(t)
+            c.add(f"{c.preset}/trump/not-offered-{t}", rec)
+    for s in c.pick(c.by_phase[Phase.PLAY], 1):
+        rec = c.cut(s)
+        hand = last_hand(rec)
+        del hand["trump"]
+        c.add(f"{c.preset}/trump/missing-and-goes-on", rec)
+
+
+def _play_mutations(c: _Case) -> None:
+    """TRICK-1, TURN-1, LEAD-2, FOLLOW-1, FOLLOW-2, RENEGE-2: a play refused."""
+
+    def reneges(s: GameState) -> list[Tile]:
+        seat = s.to_act
+        assert seat is not None
+        return [t for t in s.hands[seat] if illegal_play_reason(s, t) is not None]
+
+    can_renege = [x for x in c.by_phase[Phase.PLAY] if x.trick and reneges(x)]
+    for s in c.pick(can_renege, 5):
+        rec = c.cut(s)
+        last_hand(rec).setdefault("plays", []).append(str(c.rng.choice(reneges(s))))
+        stop = c.rules.renege is m.Renege.STOP
+        c.add(f"{c.preset}/play/{'renege' if stop else 'renege-penalised'}", rec)
+    for s in c.pick(c.by_phase[Phase.PLAY], 5):
+        seat = s.to_act
+        assert seat is not None
+        others = [t for o, h in enumerate(s.hands) if o != seat for t in h]
+        if others:
+            rec = c.cut(s)
+            last_hand(rec).setdefault("plays", []).append(str(c.rng.choice(others)))
+            c.add(f"{c.preset}/play/out-of-turn", rec)
+        gone = [t for t in c.rules.tile_set.tiles if all(t not in h for h in s.hands)]
+        if gone:
+            rec = c.cut(s)
+            last_hand(rec).setdefault("plays", []).append(str(c.rng.choice(gone)))
+            c.add(f"{c.preset}/play/tile-no-one-holds", rec)
+    # LEAD-2: the first lead of a hand must be a trump when the leader holds one
+    if c.rules.first_lead is FirstLead.TRUMP:
+        firsts = [x for x in c.by_phase[Phase.PLAY] if not x.tricks and not x.trick]
+        for s in firsts[:6]:
             seat = s.to_act
-            assert seat is not None
-            others = [t for o, h in enumerate(s.hands) if o != seat for t in h]
-            if others:
-                rec = cut(s)
-                last_hand(rec).setdefault("plays", []).append(str(rng.choice(others)))
-                add(f"{preset}/play/out-of-turn", rec)
-            gone = [t for t in rules.tile_set.tiles if all(t not in h for h in s.hands)]
-            if gone:
-                rec = cut(s)
-                last_hand(rec).setdefault("plays", []).append(str(rng.choice(gone)))
-                add(f"{preset}/play/tile-no-one-holds", rec)
-        # LEAD-2: the first lead of a hand must be a trump when the leader holds one
-        if rules.first_lead is FirstLead.TRUMP:
-            firsts = [x for x in by_phase[Phase.PLAY] if not x.tricks and not x.trick]
-            for s in firsts[:6]:
-                seat = s.to_act
-                assert seat is not None and s.trump is not None
-                off = [t for t in s.hands[seat] if not is_trump(t, s.trump)]
-                if off and len(off) < len(s.hands[seat]):
-                    rec = cut(s)
-                    last_hand(rec).setdefault("plays", []).append(str(rng.choice(off)))
-                    add(f"{preset}/play/first-lead-not-trump", rec)
-        # swapped tiles within a finished hand of a whole record
-        full = to_record(games[preset][1][-1])
-        played = [i for i, h in enumerate(full["hands"]) if len(h.get("plays", ())) == 21]
-        for i in rng.sample(played, min(3, len(played))):
-            rec = json.loads(json.dumps(full))
-            plays = rec["hands"][i]["plays"]
-            j = rng.randrange(20)
-            plays[j], plays[j + 1] = plays[j + 1], plays[j]
-            add(f"{preset}/play/swapped-tiles", rec)
-        # an extra play after the hand, a short hand before the next, a hand after the end
-        done = [i for i, h in enumerate(full["hands"][:-1]) if len(h.get("plays", ())) == 21]
-        if done:
-            i = done[0]
-            rec = json.loads(json.dumps(full))
-            rec["hands"] = rec["hands"][: i + 1]
-            rec["hands"][i]["plays"].append(rec["hands"][i]["plays"][0])
-            add(f"{preset}/play/after-seventh-trick", rec)
-            rec = json.loads(json.dumps(full))
-            rec["hands"] = rec["hands"][: i + 2]
-            rec["hands"][i]["plays"].pop()
-            add(f"{preset}/play/hand-short-and-goes-on", rec)
+            assert seat is not None and s.trump is not None
+            off = [t for t in s.hands[seat] if not is_trump(t, s.trump)]
+            if off and len(off) < len(s.hands[seat]):
+                rec = c.cut(s)
+                last_hand(rec).setdefault("plays", []).append(str(c.rng.choice(off)))
+                c.add(f"{c.preset}/play/first-lead-not-trump", rec)
+
+
+def _record_end_mutations(c: _Case) -> None:
+    """TRICK-3, END-1, BID-6: tiles swapped, a hand too long or short, a hand too many."""
+    # swapped tiles within a finished hand of a whole record
+    full = to_record(c.games[c.preset][1][-1])
+    played = [i for i, h in enumerate(full["hands"]) if len(h.get("plays", ())) == 21]
+    for i in c.rng.sample(played, min(3, len(played))):
         rec = json.loads(json.dumps(full))
+        plays = rec["hands"][i]["plays"]
+        j = c.rng.randrange(20)
+        plays[j], plays[j + 1] = plays[j + 1], plays[j]
+        c.add(f"{c.preset}/play/swapped-tiles", rec)
+    # an extra play after the hand, a short hand before the next, a hand after the end
+    done = [i for i, h in enumerate(full["hands"][:-1]) if len(h.get("plays", ())) == 21]
+    if done:
+        i = done[0]
+        rec = json.loads(json.dumps(full))
+        rec["hands"] = rec["hands"][: i + 1]
+        rec["hands"][i]["plays"].append(rec["hands"][i]["plays"][0])
+        c.add(f"{c.preset}/play/after-seventh-trick", rec)
+        rec = json.loads(json.dumps(full))
+        rec["hands"] = rec["hands"][: i + 2]
+        rec["hands"][i]["plays"].pop()
+        c.add(f"{c.preset}/play/hand-short-and-goes-on", rec)
+    rec = json.loads(json.dumps(full))
+    rec["hands"].append(rec["hands"][-1])
+    c.add(f"{c.preset}/deal/hand-after-game-over", rec)
+    bidding = [x for x in c.by_phase[Phase.BIDDING] if x.hand.calls]
+    if bidding:
+        s = bidding[0]
+        rec = to_record(s)
         rec["hands"].append(rec["hands"][-1])
-        add(f"{preset}/deal/hand-after-game-over", rec)
-        bidding = [x for x in by_phase[Phase.BIDDING] if x.hand.calls]
-        if bidding:
-            s = bidding[0]
-            rec = to_record(s)
-            rec["hands"].append(rec["hands"][-1])
-            add(f"{preset}/bid/auction-unfinished-and-goes-on", rec)
+        c.add(f"{c.preset}/bid/auction-unfinished-and-goes-on", rec)
 
 
 def malformed(add: Add, games: dict[str, list[list[GameState]]]) -> None:

@@ -18,7 +18,18 @@ from types import ModuleType
 from moonrules import __version__
 from moonrules.rules.errors import MoonError
 
-COMMANDS = ("play", "check", "explain", "claim", "solve", "serve", "conform", "fuzz")
+COMMANDS = (
+    "play",
+    "check",
+    "explain",
+    "claim",
+    "solve",
+    "advise",
+    "serve",
+    "conform",
+    "fuzz",
+    "study",
+)
 
 
 def _modules() -> list[tuple[str, ModuleType]]:

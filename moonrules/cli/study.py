@@ -1,0 +1,107 @@
+"""``moonrules study run DIR`` and ``moonrules study report DIR``: bidding studies.
+
+``run`` deals ``--deals`` seeded hands, solves each for each seat as bidder under
+each trump the rule set offers, and writes the rows to ``DIR`` in chunks
+(Parquet, or CSV with ``--csv``), on ``--workers`` local processes or on a
+Dask cluster (``--scheduler tcp://HOST:PORT``). Running it again continues an
+interrupted study. ``report`` writes bidding tables and plots from the rows.
+Exit status 0, or 2 for bad settings, a directory holding another study, or a
+scheduler that cannot be reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from moonrules.rules.errors import MoonError
+
+HELP = "bidding studies: double-dummy tricks over many seeded deals, and tables from them"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="study_command", metavar="ACTION")
+    sub.required = True
+    r = sub.add_parser(
+        "run",
+        help="compute (or continue) a study",
+        description="compute or continue a study: one row per deal, seat as bidder and trump",
+    )
+    r.add_argument("directory", metavar="DIR", type=Path, help="the study directory")
+    r.add_argument("--deals", type=int, default=1000, help="how many deals (default 1000)")
+    r.add_argument("--seed", type=int, default=0, help="deal k is seeded_deal(rules, seed, k)")
+    r.add_argument("--rules", default="standard", help="a preset name (default standard)")
+    r.add_argument("--chunk", type=int, default=100, help="deals per chunk (default 100)")
+    r.add_argument("--csv", action="store_true", help="write CSV instead of Parquet")
+    r.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
+    r.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler"
+    )
+    r.add_argument(
+        "--timeout",
+        type=float,
+        default=10.0,
+        help="seconds to wait for the scheduler to answer (default 10)",
+    )
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.set_defaults(_study=_run)
+    rep = sub.add_parser(
+        "report",
+        help="bidding tables and plots from a study",
+        description="write bidding tables (Markdown, CSV) and plots (PNG) from a study's rows",
+    )
+    rep.add_argument("directory", metavar="DIR", type=Path, help="the study directory")
+    rep.add_argument("--out", type=Path, help="where to write (default DIR/report)")
+    rep.add_argument(
+        "--min-count",
+        type=int,
+        default=30,
+        help="cells with fewer hands are left blank (default 30)",
+    )
+    rep.set_defaults(_study=_report)
+
+
+def run(args: argparse.Namespace) -> int:
+    status: int = args._study(args)
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
+    from moonrules.study.run import ProgressPrinter, run_study, settings_for
+
+    settings = settings_for(args.rules, args.seed, args.deals, args.chunk, args.csv)
+    try:
+        final = run_study(
+            args.directory,
+            settings,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            progress=None if args.quiet else ProgressPrinter(),
+            timeout=args.timeout,
+        )
+    except KeyboardInterrupt:
+        print(
+            "moonrules study: interrupted; run the same command again to continue", file=sys.stderr
+        )
+        return 130
+    where = args.scheduler or f"{args.workers} local worker(s)"
+    print(
+        f"{final.done}/{final.total} deals in {args.directory} "
+        f"({final.new} computed now on {where} in {final.elapsed:.1f} s, "
+        f"{final.rate:.2f} deals/s)"
+    )
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from moonrules.study.report import write_report
+
+    out = args.out or args.directory / "report"
+    try:
+        written = write_report(args.directory, out, min_count=args.min_count)
+    except MoonError:
+        raise
+    for path in written:
+        print(path)
+    return 0

@@ -1,0 +1,444 @@
+"""Running a study: seeded chunks of deals, solved on a process pool or a Dask cluster.
+
+A study directory holds ``study.json`` (the settings and the version that wrote
+them) and one file per finished chunk, ``chunk-000000.parquet`` (or ``.csv``).
+Chunk ``c`` holds deals ``c * chunk + 1`` … ``(c + 1) * chunk`` (the last one
+may be shorter), computed by :func:`moonrules.study.rows.chunk_rows`, so its
+rows depend only on the settings: whatever ran them, and in whatever order,
+the files are the same, byte for byte. Each chunk is written to a temporary
+file and renamed into place once complete, so an interrupted study loses no
+finished chunk, and running it again computes only the missing ones.
+
+Chunks run in this process (``workers=1``), on a local process pool
+(``workers > 1``), or on a Dask distributed cluster (``scheduler="tcp://HOST:PORT"``,
+whose workers must have moonrules installed); the rows come back here and are
+written by this process, so the workers need no shared disk.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import importlib
+import io
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+
+from moonrules import __version__
+from moonrules.rules.errors import MoonError
+from moonrules.rules.ruleset import RuleSet, as_rules
+from moonrules.study.rows import COLUMNS, chunk_rows
+
+__all__ = [
+    "FORMAT_VERSION",
+    "Progress",
+    "ProgressPrinter",
+    "StudyError",
+    "StudySettings",
+    "chunk_path",
+    "missing_chunks",
+    "open_study",
+    "read_chunk",
+    "read_rows",
+    "run_study",
+]
+
+FORMAT_VERSION: Final = 1
+"""The version of the study directory's layout and rows; a directory of another is refused."""
+
+MANIFEST: Final = "study.json"
+
+
+class StudyError(MoonError):
+    """A study that cannot run: bad settings, a directory of another study, no cluster."""
+
+
+@attrs.frozen(slots=True)
+class StudySettings:
+    """What a study computes: the rule set, the seed, how many deals, in chunks of how many,
+    and the file format (``"parquet"`` or ``"csv"``)."""
+
+    rules: RuleSet
+    seed: int = 0
+    deals: int = 1000
+    chunk: int = 100
+    format: str = "parquet"
+
+    def __attrs_post_init__(self) -> None:
+        if self.deals < 1:
+            raise StudyError(f"a study needs at least 1 deal, not {self.deals}")
+        if self.chunk < 1:
+            raise StudyError(f"a chunk holds at least 1 deal, not {self.chunk}")
+        if self.format not in ("parquet", "csv"):
+            raise StudyError(f"the format is parquet or csv, not {self.format!r}")
+
+    @property
+    def chunks(self) -> int:
+        """How many chunks the study has."""
+        return -(-self.deals // self.chunk)
+
+    def chunk_deals(self, c: int) -> tuple[int, int]:
+        """Chunk ``c``'s first deal number and its number of deals."""
+        first = c * self.chunk + 1
+        return first, min(self.chunk, self.deals - c * self.chunk)
+
+    def to_json(self) -> dict[str, Any]:
+        """The manifest: these settings, the version of moonrules and of the format."""
+        return {
+            "moonrules": __version__,
+            "format_version": FORMAT_VERSION,
+            "rules": self.rules.to_json(),
+            "rules_name": self.rules.name,
+            "seed": self.seed,
+            "deals": self.deals,
+            "chunk": self.chunk,
+            "format": self.format,
+            "columns": list(COLUMNS),
+        }
+
+
+def chunk_path(directory: Path, settings: StudySettings, c: int) -> Path:
+    """Where chunk ``c`` is written."""
+    return directory / f"chunk-{c:06d}.{settings.format}"
+
+
+def open_study(directory: Path, settings: StudySettings) -> None:
+    """Create the study directory, or check that the one there is this study.
+
+    A directory written by another version of moonrules or of the study format,
+    or with other settings, is refused with :class:`StudyError` naming the
+    difference; a study may be extended to more deals (its chunks stay valid).
+    """
+    want = settings.to_json()
+    path = directory / MANIFEST
+    if path.exists():
+        try:
+            have = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            raise StudyError(f"{path} is not a study manifest: {e}") from None
+        if not isinstance(have, dict):
+            raise StudyError(f"{path} is not a study manifest")
+        for key in ("moonrules", "format_version", "columns"):
+            if have.get(key) != want[key]:
+                raise StudyError(
+                    f"{directory} was written with {key} {have.get(key)!r}, not {want[key]!r}; "
+                    "use another directory"
+                )
+        for key in ("rules", "seed", "chunk", "format"):
+            if have.get(key) != want[key]:
+                shown = "other rules" if key == "rules" else f"{key} {have.get(key)!r}"
+                raise StudyError(
+                    f"{directory} holds a study with {shown}, not {want[key]!r} as asked; "
+                    "use another directory"
+                )
+        if have.get("deals") == want["deals"]:
+            return
+        if not isinstance(have.get("deals"), int) or have["deals"] > settings.deals:
+            raise StudyError(
+                f"{directory} holds a study of {have.get('deals')!r} deals; "
+                f"it can be extended, not cut to {settings.deals}"
+            )
+        if have["deals"] % settings.chunk:
+            # the old last chunk was short: it is computed again with its new deals
+            last = (have["deals"] - 1) // settings.chunk
+            chunk_path(directory, settings, last).unlink(missing_ok=True)
+    directory.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(want, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def load_settings(directory: Path) -> StudySettings:
+    """The settings of the study in ``directory`` (for the report)."""
+    path = directory / MANIFEST
+    try:
+        have = json.loads(path.read_text(encoding="utf-8"))
+        rules = RuleSet(**_rules_fields(have["rules"]))
+        settings = StudySettings(
+            rules, have["seed"], have["deals"], have["chunk"], have.get("format", "parquet")
+        )
+    except FileNotFoundError:
+        raise StudyError(f"{directory} holds no study (no {MANIFEST})") from None
+    except (OSError, ValueError, KeyError, TypeError, MoonError) as e:
+        raise StudyError(f"{path} is not a study manifest: {e}") from None
+    if have.get("format_version") != FORMAT_VERSION:
+        raise StudyError(
+            f"{directory} was written in study format {have.get('format_version')!r}, "
+            f"not {FORMAT_VERSION}"
+        )
+    return settings
+
+
+def _rules_fields(data: dict[str, Any]) -> dict[str, Any]:
+    from moonrules.rules import ruleset as rs
+    from moonrules.rules.tiles import TileSet
+
+    kinds = {
+        "tile_set": TileSet,
+        "all_pass": rs.AllPass,
+        "widow_timing": rs.WidowTiming,
+        "first_lead": rs.FirstLead,
+        "moon_made": rs.MoonMade,
+        "scoring": rs.Scoring,
+        "tie": rs.TieRule,
+        "renege": rs.Renege,
+    }
+    out: dict[str, Any] = {}
+    for k, v in data.items():
+        if k in kinds:
+            out[k] = kinds[k](v)
+        elif k == "trump_numbers":
+            out[k] = tuple(v)
+        else:
+            out[k] = v
+    return out
+
+
+def missing_chunks(directory: Path, settings: StudySettings) -> list[int]:
+    """The chunks not written yet."""
+    return [c for c in range(settings.chunks) if not chunk_path(directory, settings, c).exists()]
+
+
+# ---------------------------------------------------------------------------
+# Chunk files
+
+
+def _chunk_bytes(cols: dict[str, list[int]], fmt: str) -> bytes:
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(COLUMNS)
+        w.writerows(zip(*(cols[c] for c in COLUMNS), strict=True))
+        return buf.getvalue().encode("ascii")
+    pa, pq = _arrow()
+    table = pa.table({c: pa.array(cols[c], type=pa.int32()) for c in COLUMNS})
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    data: bytes = sink.getvalue().to_pybytes()
+    return data
+
+
+def _arrow() -> tuple[Any, Any]:
+    try:
+        pa = importlib.import_module("pyarrow")
+        pq = importlib.import_module("pyarrow.parquet")
+    except ImportError:
+        raise StudyError(
+            "Parquet needs pyarrow: pip install 'moonrules[study]' (or use --csv)"
+        ) from None
+    return pa, pq
+
+
+def write_chunk(
+    directory: Path, settings: StudySettings, c: int, cols: dict[str, list[int]]
+) -> None:
+    """Write chunk ``c`` atomically: a temporary file renamed into place."""
+    path = chunk_path(directory, settings, c)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(_chunk_bytes(cols, settings.format))
+    os.replace(tmp, path)
+
+
+def read_chunk(path: Path) -> dict[str, list[int]]:
+    """The columns of one chunk file."""
+    if path.suffix == ".csv":
+        with path.open(encoding="ascii", newline="") as f:
+            rows = list(csv.reader(f))
+        header, body = rows[0], rows[1:]
+        return {name: [int(r[j]) for r in body] for j, name in enumerate(header)}
+    _pa, pq = _arrow()
+    table = pq.read_table(path)
+    return {name: table.column(name).to_pylist() for name in table.column_names}
+
+
+def read_rows(directory: Path) -> tuple[StudySettings, dict[str, list[int]]]:
+    """The settings and every finished chunk's rows, in chunk order."""
+    settings = load_settings(directory)
+    cols: dict[str, list[int]] = {name: [] for name in COLUMNS}
+    for c in range(settings.chunks):
+        path = chunk_path(directory, settings, c)
+        if path.exists():
+            part = read_chunk(path)
+            for name in COLUMNS:
+                cols[name].extend(part[name])
+    return settings, cols
+
+
+# ---------------------------------------------------------------------------
+# Running
+
+
+@attrs.frozen(slots=True)
+class Progress:
+    """How far a run is: deals finished (this run and before), the total, and the rate."""
+
+    done: int
+    total: int
+    new: int
+    """Deals finished by this run."""
+    elapsed: float
+    """Seconds since this run started."""
+
+    @property
+    def rate(self) -> float:
+        """Deals per second in this run."""
+        return self.new / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds left at this rate, if known."""
+        return (self.total - self.done) / self.rate if self.rate > 0 else None
+
+    def line(self) -> str:
+        """A progress bar line: ``[#####-----] 500/1000 deals  12.3 deals/s  0:40 left``."""
+        width = 24
+        filled = width * self.done // self.total if self.total else width
+        eta = self.eta
+        left = "--:--" if eta is None else f"{int(eta) // 60}:{int(eta) % 60:02d}"
+        return (
+            f"[{'#' * filled}{'-' * (width - filled)}] {self.done}/{self.total} deals  "
+            f"{self.rate:.1f} deals/s  {left} left"
+        )
+
+
+_ADDRESS: Final = re.compile(r"^tcp://([A-Za-z0-9.\-\[\]:]+):(\d{1,5})$")
+
+
+def _check_address(address: str) -> None:
+    if not _ADDRESS.match(address):
+        raise StudyError(f"a scheduler address looks like tcp://HOST:PORT, not {address!r}")
+
+
+def _dask_results(
+    address: str, settings: StudySettings, todo: list[int], timeout: float
+) -> Iterator[tuple[int, dict[str, list[int]]]]:
+    _check_address(address)
+    try:
+        distributed: Any = importlib.import_module("distributed")
+    except ImportError:
+        raise StudyError(
+            "running on a Dask cluster needs distributed: pip install 'moonrules[study]'"
+        ) from None
+    try:
+        client = distributed.Client(address, timeout=f"{timeout}s", set_as_default=False)
+    except (OSError, TimeoutError) as e:
+        raise StudyError(f"cannot reach the Dask scheduler at {address}: {e}") from None
+    tag = hashlib.sha256(json.dumps(settings.to_json(), sort_keys=True).encode()).hexdigest()
+    try:
+        futures = {}
+        for c in todo:
+            first, count = settings.chunk_deals(c)
+            fut = client.submit(
+                chunk_rows,
+                settings.rules,
+                settings.seed,
+                first,
+                count,
+                key=f"moonrules-study-{tag[:16]}-{c}",
+            )
+            futures[fut] = c
+        with client.as_current():
+            done = distributed.as_completed(list(futures))
+        for fut in done:
+            yield futures[fut], fut.result()
+    finally:
+        client.close()
+
+
+def run_study(
+    directory: Path,
+    settings: StudySettings,
+    *,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[Progress], None] | None = None,
+    timeout: float = 10.0,
+) -> Progress:
+    """Compute the study's missing chunks and write them to ``directory``.
+
+    ``workers``: processes of a local pool (1: this process). ``scheduler``: the
+    address of a Dask scheduler, ``tcp://HOST:PORT``, instead of the local pool.
+    ``progress`` is called after each chunk. Returns the final progress.
+    """
+    if workers < 1:
+        raise StudyError(f"workers must be at least 1, not {workers}")
+    if scheduler is not None:
+        _check_address(scheduler)
+    open_study(directory, settings)
+    todo = missing_chunks(directory, settings)
+    total = settings.deals
+    done = total - sum(settings.chunk_deals(c)[1] for c in todo)
+    start = time.perf_counter()
+    new = 0
+    state = Progress(done, total, 0, 0.0)
+    if progress is not None:
+        progress(state)
+    for c, cols in _results(settings, todo, workers, scheduler, timeout):
+        write_chunk(directory, settings, c, cols)
+        n = settings.chunk_deals(c)[1]
+        done += n
+        new += n
+        state = Progress(done, total, new, time.perf_counter() - start)
+        if progress is not None:
+            progress(state)
+    return state
+
+
+def _results(
+    settings: StudySettings, todo: list[int], workers: int, scheduler: str | None, timeout: float
+) -> Iterator[tuple[int, dict[str, list[int]]]]:
+    if not todo:
+        return
+    if scheduler is not None:
+        yield from _dask_results(scheduler, settings, todo, timeout)
+        return
+    if workers == 1:
+        for c in todo:
+            first, count = settings.chunk_deals(c)
+            yield c, chunk_rows(settings.rules, settings.seed, first, count)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        futures: dict[Future[dict[str, list[int]]], int] = {}
+        for c in todo:
+            first, count = settings.chunk_deals(c)
+            futures[pool.submit(chunk_rows, settings.rules, settings.seed, first, count)] = c
+        try:
+            for fut in as_completed(futures):
+                yield futures[fut], fut.result()
+        finally:
+            for fut in futures:
+                fut.cancel()
+
+
+class ProgressPrinter:
+    """Shows progress on stderr: one line rewritten in place on a terminal, else a line
+    every 5%."""
+
+    def __init__(self) -> None:
+        self._shown = -1
+
+    def __call__(self, p: Progress) -> None:
+        if sys.stderr.isatty():
+            end = "\n" if p.done >= p.total else ""
+            print("\r" + p.line(), end=end, file=sys.stderr, flush=True)
+            return
+        step = p.done * 20 // max(1, p.total)
+        if step != self._shown:
+            self._shown = step
+            print(p.line(), file=sys.stderr, flush=True)
+
+
+def settings_for(
+    rules: str | RuleSet | None, seed: int, deals: int, chunk: int, csv_format: bool
+) -> StudySettings:
+    """Settings from command-line values."""
+    return StudySettings(as_rules(rules), seed, deals, chunk, "csv" if csv_format else "parquet")

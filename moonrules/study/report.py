@@ -173,7 +173,7 @@ def build_tables(
                 f"numbers-bid{b}-by-trumps-and-doubles",
                 f"P(make {b}) with a number as trump: by trumps and doubles held",
                 f"Trump one of the numbers {nums}; rows: trumps held, columns: doubles held "
-                f"(the trump double counts in both); blank: fewer than {min_count} hands.",
+                f"(the trump double counts in both); -: fewer than {min_count} hands.",
                 "trumps \\ doubles",
                 tuple(map(str, range(8))),
                 tuple(map(str, range(8))),

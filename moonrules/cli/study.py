@@ -12,6 +12,7 @@ scheduler that cannot be reached.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -34,7 +35,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     r.add_argument("--rules", default="standard", help="a preset name (default standard)")
     r.add_argument("--chunk", type=int, default=100, help="deals per chunk (default 100)")
     r.add_argument("--csv", action="store_true", help="write CSV instead of Parquet")
-    r.add_argument("--workers", type=int, default=1, help="local processes (default 1)")
+    r.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="local processes (default: one per CPU)",
+    )
     r.add_argument(
         "--scheduler", metavar="tcp://HOST:PORT", help="run on this Dask distributed scheduler"
     )

@@ -54,7 +54,7 @@ from mkdocs.exceptions import PluginError  # noqa: E402
 
 import moonrules  # noqa: E402
 from moonrules.arbitration import render  # noqa: E402
-from moonrules.game.state import GameState, Phase  # noqa: E402
+from moonrules.game import GameState, Phase  # noqa: E402
 from moonrules.rules.suits import TRUMP_SUIT, Trump, is_trump, led_suit, rank, suit_tiles  # noqa: E402
 from moonrules.rules.tiles import Tile, TileSet, tiles  # noqa: E402
 from moonrules.rules.tricks import legal_plays, trick_winner  # noqa: E402

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from moonrules.analysis.solver import play_values, solve
-from moonrules.game.state import (
+from moonrules.game import (
     Action,
     Bid,
     Contract,

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 import moonrules as m  # noqa: E402
 from moonrules.analysis.claim import verify_claim  # noqa: E402
-from moonrules.game.state import apply_renege, legal_play_mask  # noqa: E402
+from moonrules.game import apply_renege, legal_play_mask  # noqa: E402
 from moonrules.records.notation import ClaimLine, ScoreLine, write_notation  # noqa: E402
 from moonrules.records.record import to_record  # noqa: E402
 from moonrules.rules.suits import is_trump, led_suit, rank  # noqa: E402

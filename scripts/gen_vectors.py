@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 
 import moonrules as m  # noqa: E402
 from moonrules.conformance import protocol  # noqa: E402
-from moonrules.game.state import (  # noqa: E402
+from moonrules.game import (  # noqa: E402
     Bid,
     Discard,
     GameState,

@@ -32,7 +32,7 @@ from moonrules.arbitration import (
     report_html,
 )
 from moonrules.cli.main import main
-from moonrules.game.state import legal_play_mask
+from moonrules.game import legal_play_mask
 from moonrules.records.notation import write_notation
 from moonrules.records.record import RecordError, to_record
 from moonrules.rules.suits import is_trump

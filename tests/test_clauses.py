@@ -112,7 +112,7 @@ def test_error_clauses_add_renege_1_only_to_a_failure_to_follow() -> None:
 def test_game_clauses_follow_the_hands_played() -> None:
     """A seeded game under renege = penalty with a renege: RENEGE-2 and the widow clause
     appear because of what happened, and TRICK-3 only once a hand had seven tricks."""
-    from moonrules.game.state import apply_renege, illegal_play_reason
+    from moonrules.game import apply_renege, illegal_play_reason
 
     s = m.new_game("renege-penalty", seed=4)
     rng = random.Random(4)

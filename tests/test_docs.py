@@ -78,5 +78,5 @@ def test_mkdocs_build_strict(tmp_path: Path) -> None:
     for clause in _clause_ids():
         assert f'id="{clause}"' in rules or f">{clause}<" in rules, clause
     reference = (site / "reference" / "index.html").read_text(encoding="utf-8")
-    for name in ("moonrules.game.state.new_game", "moonrules.arbitration.render.tile_svg"):
+    for name in ("moonrules.game.deal.new_game", "moonrules.arbitration.render.tile_svg"):
         assert f'id="{name}"' in reference, name

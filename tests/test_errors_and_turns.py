@@ -426,7 +426,7 @@ def test_a_refused_play_carries_seat_tile_and_the_legal_plays() -> None:
     LEAD-2, FOLLOW-1, FOLLOW-2), and its ``reason`` is the message before the list."""
     import random
 
-    from moonrules.game.state import illegal_play_reason, legal_play_mask
+    from moonrules.game import illegal_play_reason, legal_play_mask
     from moonrules.rules.tiles import tiles_of
 
     seen: set[str] = set()

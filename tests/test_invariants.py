@@ -51,7 +51,7 @@ from hypothesis.stateful import (
 )
 
 import moonrules
-import moonrules.game.state
+import moonrules.game.play
 from moonrules import (
     PRESETS,
     TILES,
@@ -103,7 +103,7 @@ UNIVERSE: tuple[moonrules.Action, ...] = (
 
 # The renege penalty (RENEGE-2) is played through its own entry point, not ``apply``.
 APPLY_RENEGE: Callable[[GameState, Tile], GameState] | None = getattr(
-    moonrules.game.state, "apply_renege", None
+    moonrules.game.play, "apply_renege", None
 )
 
 MAX_HANDS = 40

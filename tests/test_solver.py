@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from moonrules import PRESETS, GameState, Phase, Play, apply, legal_actions, new_game
 from moonrules.analysis.solver import SolverCache, play_values, solve, solve_minimax
-from moonrules.game.state import legal_play_mask
+from moonrules.game import legal_play_mask
 from moonrules.rules.tiles import tiles_of
 
 DEEP = os.environ.get("MOONRULES_DEEP", "") not in ("", "0")

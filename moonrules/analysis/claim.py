@@ -27,11 +27,11 @@ from collections.abc import Sequence
 
 import attrs
 
-from moonrules.game.state import GameState, Phase, Play, apply
-from moonrules.kernel.tables import SUIT_MASK, legal_mask, winner_index
+from moonrules.game import GameState, Phase, Play, apply
+from moonrules.kernel.masks import NO_LEAD, legal_mask
+from moonrules.kernel.tables import winner_index
 from moonrules.rules.errors import IllegalAction
 from moonrules.rules.ruleset import FirstLead
-from moonrules.rules.suits import TRUMP_SUIT
 from moonrules.rules.tiles import TILES, Tile
 
 
@@ -68,17 +68,13 @@ class _Search:
         self.trump = h.trump
         self.side = tuple(rules.side_of(s) == rules.side_of(seat) for s in range(self.n))
         self.lead_trump = rules.first_lead is FirstLead.TRUMP
-        self.trumps = SUIT_MASK[h.trump][TRUMP_SUIT]
         self.memo: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], bool] = {}
 
     def legal(self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int) -> int:
-        seat = (leader + len(trick)) % self.n
-        hand = hands[seat]
-        if trick:
-            return legal_mask(hand, trick, self.trump)
-        if done == 0 and self.lead_trump:
-            return hand & self.trumps or hand
-        return hand
+        """The legal plays of the player to act (the kernel's LEAD-1, LEAD-2, FOLLOW-*)."""
+        hand = hands[(leader + len(trick)) % self.n]
+        led = trick[0] if trick else NO_LEAD
+        return legal_mask(hand, led, self.trump, done == 0 and self.lead_trump)
 
     def children(
         self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int

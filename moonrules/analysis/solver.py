@@ -35,16 +35,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from moonrules.game.state import GameState, Phase
-from moonrules.kernel.tables import (
-    FOLLOW_MASK,
-    LED_SUIT,
-    STRENGTH,
-    SUIT_MASK,
-    legal_mask,
-    winner_index,
-)
-from moonrules.rules.ruleset import FirstLead
+from moonrules.game import GameState, Phase, legal_play_mask
+from moonrules.kernel.masks import NO_LEAD, legal_mask
+from moonrules.kernel.tables import LED_SUIT, STRENGTH, SUIT_MASK, winner_index
 from moonrules.rules.suits import TRUMP_SUIT
 from moonrules.rules.tiles import TILES, Tile
 
@@ -60,7 +53,6 @@ class _TrumpTables:
     __slots__ = (
         "above",
         "above_led",
-        "follow",
         "groups",
         "lead_key",
         "leads",
@@ -74,7 +66,6 @@ class _TrumpTables:
     def __init__(self, trump: int) -> None:
         suit_mask = SUIT_MASK[trump]
         self.led: tuple[int, ...] = LED_SUIT[trump]
-        self.follow: tuple[int, ...] = FOLLOW_MASK[trump]
         # strength[s][i]: STRENGTH[trump][s][i] (higher wins the trick, TRICK-2) times 64,
         # plus the tile's rank in the suit its own lead calls, so that tiles that
         # cannot win sort weakest first. Only the order matters to the search: a
@@ -174,15 +165,6 @@ def _won_so_far(state: GameState, side: tuple[bool, ...]) -> int:
     return sum(w for s, w in enumerate(won) if side[s])
 
 
-def _root_lead_mask(state: GameState) -> int:
-    """The legal leads at the root, with the first-lead rule (LEAD-1, LEAD-2)."""
-    h = state.hand
-    hand = h.hands[h.leader]
-    if not h.tricks and state.rules.first_lead is FirstLead.TRUMP:
-        return hand & SUIT_MASK[h.trump][TRUMP_SUIT] or hand
-    return hand
-
-
 # ---------------------------------------------------------------------------
 # The cache
 
@@ -234,7 +216,18 @@ class _Entry:
 class _Search:
     """One search context: the hands (mutated in place and restored), the trump, the sides."""
 
-    __slots__ = ("hands", "hist", "max_entries", "n", "nodes", "reps_cache", "side", "t", "tt")
+    __slots__ = (
+        "hands",
+        "hist",
+        "max_entries",
+        "n",
+        "nodes",
+        "reps_cache",
+        "side",
+        "t",
+        "trump",
+        "tt",
+    )
 
     def __init__(
         self, hands: tuple[int, ...], trump: int, side: tuple[bool, ...], cache: SolverCache
@@ -242,6 +235,7 @@ class _Search:
         self.hands = list(hands)
         self.n = len(hands)
         self.t = _TABLES[trump]
+        self.trump = trump
         self.side = side
         self.tt = cache.entries
         self.reps_cache = cache.classes
@@ -418,7 +412,9 @@ class _Search:
                 return False
             if not entry.reps:
                 entry.reps = [-1] * self.n
-        result = self._lead(leader, need, entry.reps, hands[leader], entry)
+        # A lead after the first trick: LEAD-1 (the root handles the hand's first lead).
+        leads = legal_mask(hands[leader], NO_LEAD, self.trump, False)
+        result = self._lead(leader, need, entry.reps, leads, entry)
         if result:
             if need > entry.lo:
                 entry.lo = need
@@ -456,7 +452,7 @@ class _Search:
             i = low.bit_length() - 1
             hands[leader] = hand ^ low
             st = t.strength[t.led[i]]
-            r = self._two_follow(1, leader, need, t.follow[i], st, leader, st[i])
+            r = self._two_follow(1, leader, need, i, st, leader, st[i])
             if r == maximizing:
                 hands[leader] = hand
                 return r
@@ -468,7 +464,7 @@ class _Search:
         pos: int,
         leader: int,
         need: int,
-        follow: int,
+        led: int,
         st: tuple[int, ...],
         best: int,
         best_s: int,
@@ -478,7 +474,7 @@ class _Search:
         seat = (leader + pos) % n
         hands = self.hands
         hand = hands[seat]
-        m = hand & follow or hand
+        m = legal_mask(hand, led, self.trump, False)
         side = self.side
         maximizing = side[seat]
         last = pos == n - 1
@@ -496,7 +492,7 @@ class _Search:
                 rest = need - side[b]
                 r = rest <= 0 or (rest == 1 and self._last_trick(b))
             else:
-                r = self._two_follow(pos + 1, leader, need, follow, st, b, bs)
+                r = self._two_follow(pos + 1, leader, need, led, st, b, bs)
             if r == maximizing:
                 hands[seat] = hand
                 return r
@@ -543,11 +539,10 @@ class _Search:
             order = [moves.bit_length() - 1]
         strength = t.strength
         led = t.led
-        follow = t.follow
         for i in order:
             hands[leader] = hand & ~(1 << i)
             st = strength[led[i]]
-            res = self._follow(1, leader, need, reps, follow[i], st, leader, st[i], 1 << i)
+            res = self._follow(1, leader, need, reps, i, st, leader, st[i], 1 << i)
             if res == maximizing:
                 hands[leader] = hand
                 if entry is not None:
@@ -563,7 +558,7 @@ class _Search:
         leader: int,
         need: int,
         reps: list[int],
-        follow: int,
+        led: int,
         st: tuple[int, ...],
         best: int,
         best_s: int,
@@ -575,7 +570,7 @@ class _Search:
         seat = (leader + pos) % n
         hands = self.hands
         hand = hands[seat]
-        moves = hand & follow or hand
+        moves = legal_mask(hand, led, self.trump, False)
         side = self.side
         maximizing = side[seat]
         last = pos == n - 1
@@ -593,9 +588,7 @@ class _Search:
             if last:
                 r = self.win(best, need - 1 if side[best] else need)
             else:
-                r = self._follow(
-                    pos + 1, leader, need, reps, follow, st, best, best_s, played | moves
-                )
+                r = self._follow(pos + 1, leader, need, reps, led, st, best, best_s, played | moves)
             hands[seat] = hand
             return r
         order = []
@@ -622,7 +615,7 @@ class _Search:
             if last:
                 r = self.win(b, need - 1 if side[b] else need)
             else:
-                r = self._follow(pos + 1, leader, need, reps, follow, st, b, bs, played | 1 << i)
+                r = self._follow(pos + 1, leader, need, reps, led, st, b, bs, played | 1 << i)
             if r == maximizing:
                 hands[seat] = hand
                 return r
@@ -649,7 +642,7 @@ def _root_probe(search: _Search, state: GameState, need: int) -> bool:
     h = state.hand
     n = search.n
     if not h.trick:
-        lead_mask = _root_lead_mask(state)
+        lead_mask = legal_play_mask(state)
         if lead_mask == h.hands[h.leader]:
             return search.win(h.leader, need)
         if need <= 0:
@@ -673,7 +666,7 @@ def _root_probe(search: _Search, state: GameState, need: int) -> bool:
         h.leader,
         need,
         [-1] * n,
-        t.follow[trick[0]],
+        trick[0],
         st,
         (h.leader + best) % n,
         st[trick[best]],
@@ -723,7 +716,7 @@ def play_values(state: GameState, cache: SolverCache | None = None) -> dict[Tile
     _check(state)
     if cache is None:
         cache = SolverCache()
-    from moonrules.game.state import Play, apply, legal_play_mask
+    from moonrules.game import Play, apply
 
     mask = legal_play_mask(state)
     search, cache = _prepare(state, cache)
@@ -800,7 +793,7 @@ def solve_minimax(state: GameState, *, memo: bool = False) -> int:
         if not hand:
             return 0
         if trick:
-            legal = legal_mask(hand, trick, trump)
+            legal = legal_mask(hand, trick[0], trump, False)
         else:
             legal = hand if lead_mask is None else lead_mask
         results = []
@@ -815,5 +808,5 @@ def solve_minimax(state: GameState, *, memo: bool = False) -> int:
             hands[seat] = hand
         return max(results) if side[seat] else min(results)
 
-    root_mask = _root_lead_mask(state) if not h.trick else None
+    root_mask = legal_play_mask(state) if not h.trick else None
     return _won_so_far(state, side) + value(h.leader, h.trick, root_mask)

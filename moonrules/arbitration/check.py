@@ -30,7 +30,7 @@ from moonrules.arbitration.report import (
     Source,
     TrickReport,
 )
-from moonrules.game.state import GameState, Hand, Phase, legal_play_mask
+from moonrules.game import GameState, Hand, Phase, legal_play_mask
 from moonrules.records.record import JSON, RecordError, ReplayResult, Violation, replay
 from moonrules.rules.auction import MOON, PASS, call_name, legal_calls
 from moonrules.rules.errors import IllegalAction

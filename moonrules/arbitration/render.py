@@ -33,7 +33,7 @@ from typing import Final, Literal
 
 import attrs
 
-from moonrules.game.state import Trick
+from moonrules.game import Trick
 from moonrules.rules.suits import TRUMP_SUIT, Trump, suit_tiles
 from moonrules.rules.tiles import MOON_SET, Tile
 from moonrules.rules.tiles import tile as as_tile

@@ -14,7 +14,7 @@ from typing import Literal
 import attrs
 
 from moonrules.arbitration.explain import Explanation, Reason
-from moonrules.game.state import GameState
+from moonrules.game import GameState
 from moonrules.records.notation import Notation, looks_like_json, parse_notation
 from moonrules.records.record import JSON, RecordError, ReplayResult, load_record
 from moonrules.rules.ruleset import RuleSet

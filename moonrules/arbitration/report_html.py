@@ -6,7 +6,7 @@ from moonrules.arbitration import render
 from moonrules.arbitration.explain import side_name
 from moonrules.arbitration.report import HandReport, Report
 from moonrules.arbitration.report_text import renege_lines, trump_text
-from moonrules.game.state import Phase, Trick
+from moonrules.game import Phase, Trick
 from moonrules.rules.auction import PASS
 from moonrules.rules.ruleset import RuleSet, Scoring
 from moonrules.rules.scoring import side_tricks

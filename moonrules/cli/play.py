@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from moonrules.game.state import (
+from moonrules.game import (
     Bid,
     Discard,
     GameState,

@@ -14,7 +14,7 @@ import sys
 
 from moonrules.analysis.solver import play_values, solve
 from moonrules.cli.check import load, unreadable
-from moonrules.game.state import Phase
+from moonrules.game import Phase
 from moonrules.records.record import RecordError, replay
 
 HELP = "double-dummy: the value of each legal play in the position a record ends in"

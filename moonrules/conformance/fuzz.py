@@ -40,8 +40,8 @@ import attrs
 
 from moonrules.conformance.protocol import OPS as PROTOCOL_OPS
 from moonrules.conformance.target import Target, TargetFault, TargetTimeout, clip
-from moonrules.game.state import GameState, Play, apply, legal_actions, new_game, seeded_deal
-from moonrules.game.state import Phase as GamePhase
+from moonrules.game import GameState, Play, apply, legal_actions, new_game, seeded_deal
+from moonrules.game import Phase as GamePhase
 from moonrules.records.record import JSON, to_record
 from moonrules.rules.auction import MOON, PASS, Auction, legal_calls
 from moonrules.rules.errors import MoonError

@@ -29,7 +29,7 @@ from typing import Final
 
 import attrs
 
-from moonrules.game.state import Bid, GameState, Phase
+from moonrules.game import Bid, GameState, Phase
 from moonrules.game.views import view
 from moonrules.records.record import (
     JSON,

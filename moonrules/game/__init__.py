@@ -7,30 +7,26 @@ seat may see.
 
 from __future__ import annotations
 
-from moonrules.game.state import (
+from moonrules.game.actions import (
     Action,
     Bid,
-    Contract,
-    Deal,
     Discard,
-    Game,
-    GameState,
-    Hand,
+    GameAction,
     NameTrump,
     Pass,
     Phase,
     Play,
-    Trick,
+    call_action,
+)
+from moonrules.game.deal import check_deal, new_game, seeded_deal, with_deal
+from moonrules.game.play import (
     apply,
     apply_renege,
-    check_deal,
     illegal_play_reason,
     legal_actions,
     legal_play_mask,
-    new_game,
-    seeded_deal,
-    with_deal,
 )
+from moonrules.game.state import Contract, Deal, Game, GameState, Hand, Trick
 from moonrules.game.views import PlayerView, view
 
 __all__ = [
@@ -40,6 +36,7 @@ __all__ = [
     "Deal",
     "Discard",
     "Game",
+    "GameAction",
     "GameState",
     "Hand",
     "NameTrump",
@@ -50,6 +47,7 @@ __all__ = [
     "Trick",
     "apply",
     "apply_renege",
+    "call_action",
     "check_deal",
     "illegal_play_reason",
     "legal_actions",

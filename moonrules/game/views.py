@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import attrs
 
-from moonrules.game.state import GameState, Phase, Trick, call_action
+from moonrules.game.actions import Phase, call_action
+from moonrules.game.state import GameState, Trick
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES, Tile, tiles_of
 

@@ -66,10 +66,4 @@ def winner_index(trick: tuple[int, ...], trump: int) -> int:
     return best
 
 
-def legal_mask(hand: int, trick: tuple[int, ...], trump: int) -> int:
-    """Mask of the legal plays from ``hand`` to a non-empty ``trick`` (FOLLOW-1 … FOLLOW-3)."""
-    following = hand & FOLLOW_MASK[trump][trick[0]]
-    return following or hand
-
-
-__all__ = ["FOLLOW_MASK", "LED_SUIT", "STRENGTH", "SUIT_MASK", "legal_mask", "winner_index"]
+__all__ = ["FOLLOW_MASK", "LED_SUIT", "STRENGTH", "SUIT_MASK", "winner_index"]

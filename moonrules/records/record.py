@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 import attrs
 
-from moonrules.game.state import (
+from moonrules.game import (
     Bid,
     Deal,
     Discard,

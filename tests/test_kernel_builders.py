@@ -1,4 +1,8 @@
-"""The hot paths' private constructors and shuffle build exactly what the plain ones do."""
+"""The kernel's speed machinery builds exactly what the plain code does.
+
+The generated positional constructors, the chunk tables of actions and the written-out
+deal shuffle.
+"""
 
 from __future__ import annotations
 
@@ -11,32 +15,22 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from moonrules import PRESETS, new_game, seeded_deal
-from moonrules.game.state import (
-    Contract,
-    Discard,
-    Game,
-    GameState,
-    Hand,
-    Phase,
-    Play,
-    Trick,
-    _contract,
-    _discards,
-    _game,
-    _hand,
-    _plays,
-    _positional_builder,
-    _shuffled,
-    _state,
-    _trick,
-)
+from moonrules.game import Contract, Discard, Game, GameState, Hand, Phase, Play, Trick
+from moonrules.game.actions import DISCARD_ACTIONS, PLAY_ACTIONS
+from moonrules.game.deal import shuffled
+from moonrules.game.state import make_contract, make_game, make_hand, make_state, make_trick
+from moonrules.kernel.actions import mask_items
+from moonrules.kernel.builders import positional_builder
 from moonrules.rules.tiles import TILES, Tile
+
+_plays = mask_items(PLAY_ACTIONS)
+_discards = mask_items(DISCARD_ACTIONS)
 
 
 def test_a_class_whose_init_does_more_gets_no_builder() -> None:
     """The builders skip ``__init__``, so a class with validators or a post-init is refused."""
     with pytest.raises(TypeError, match="Tile needs its own __init__"):
-        _positional_builder(Tile)
+        positional_builder(Tile)
 
 
 def test_fast_constructors_equal_the_classes_own() -> None:
@@ -46,11 +40,11 @@ def test_fast_constructors_equal_the_classes_own() -> None:
     hand = (c, (1, 2, 4), Phase.PLAY, 2, (3,), (), (1, 0, 2), (4, -1, 0), 1)
     game = (state.rules, 9, (1, 2, 3), (state.hand,), 2)
     cases: list[tuple[Any, type, tuple[Any, ...]]] = [
-        (_contract, Contract, contract),
-        (_hand, Hand, hand),
-        (_game, Game, game),
-        (_state, GameState, (Game(*game), Hand(*hand))),
-        (_trick, Trick, (2, TILES[:3], 1)),
+        (make_contract, Contract, contract),
+        (make_hand, Hand, hand),
+        (make_game, Game, game),
+        (make_state, GameState, (Game(*game), Hand(*hand))),
+        (make_trick, Trick, (2, TILES[:3], 1)),
     ]
     for build, cls, args in cases:
         value = build(*args)
@@ -69,7 +63,7 @@ def test_the_deal_shuffle_is_random_shuffle(seed: int, number: int, preset: str)
     rules = PRESETS[preset]
     expected = [t.index for t in rules.tile_set.tiles]
     random.Random(f"moonrules/deal/{seed}/{number}").shuffle(expected)
-    assert _shuffled(rules, seed, number) == expected
+    assert shuffled(rules, seed, number) == expected
     deal = seeded_deal(rules, seed, number)
     assert [tuple(t.index for t in h) for h in deal.hands] == [
         tuple(sorted(expected[7 * s : 7 * s + 7])) for s in range(rules.players)

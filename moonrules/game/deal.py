@@ -1,0 +1,194 @@
+"""Dealing: the seeded shuffle, supplied deals and their check, new games (DEAL-1 … DEAL-3).
+
+:func:`new_game` deals a game's first hand, :func:`seeded_deal` the deal of any
+hand of a seeded game, :func:`with_deal` replaces the deal of the hand in progress,
+and :func:`check_deal` refuses a deal that does not divide the rule set's tiles.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from moonrules.game.actions import Phase
+from moonrules.game.state import (
+    Contract,
+    Deal,
+    Game,
+    GameState,
+    Hand,
+    make_game,
+    make_state,
+    with_hand,
+)
+from moonrules.rules.errors import IllegalDeal, OutOfTurn
+from moonrules.rules.ruleset import RuleSet, as_rules
+from moonrules.rules.tiles import TILES, Tile, TileSet, mask_of
+
+
+def check_deal(rules: RuleSet, deal: Deal) -> None:
+    """DEAL-3: the deal must divide the rule set's tiles exactly; raise :class:`IllegalDeal`."""
+    if len(deal.hands) != rules.players:
+        raise IllegalDeal(
+            "DEAL-3", f"a deal has one hand per player ({rules.players}), not {len(deal.hands)}"
+        )
+    seen: dict[Tile, str] = {}
+    allowed = rules.tile_set.mask
+    places: list[tuple[int | None, tuple[Tile, ...]]] = list(enumerate(deal.hands))
+    if deal.widow is not None:
+        places.append((None, (deal.widow,)))
+    for seat, ts in places:
+        where = "the widow" if seat is None else f"seat {seat}"
+        if seat is not None and len(ts) != 7:
+            raise IllegalDeal(
+                "DEAL-1", f"{where} was dealt {len(ts)} tiles; each player gets 7", seat=seat
+            )
+        for t in ts:
+            if not allowed >> t.index & 1:
+                raise IllegalDeal(
+                    "DEAL-3",
+                    f"{t} ({where}) is not in the {rules.tile_set.value} set",
+                    seat=seat,
+                    tile=t,
+                )
+            if t in seen:
+                raise IllegalDeal(
+                    "DEAL-3", f"{t} was dealt twice: to {seen[t]} and to {where}", seat=seat, tile=t
+                )
+            seen[t] = where
+    if rules.has_widow and deal.widow is None:
+        raise IllegalDeal("DEAL-2", "these rules have a widow, and the deal names none")
+    if not rules.has_widow and deal.widow is not None:
+        raise IllegalDeal("DEAL-2", f"these rules have no widow, and the deal names {deal.widow}")
+
+
+def seeded_deal(rules: RuleSet, seed: int, hand_number: int) -> Deal:
+    """The deal of hand ``hand_number`` (1 = first) of the game with ``seed`` (DEAL-1, DEAL-2).
+
+    The tiles, in tile order, are shuffled by a Fisher-Yates shuffle drawing
+    from its own :class:`random.Random`, seeded from the game's seed and the hand
+    number; seat 0 gets the first 7, seat 1 the next 7, and so on, and the
+    widow is the last tile. The shuffle draws only through ``getrandbits``, so
+    the deal is the same on every machine and Python version.
+    """
+    pool = shuffled(rules, seed, hand_number)
+    hands = tuple(
+        tuple(TILES[i] for i in sorted(pool[7 * s : 7 * s + 7])) for s in range(rules.players)
+    )
+    widow = TILES[pool[-1]] if rules.has_widow else None
+    return Deal(hands, widow)
+
+
+_DRAW_BITS: Final = tuple((i, (i + 1).bit_length()) for i in range(27, 0, -1))
+"""(position, bits to draw for a number below position + 1), last position first."""
+
+
+_SHUFFLE_PLAN: Final = {
+    ts: (tuple(t._index for t in ts.tiles), _DRAW_BITS[28 - len(ts.tiles) :]) for ts in TileSet
+}
+"""Per tile set: its tile indices in tile order, and the draws that shuffle them."""
+
+
+def shuffled(rules: RuleSet, seed: int, hand_number: int) -> list[int]:
+    """The tile indices of the rule set, shuffled for hand ``hand_number`` of game ``seed``.
+
+    The shuffle of ``random.shuffle`` in CPython 3.11-3.13, written out so that
+    a change there cannot change the deals: from the last position down, swap
+    with a position below it drawn by rejection from ``getrandbits``.
+    """
+    indices, draws = _SHUFFLE_PLAN[rules.tile_set]
+    pool = list(indices)
+    bits = random.Random(f"moonrules/deal/{seed}/{hand_number}").getrandbits
+    for i, k in draws:
+        j = bits(k)
+        while j > i:
+            j = bits(k)
+        pool[i], pool[j] = pool[j], pool[i]
+    return pool
+
+
+def _seeded_hand(rules: RuleSet, seed: int, number: int, first_bidder: int) -> Hand:
+    """The hand :func:`seeded_deal` deals, built straight from tile indices."""
+    pool = shuffled(rules, seed, number)
+    masks = tuple(sum(map(_BIT_OF, pool[k : k + 7])) for k in range(0, 7 * rules.players, 7))
+    return _dealt(rules, number, first_bidder, masks, pool[-1] if rules.has_widow else -1)
+
+
+_BIT_OF: Final = tuple(1 << i for i in range(28)).__getitem__
+
+
+def _new_hand(rules: RuleSet, number: int, first_bidder: int, deal: Deal) -> Hand:
+    masks = tuple(mask_of(h) for h in deal.hands)
+    return _dealt(
+        rules, number, first_bidder, masks, -1 if deal.widow is None else deal.widow.index
+    )
+
+
+def _dealt(
+    rules: RuleSet, number: int, first_bidder: int, masks: tuple[int, ...], widow: int
+) -> Hand:
+    """A new hand, waiting for its first call: ``masks`` per seat, the widow's index or -1."""
+    return Hand(
+        Contract(number, first_bidder, masks, widow), masks, tricks_won=(0,) * rules.players
+    )
+
+
+def new_game(
+    rules: RuleSet | str | None = None,
+    seed: int | None = None,
+    *,
+    first_bidder: int | None = None,
+    deal: Deal | None = None,
+) -> GameState:
+    """A new game, its first hand dealt and waiting for the first call.
+
+    ``rules``: a :class:`~moonrules.rules.ruleset.RuleSet` or a preset name (default
+    ``"standard"``). ``seed``: the game's seed; the same seed gives the same
+    game (a fresh random seed when ``None``, kept in ``state.game.seed``).
+    ``first_bidder``: default chosen at random from the seed (BID-1).
+    ``deal``: the first hand's deal, instead of the seeded shuffle.
+    """
+    r = as_rules(rules)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    if type(seed) is not int:
+        raise TypeError(f"a seed is a whole number, not {seed!r}")
+    if first_bidder is None:
+        first_bidder = random.Random(f"moonrules/first-bidder/{seed}").randrange(r.players)
+    elif type(first_bidder) is not int or not 0 <= first_bidder < r.players:
+        raise OutOfTurn("SEAT-1", f"seats are numbered 0 to {r.players - 1}, not {first_bidder!r}")
+    if deal is None:
+        hand = _seeded_hand(r, seed, 1, first_bidder)
+    else:
+        check_deal(r, deal)
+        hand = _new_hand(r, 1, first_bidder, deal)
+    return GameState(Game(r, seed, (0,) * r.sides), hand)
+
+
+def with_deal(state: GameState, deal: Deal) -> GameState:
+    """The state with the hand in progress dealt from ``deal`` instead (the caller's shuffle).
+
+    Only before the hand's first call; raises :class:`IllegalDeal` (DEAL-3) for a
+    deal that does not divide the rule set's tiles exactly.
+    """
+    h = state.hand
+    if state.is_over or h.phase is not Phase.BIDDING or h.calls:
+        raise OutOfTurn("TURN-1", "a hand can be redealt only before its first call")
+    check_deal(state.game.rules, deal)
+    return with_hand(state, _new_hand(state.game.rules, h.number, h.first_bidder, deal))
+
+
+def next_hand(state: GameState, done: Hand, scores: tuple[int, ...]) -> GameState:
+    """BID-1, BID-7: deal the next hand from the seed; the first bid moves one seat on.
+
+    ``done`` is the hand that ended, ``scores`` the scores after it.
+    """
+    g = state.game
+    rules = g.rules
+    number = done.contract.number + 1
+    first = (done.contract.first_bidder + 1) % rules.players
+    hand = _seeded_hand(rules, g.seed, number, first)
+    return make_state(make_game(rules, g.seed, scores, (*g.history, done), None), hand)
+
+
+__all__ = ["check_deal", "new_game", "next_hand", "seeded_deal", "shuffled", "with_deal"]

@@ -1,0 +1,466 @@
+"""The game's moves: the legal actions of a state, and the state after an action.
+
+:func:`new_game` deals the first hand; :func:`legal_actions` lists what the
+player to act may do; :func:`apply` returns the next state or raises
+:class:`~moonrules.rules.errors.IllegalAction` naming the clause broken. A state holds
+everything: the rule set, the seed its deals come from, the scores, the hands
+already played and the hand in progress. Nothing is mutated, nothing is global.
+
+>>> from moonrules import new_game, legal_actions, apply
+>>> import random
+>>> s = newmake_game(seed=7)
+>>> rng = random.Random(1)
+>>> for _ in range(10_000):   # random players can drift below zero for a long time
+...     if s.is_over:
+...         break
+...     s = apply(s, rng.choice(legal_actions(s)))
+>>> s.is_over, s.winner is not None and max(s.scores) >= 21 or s.hand.bid == 21
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import attrs
+
+from moonrules.game.actions import (
+    DISCARD_ACTIONS,
+    PLAY_ACTIONS,
+    TRUMP_ACTIONS,
+    Action,
+    Bid,
+    Discard,
+    NameTrump,
+    Pass,
+    Phase,
+    Play,
+    call_action,
+)
+from moonrules.game.deal import next_hand
+from moonrules.game.state import (
+    TRUMP_BY_VALUE,
+    Contract,
+    Game,
+    GameState,
+    Hand,
+    make_contract,
+    make_game,
+    make_hand,
+    make_state,
+    make_trick,
+    seat_to_act,
+    with_hand,
+)
+from moonrules.kernel.actions import mask_items
+from moonrules.kernel.masks import NO_LEAD, legal_mask
+from moonrules.kernel.memo import auction_end, calls_after, offered, per_calls, per_trump, scored
+from moonrules.kernel.tables import LED_SUIT, SUIT_MASK, winner_index
+from moonrules.rules.auction import PASS, check_call, legal_calls
+from moonrules.rules.errors import IllegalAction, OutOfTurn
+from moonrules.rules.ruleset import FirstLead, Renege, RuleSet, WidowTiming
+from moonrules.rules.scoring import game_winner, score_hand
+from moonrules.rules.suits import TRUMP_SUIT, Trump, suit_name
+from moonrules.rules.tiles import TILES, Tile, tiles_of
+
+# The phases as module constants: the hot paths compare against these.
+_BIDDING: Final = Phase.BIDDING
+_DISCARDING: Final = Phase.DISCARD
+_NAMING: Final = Phase.TRUMP
+_PLAYING: Final = Phase.PLAY
+_DONE: Final = Phase.DONE
+
+# ---------------------------------------------------------------------------
+# Legal actions
+
+_plays: Final = mask_items(PLAY_ACTIONS)
+"""The Play actions of the tiles of a mask, in tile order."""
+_discards: Final = mask_items(DISCARD_ACTIONS)
+"""The Discard actions of the tiles of a mask, in tile order."""
+_call_actions: Final = per_calls(call_action)
+"""The actions of the legal calls after a tuple of calls (memoised)."""
+_trump_actions: Final = per_trump(TRUMP_ACTIONS.__getitem__)
+"""The NameTrump actions of the trumps the rules offer (memoised)."""
+_LEAD_TRUMP: Final = FirstLead.TRUMP
+_TILE_AT: Final = TILES.__getitem__
+
+
+def legal_play_mask(state: GameState) -> int:
+    """Mask of the tiles the player to act may play (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3)."""
+    return _legal_mask(state.hand, state.game.rules)
+
+
+def _legal_mask(h: Hand, rules: RuleSet) -> int:
+    """:func:`legal_play_mask` of a hand in play under ``rules``, by the kernel's rule."""
+    trick = h.trick
+    held = h.hands[(h.leader + len(trick)) % len(h.hands)]
+    if trick:
+        return legal_mask(held, trick[0], h.contract.trump, False)
+    return legal_mask(
+        held, NO_LEAD, h.contract.trump, not h.tricks and rules.first_lead is _LEAD_TRUMP
+    )
+
+
+def legal_actions(state: GameState) -> tuple[Action, ...]:
+    """The actions the player to act may take, sorted; ``()`` once the game is over.
+
+    Never empty while the game goes on.
+    """
+    if state.game.winner is not None:
+        return ()
+    h = state.hand
+    p = h.phase
+    if p is _PLAYING:
+        return _plays(_legal_mask(h, state.game.rules))
+    if p is _BIDDING:
+        return _call_actions(state.game.rules, h.contract.calls)
+    if p is _DISCARDING:
+        return _discards(h.hands[h.contract.bidder])
+    if p is _NAMING:
+        return _trump_actions(state.game.rules)
+    return ()  # pragma: no cover - a DONE hand never stays current in a live game
+
+
+# ---------------------------------------------------------------------------
+# Applying actions
+
+
+def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameState:
+    """The state after the player to act takes ``action``.
+
+    With ``seat``, the action is refused unless that seat is to act (TURN-1).
+    Raises :class:`~moonrules.rules.errors.IllegalAction` (with the clause ID) for any
+    action the rules forbid; the state given is never changed.
+    """
+    if state.game.winner is not None:
+        raise IllegalAction("END-1", "the game is over; no more actions")
+    if seat is not None and seat != seat_to_act(state):
+        raise OutOfTurn(
+            "TURN-1", f"it is seat {seat_to_act(state)}'s turn, not seat {seat}'s", seat=seat
+        )
+    h = state.hand
+    p = h.phase
+    kind = type(action)
+    if kind is Play and p is _PLAYING:
+        return _play(state, h, action.tile)  # type: ignore[attr-defined]
+    if p is _BIDDING:
+        if kind is Pass:
+            return _call(state, PASS)
+        if kind is Bid:
+            amount = action.amount  # type: ignore[attr-defined]
+            if type(amount) is not int or amount <= PASS:
+                raise IllegalAction(
+                    "BID-4",
+                    f"{amount!r} is not a bid; to pass, pass",
+                    seat=seat_to_act(state),
+                    call=amount if type(amount) is int else None,
+                    allowed_calls=legal_calls(state.auction),
+                )
+            return _call(state, amount)
+    if kind is Discard and p is _DISCARDING:
+        return _discard(state, action.tile)  # type: ignore[attr-defined]
+    if kind is NameTrump and p is _NAMING:
+        return _name_trump(state, action.trump)  # type: ignore[attr-defined]
+    if not isinstance(action, Action):
+        raise TypeError(f"{action!r} is not an action")
+    wanted = {
+        Phase.BIDDING: "a call (pass or bid)",
+        Phase.DISCARD: "the bidder's discard",
+        Phase.TRUMP: "the bidder naming trump",
+        Phase.PLAY: "a tile played to the trick",
+    }[p]
+    raise OutOfTurn(
+        "TURN-1",
+        f"the game waits for {wanted} by seat {seat_to_act(state)}, not {action}",
+        seat=seat_to_act(state),
+    )
+
+
+def _call(state: GameState, call: int) -> GameState:
+    """BID-2 … BID-8 (the auction's rules are those of :mod:`moonrules.rules.auction`)."""
+    h = state.hand
+    c = h.contract
+    rules = state.game.rules
+    if call not in calls_after(rules, c.calls):
+        check_call(state.auction, call)
+        raise AssertionError(f"check_call let {call!r} through")  # pragma: no cover
+    calls = (*c.calls, call)
+    over, winner, bid = auction_end(rules, calls, c.first_bidder)
+    if not over:
+        return with_hand(state, _settled(h, _BIDDING, _amended(c, calls=calls)))
+    if winner < 0:
+        done = _settled(h, _DONE, _amended(c, calls=calls))
+        return next_hand(state, done, state.game.scores)
+    if rules.has_widow and rules.widow_timing is WidowTiming.BEFORE_TRUMP:
+        hands = list(h.hands)
+        hands[winner] |= 1 << c.widow
+        contract = _amended(c, calls=calls, bidder=winner, bid=bid, widow_taken=True)
+        return with_hand(state, _settled(h, _DISCARDING, contract, tuple(hands)))
+    contract = _amended(c, calls=calls, bidder=winner, bid=bid)
+    return with_hand(state, _settled(h, _NAMING, contract))
+
+
+def _amended(
+    c: Contract,
+    *,
+    calls: tuple[int, ...] | None = None,
+    bidder: int | None = None,
+    bid: int | None = None,
+    discard: int | None = None,
+    trump: int | None = None,
+    widow_taken: bool | None = None,
+) -> Contract:
+    """``c`` with the fields given changed (the fast ``attrs.evolve``)."""
+    return make_contract(
+        c.number,
+        c.first_bidder,
+        c.deal,
+        c.widow,
+        c.calls if calls is None else calls,
+        c.bidder if bidder is None else bidder,
+        c.bid if bid is None else bid,
+        c.discard if discard is None else discard,
+        c.trump if trump is None else trump,
+        c.widow_taken if widow_taken is None else widow_taken,
+    )
+
+
+def _settled(
+    h: Hand,
+    phase: Phase,
+    contract: Contract,
+    hands: tuple[int, ...] | None = None,
+    leader: int | None = None,
+) -> Hand:
+    """``h`` with a new phase and contract, and changes to its hands or leader."""
+    return make_hand(
+        contract,
+        h.hands if hands is None else hands,
+        phase,
+        h.leader if leader is None else leader,
+        h.trick,
+        h.tricks,
+        h.tricks_won,
+        h.deltas,
+        h.renege,
+    )
+
+
+def _discard(state: GameState, tile: Tile) -> GameState:
+    """WIDOW-1, WIDOW-2: the bidder discards one tile of the eight."""
+    h = state.hand
+    c = h.contract
+    bit = 1 << _index_of(tile)
+    if not h.hands[c.bidder] & bit:
+        raise IllegalAction(
+            "WIDOW-1",
+            f"seat {c.bidder} cannot discard {tile}: it is not in their hand",
+            seat=c.bidder,
+            tile=tile,
+            allowed_tiles=tuple(reversed(tiles_of(h.hands[c.bidder]))),
+        )
+    hands = list(h.hands)
+    hands[c.bidder] &= ~bit
+    contract = _amended(c, discard=tile._index)
+    if state.game.rules.widow_timing is WidowTiming.AFTER_TRUMP:
+        return with_hand(state, _settled(h, _PLAYING, contract, tuple(hands), c.bidder))
+    return with_hand(state, _settled(h, _NAMING, contract, tuple(hands), -1))
+
+
+def _name_trump(state: GameState, trump: Trump) -> GameState:
+    """TRUMP-1, TRUMP-5, WIDOW-2."""
+    rules = state.game.rules
+    if trump not in offered(rules):
+        names = ", ".join(str(t) for t in rules.trumps)
+        raise IllegalAction(
+            "TRUMP-5",
+            f"trump {trump} is not offered by these rules; choose one of {names}",
+            seat=state.hand.bidder,
+            trump=trump,
+            allowed_trumps=rules.trumps,
+        )
+    h = state.hand
+    c = h.contract
+    if rules.has_widow and rules.widow_timing is WidowTiming.AFTER_TRUMP:
+        hands = list(h.hands)
+        hands[c.bidder] |= 1 << c.widow
+        contract = _amended(c, trump=trump.value, widow_taken=True)
+        return with_hand(state, _settled(h, _DISCARDING, contract, tuple(hands)))
+    contract = _amended(c, trump=trump.value)
+    return with_hand(state, _settled(h, _PLAYING, contract, leader=c.bidder))
+
+
+def _index_of(tile: Tile) -> int:
+    """The index of ``tile``; :class:`TypeError` for anything that is not a tile."""
+    try:
+        return tile._index
+    except AttributeError:
+        raise TypeError(f"{tile!r} is not a tile") from None
+
+
+def illegal_play_reason(state: GameState, tile: Tile) -> IllegalAction | None:
+    """Why the player to act may not play ``tile`` now, or ``None`` if they may.
+
+    The error names the clause (TRICK-1, LEAD-2, FOLLOW-1, FOLLOW-2) and says
+    what was allowed instead.
+    """
+    h = state.hand
+    n = state.game.rules.players
+    seat = (h.leader + len(h.trick)) % n
+    hand = h.hands[seat]
+    bit = 1 << tile.index
+    legal = legal_play_mask(state)
+    if hand & bit and legal & bit:
+        return None
+    legal_tiles = tuple(reversed(tiles_of(legal)))
+    if not hand & bit:
+        return IllegalAction(
+            "TRICK-1",
+            f"seat {seat} does not hold {tile}",
+            seat=seat,
+            tile=tile,
+            allowed_tiles=legal_tiles,
+        )
+    allowed = ", ".join(str(t) for t in legal_tiles)
+    one = len(legal_tiles) == 1
+    trump = TRUMP_BY_VALUE[h.trump]
+
+    def illegal(rule: str, reason: str, kind: str) -> IllegalAction:
+        return IllegalAction(
+            rule,
+            f"{reason} Legal {kind} were: {allowed}.",
+            reason=reason,
+            seat=seat,
+            tile=tile,
+            allowed_tiles=legal_tiles,
+        )
+
+    if not h.trick:
+        return illegal(
+            "LEAD-2",
+            f"seat {seat} led {tile} while holding a trump; the first lead of the hand must be "
+            "a trump.",
+            "leads",
+        )
+    led = TILES[h.trick[0]]
+    suit = LED_SUIT[h.trump][h.trick[0]]
+    if suit == TRUMP_SUIT:
+        return illegal(
+            "FOLLOW-1",
+            f"seat {seat} played {tile} on a trump lead ({led}, trump {trump}) while holding "
+            f"{allowed}, which {'is a trump' if one else 'are trumps'}.",
+            "plays",
+        )
+    note = ""
+    if SUIT_MASK[h.trump][TRUMP_SUIT] & bit and tile.has(suit):
+        note = f" ({tile} is a trump, and a trump never follows another suit)"
+    return illegal(
+        "FOLLOW-2",
+        f"seat {seat} played {tile} on a {suit_name(suit)} lead ({led}) while holding "
+        f"{allowed}, which follow{'s' if one else ''} suit {suit}{note}.",
+        "plays",
+    )
+
+
+def apply_renege(state: GameState, tile: Tile) -> GameState:
+    """RENEGE-2: the player to act reneges with ``tile``; the hand ends and is scored.
+
+    Only under ``renege = penalty`` rules, and only for a play that breaks
+    FOLLOW-1 or FOLLOW-2 (a tile the player holds). If the bidder's side
+    reneged, the bidder is set; if a defender reneged, the bidder makes the bid.
+    The other sides score the tricks they took before the renege.
+    """
+    if state.game.rules.renege is not Renege.PENALTY:
+        raise IllegalAction(
+            "RENEGE-1", "these rules stop at a renege; no penalty is scored", tile=tile
+        )
+    if state.game.winner is not None or state.hand.phase is not Phase.PLAY:
+        raise OutOfTurn("TURN-1", "a renege can only happen while tiles are being played")
+    err = illegal_play_reason(state, tile)
+    if err is None or err.rule not in ("FOLLOW-1", "FOLLOW-2"):
+        raise IllegalAction(
+            "RENEGE-2",
+            f"playing {tile} is {'legal' if err is None else 'not a renege'} here",
+            seat=state.to_act,
+            tile=tile,
+        )
+    h = state.hand
+    rules = state.game.rules
+    seat = (h.leader + len(h.trick)) % rules.players
+    hands = list(h.hands)
+    hands[seat] &= ~(1 << tile.index)
+    made = rules.side_of(seat) != rules.side_of(h.bidder)
+    result = score_hand(rules, h.bidder, h.bid, h.tricks_won, made=made)
+    scores = tuple(s + d for s, d in zip(state.game.scores, result.deltas, strict=True))
+    hand = attrs.evolve(
+        h,
+        hands=tuple(hands),
+        trick=(*h.trick, tile.index),
+        phase=Phase.DONE,
+        deltas=result.deltas,
+        renege=seat,
+    )
+    bidder_side = rules.side_of(h.bidder)
+    winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
+    if winner is not None:
+        return GameState(Game(rules, state.game.seed, scores, state.game.history, winner), hand)
+    return next_hand(state, hand, scores)
+
+
+def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
+    """TRICK-1 … TRICK-3, FOLLOW-1 … FOLLOW-3, then scoring at the end of the hand.
+
+    ``h`` is ``state.hand``. This is the game's hot path: it builds the next
+    values positionally and runs on the tables of :mod:`moonrules.kernel.tables`.
+    """
+    try:  # _index_of, inline on the hot path
+        index = tile._index
+    except AttributeError:
+        raise TypeError(f"{tile!r} is not a tile") from None
+    bit = 1 << index
+    if not _legal_mask(h, state.game.rules) & bit:
+        err = illegal_play_reason(state, tile)
+        assert err is not None
+        raise err
+    trick = h.trick
+    n = len(h.hands)
+    leader = h.leader
+    seat = (leader + len(trick)) % n
+    after = list(h.hands)
+    after[seat] ^= bit
+    hands = tuple(after)
+    trick += (index,)
+    if len(trick) < n:
+        hand = make_hand(
+            h.contract, hands, _PLAYING, leader, trick, h.tricks, h.tricks_won, None, -1
+        )
+        return make_state(state.game, hand)
+    c = h.contract
+    win = (leader + winner_index(trick, c.trump)) % n
+    counts = list(h.tricks_won)
+    counts[win] += 1
+    won = tuple(counts)
+    done = make_trick(leader, tuple(map(_TILE_AT, trick)), win)
+    tricks = h.tricks + (done,)  # noqa: RUF005 - faster than unpacking
+    if len(tricks) < 7:
+        hand = make_hand(c, hands, _PLAYING, win, (), tricks, won, None, -1)
+        return make_state(state.game, hand)
+    g = state.game
+    rules = g.rules
+    result = scored(rules, c.bidder, c.bid, won)
+    scores = tuple(s + d for s, d in zip(g.scores, result.deltas, strict=True))
+    hand = make_hand(c, hands, _DONE, win, (), tricks, won, result.deltas, -1)
+    bidder_side = rules.side_of(c.bidder)
+    winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
+    if winner is not None:
+        return make_state(make_game(rules, g.seed, scores, g.history, winner), hand)
+    return next_hand(state, hand, scores)
+
+
+__all__ = [
+    "apply",
+    "apply_renege",
+    "illegal_play_reason",
+    "legal_actions",
+    "legal_play_mask",
+]

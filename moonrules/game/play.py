@@ -8,7 +8,7 @@ already played and the hand in progress. Nothing is mutated, nothing is global.
 
 >>> from moonrules import new_game, legal_actions, apply
 >>> import random
->>> s = newmake_game(seed=7)
+>>> s = new_game(seed=7)
 >>> rng = random.Random(1)
 >>> for _ in range(10_000):   # random players can drift below zero for a long time
 ...     if s.is_over:

@@ -1,6 +1,6 @@
 """Memoised forms of the auction and scoring rules, for the game's hot paths.
 
-Each function here returns what the rule function of :mod:`moonrules.rules` it
+Each function here returns what the rule function of ``moonrules.rules`` it
 names returns, remembered per argument (rule sets are hashable values). Nothing here
 decides anything of its own.
 """

@@ -9,6 +9,7 @@ set is the 22-tile set less 0-0 (TILE-4).
 from __future__ import annotations
 
 import itertools
+import math
 
 import pytest
 
@@ -24,6 +25,7 @@ from moonrules import (
     tile,
     tiles,
 )
+from moonrules.rules.tiles import mask_of, tiles_of
 
 ALL_PAIRS: list[tuple[int, int]] = [(a, b) for a in range(7) for b in range(7)]
 """Every ordered pair of ends: 49 ways of writing the 28 tiles."""
@@ -134,12 +136,20 @@ def test_str_and_repr_round_trip(t: Tile) -> None:
 
 
 def test_there_are_28_distinct_tiles() -> None:
-    """TILE-3: every unordered pair of numbers 0-6: 7 doubles + C(7,2) = 28."""
-    expected = {frozenset((a, b)) for a, b in ALL_PAIRS}
-    assert len(expected) == 28
-    assert len(TILES) == 28
-    assert {frozenset((t.high, t.low)) for t in TILES} == expected
-    assert len(set(TILES)) == 28
+    """TILE-3: every unordered pair of numbers 0-6 once: 7 doubles and C(7, 2) = 21 others."""
+    assert len(TILES) == 7 + math.comb(7, 2)
+    # Each unordered pair, written high end first (TILE-1), exactly once.
+    assert sorted((t.high, t.low) for t in TILES) == [
+        (a, b) for a in range(7) for b in range(a + 1)
+    ]
+    assert sum(t.is_double for t in TILES) == 7
+    # Each tile's index is its place in TILES: distinct, dense, and found from any writing.
+    assert [t.index for t in TILES] == list(range(len(TILES)))
+    for a, b in ALL_PAIRS:
+        t = Tile.parse(f"{a}-{b}")
+        assert TILES[t.index] == t == Tile(max(a, b), min(a, b))
+    assert mask_of(TILES) == (1 << len(TILES)) - 1
+    assert tiles_of(mask_of(TILES)) == TILES
 
 
 def test_equal_tiles_hash_equal_and_work_as_keys() -> None:
@@ -222,13 +232,20 @@ def test_double_six_set_has_28_tiles() -> None:
 
 
 def test_no_double_blank_set_has_21_tiles() -> None:
-    """TILE-4: the 22-tile set less the 0-0; no tile bears a 0."""
-    assert len(NO_DOUBLE_BLANK_SET) == 21
+    """TILE-4: the 22-tile set less the 0-0; no tile bears a 0; three players, no widow."""
     assert set(NO_DOUBLE_BLANK_SET) == set(MOON_SET) - {Tile(0, 0)}
+    assert len(NO_DOUBLE_BLANK_SET) == len(MOON_SET) - 1
     assert not any(t.has(0) for t in NO_DOUBLE_BLANK_SET)
     assert TileSet.NO_DOUBLE_BLANK_21.tiles == NO_DOUBLE_BLANK_SET
-    # 21 tiles = 3 players x 7, so no widow.
-    assert len(NO_DOUBLE_BLANK_SET) == 3 * 7
+    # Seven each for three players leaves no widow (DEAL-2), and trump 0 is not offered.
+    rules = moonrules.RuleSet(tile_set=TileSet.NO_DOUBLE_BLANK_21)
+    assert rules.widow_size == 0 and not rules.has_widow
+    assert 0 not in rules.trump_numbers
+    for seed in range(5):
+        deal = moonrules.seeded_deal(rules, seed, 1)
+        assert deal.widow is None
+        assert [len(h) for h in deal.hands] == [7, 7, 7]
+        assert sorted(t for h in deal.hands for t in h) == sorted(NO_DOUBLE_BLANK_SET)
 
 
 @pytest.mark.parametrize("ts", list(TileSet), ids=lambda s: s.value)

@@ -5,10 +5,14 @@
   implements it, or in the error it raises. The worked examples ``EX-n`` are exempt:
   they illustrate clauses that are implemented and cited elsewhere, and are not
   rules of their own.
-- Every clause ID, the examples included, must be exercised by at least one test
-  (a file ``tests/test_*.py`` that names it; the meta-tests of this kind below do
-  not count) or by at least one conformance vector (``spec/vectors/*.jsonl``, whose
-  ``clauses`` list the clauses each case exercises).
+- Every clause ID, the examples included, must be asserted by at least one test or
+  exercised by at least one conformance vector (``spec/vectors/*.jsonl``, whose
+  ``clauses`` list the clauses each case exercises, and whose expected answers
+  ``tests/test_conform.py`` checks). A test file asserts a clause when the ID is in a
+  string of an ``assert`` statement, of a ``pytest.raises`` or ``pytest.mark.parametrize``
+  call, or of a value assigned to a name that an ``assert`` of the file reads: naming a
+  clause in a docstring, a comment or a message printed on the way counts for nothing.
+  The meta-tests of this kind below do not count.
 - No code, test, generator or vector may cite an ID that the spec does not define.
   A token shaped like an ID that is not meant as one (``UTF-8``) is listed in
   :data:`NOT_CLAUSES`.
@@ -18,6 +22,7 @@ Each failure names the clauses (or the file and line) at fault.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from collections.abc import Iterable
@@ -56,6 +61,61 @@ def cited(paths: Iterable[Path]) -> dict[str, list[str]]:
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             for token in TOKEN.findall(line):
                 out.setdefault(token, []).append(f"{path.relative_to(ROOT)}:{number}")
+    return out
+
+
+def asserted(source: str) -> set[str]:
+    """The clause-shaped IDs that a test module's ``source`` asserts (see the module
+    docstring): those in strings inside an ``assert``, a ``pytest.raises`` or
+    ``pytest.mark.parametrize`` call, or a value assigned to a name an ``assert`` reads."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    read_by_asserts = {
+        name.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assert)
+        for name in ast.walk(node)
+        if isinstance(name, ast.Name)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert):
+            checked: ast.AST | None = node
+        elif isinstance(node, ast.Call):
+            callee = ast.unparse(node.func)
+            checked = node if callee.endswith(("raises", "mark.parametrize")) else None
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names = {t.id for t in targets if isinstance(t, ast.Name)}
+            checked = node.value if names & read_by_asserts else None
+        else:
+            checked = None
+        if checked is None:
+            continue
+        for leaf in ast.walk(checked):
+            if (
+                isinstance(leaf, ast.Constant)
+                and isinstance(leaf.value, str)
+                and id(leaf) not in docstrings
+            ):
+                found.update(TOKEN.findall(leaf.value))
+    return found
+
+
+def asserted_by_tests() -> dict[str, list[str]]:
+    """Each clause the tests assert, with the test files asserting it."""
+    out: dict[str, list[str]] = {}
+    for path in checked_tests():
+        if path.name not in META_TESTS:
+            for clause in asserted(path.read_text(encoding="utf-8")):
+                out.setdefault(clause, []).append(str(path.relative_to(ROOT)))
     return out
 
 
@@ -98,10 +158,34 @@ def test_every_clause_is_cited_by_the_code() -> None:
 
 
 def test_every_clause_is_exercised_by_a_test_or_a_vector() -> None:
-    in_tests = cited(p for p in checked_tests() if p.name not in META_TESTS)
+    in_tests = asserted_by_tests()
     in_vectors = vector_clauses()
     missing = [i for i in defined() if i not in in_tests and i not in in_vectors]
-    assert not missing, f"no test and no vector exercises {', '.join(missing)}"
+    assert not missing, (
+        f"no test asserts and no vector exercises {', '.join(missing)} "
+        "(a clause named only in a docstring, a comment or a printed message does not count)"
+    )
+
+
+PROBE = '''\
+"""A test module naming SCORE-1 in its docstring."""
+import pytest
+EXPECTED = {"a": "BID-3"}
+UNUSED = "BID-4"  # never asserted
+@pytest.mark.parametrize("rule", ["TRICK-2"])
+def test_probe(rule):
+    """FOLLOW-1 in a docstring."""
+    # FOLLOW-2 in a comment
+    print("TRUMP-1 printed")
+    with pytest.raises(ValueError, match="LEAD-2"):
+        pass
+    assert rule == EXPECTED["a"] or "END-1" in rule, "TURN-1 in a message"
+'''
+
+
+def test_only_asserted_clauses_count() -> None:
+    """The reader of assertions itself, on a made-up test module."""
+    assert asserted(PROBE) == {"BID-3", "TRICK-2", "LEAD-2", "END-1", "TURN-1"}
 
 
 def test_nothing_cites_a_clause_the_spec_does_not_define() -> None:
@@ -143,17 +227,17 @@ def test_the_token_pattern_finds_ids_where_they_are_written() -> None:
 
 
 def traceability_matrix() -> dict[str, tuple[list[str], list[str], int]]:
-    """For each clause: where the code cites it, which tests name it, how many vectors.
+    """For each clause: where the code cites it, which tests assert it, how many vectors.
 
     Run ``python tests/test_traceability.py`` to print it.
     """
     in_code = cited(code_files())
-    in_tests = cited(p for p in checked_tests() if p.name not in META_TESTS)
+    in_tests = asserted_by_tests()
     in_vectors = vector_clauses()
     return {
         i: (
             sorted({w.split(":")[0] for w in in_code.get(i, [])}),
-            sorted({w.split(":")[0] for w in in_tests.get(i, [])}),
+            sorted(in_tests.get(i, [])),
             len(in_vectors.get(i, [])),
         )
         for i in defined()

@@ -25,7 +25,6 @@ from moonrules import (
     AllPass,
     Auction,
     IllegalAction,
-    MoonError,
     MoonMade,
     RuleSet,
     Scoring,
@@ -288,8 +287,12 @@ def test_every_illegal_call_names_its_clause(name: str) -> None:
             else:
                 with pytest.raises(IllegalAction) as e:
                     apply_call(a, call)
-                assert e.value.rule == expected, (a.calls, call)
-                assert isinstance(e.value, MoonError)
+                err = e.value
+                assert err.rule == expected, (a.calls, call)
+                # The refusal says it in data too: who called, what, and what was allowed.
+                assert (err.seat, err.call) == (a.to_call, call), (a.calls, call)
+                assert err.allowed_calls == legal_calls(a), (a.calls, call)
+                assert str(err) == f"{err.message} ({expected})"
 
 
 def test_reachable_auction_counts() -> None:

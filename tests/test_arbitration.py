@@ -16,6 +16,7 @@ import random
 from pathlib import Path
 
 import pytest
+from gamehelpers import random_line
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -44,15 +45,8 @@ STOPPING = [p for p in PRESETS if p != "renege-penalty"]
 
 def _game(preset: str, seed: int, steps: int) -> tuple[m.GameState, list[m.GameState]]:
     """A random legal game and the state before each of its actions."""
-    s = m.new_game(preset, seed=seed)
-    rng = random.Random(seed)
-    before = []
-    for _ in range(steps):
-        if s.is_over:
-            break
-        before.append(s)
-        s = m.apply(s, rng.choice(m.legal_actions(s)))
-    return s, before
+    line = random_line(m.new_game(preset, seed=seed), random.Random(seed), steps)
+    return line[-1], line[:-1]
 
 
 def _position(state: m.GameState) -> tuple[int, int]:

@@ -8,10 +8,12 @@ for the claimant), so it shares no code with :mod:`moonrules.analysis.claim`'s s
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
 import pytest
+from gamehelpers import play_until
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -22,19 +24,17 @@ from moonrules.records.notation import ClaimLine, write_notation
 from moonrules.records.record import to_record
 
 
-def _ending(preset: str, seed: int, tricks_left: int, extra: int) -> m.GameState | None:
+def _ending(preset: str | m.RuleSet, seed: int, tricks_left: int, extra: int) -> m.GameState | None:
     """A random legal game stopped in play with ``tricks_left`` tricks to go, ``extra`` plays
     into the current trick."""
-    s = m.new_game(preset, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(2000):
-        if s.is_over:
-            return None
+
+    def there(s: m.GameState) -> bool:
         h = s.hand
-        if s.phase is m.Phase.PLAY and 7 - len(h.tricks) == tricks_left and len(h.trick) == extra:
-            return s
-        s = m.apply(s, rng.choice(m.legal_actions(s)))
-    return None
+        return (
+            s.phase is m.Phase.PLAY and 7 - len(h.tricks) == tricks_left and len(h.trick) == extra
+        )
+
+    return play_until(m.new_game(preset, seed=seed), random.Random(seed), there, max_steps=2000)
 
 
 def _brute(s: m.GameState, number: int, side: frozenset[int]) -> int:
@@ -54,6 +54,8 @@ def _brute(s: m.GameState, number: int, side: frozenset[int]) -> int:
 def _side(rules: m.RuleSet, seat: int) -> frozenset[int]:
     return frozenset(s for s in range(rules.players) if rules.side_of(s) == rules.side_of(seat))
 
+
+DEEP = os.environ.get("MOONRULES_DEEP", "") not in ("", "0")
 
 THREE = [p for p in sorted(m.PRESETS) if m.PRESETS[p].players == 3]
 FOUR = [p for p in sorted(m.PRESETS) if m.PRESETS[p].players == 4]
@@ -128,11 +130,47 @@ def test_claim_errors() -> None:
         verify_claim(e, 0, 0)
 
 
-def test_a_claim_from_the_first_lead_is_searched_in_full() -> None:
-    e = _ending("standard", 9, 7, 0)
-    assert e is not None
-    r = verify_claim(e, e.to_act or 0, 1)
-    assert 0 <= r.guaranteed <= 7 and r.holds == (r.guaranteed >= 1)
+def _by_first_lead(s: m.GameState, seat: int) -> int:
+    """The tricks ``seat``'s side is sure of from the first lead, one ply by hand: the best
+    (for the leader's side) or worst (for the others) of the claims after each lead the
+    game allows, so the first-lead rule (LEAD-1, LEAD-2) comes from ``legal_actions``."""
+    after = [verify_claim(m.apply(s, a), seat).guaranteed for a in m.legal_actions(s)]
+    return max(after) if s.to_act in _side(s.rules, seat) else min(after)
+
+
+FIRST_LEADS = (
+    [(p, seed) for p in sorted(m.PRESETS) for seed in range(3)]
+    if DEEP
+    else [("standard", 5), ("no-double-blank", 0), ("lead-trump", 1)]
+)
+"""(preset, seed) of the first-lead positions: by default one per tile set and first-lead
+rule, at seeds whose search is quick (any seed is valid); every preset, four-player ones
+included (tens of seconds each), with ``MOONRULES_DEEP=1``."""
+
+
+@pytest.mark.parametrize(("preset", "seed"), FIRST_LEADS)
+def test_a_claim_from_the_first_lead_is_searched_in_full(preset: str, seed: int) -> None:
+    """A claim at the first lead of a hand, by the leader and by another side, equals the
+    claims one lead later, combined over the leads the rules allow."""
+    s = _ending(preset, seed, 7, 0)
+    assert s is not None and s.to_act is not None
+    for seat in (s.to_act, (s.to_act + 1) % s.rules.players):
+        assert verify_claim(s, seat).guaranteed == _by_first_lead(s, seat), seat
+
+
+def test_the_first_lead_rule_changes_a_claim() -> None:
+    """Under ``first_lead = trump`` (LEAD-2) a claim is searched over trump leads only: in
+    this deal it differs from the claim of the same position with any first lead, so a
+    search that forgot LEAD-2 would give the other value."""
+    free = m.RuleSet(first_lead="any")
+    trump = m.RuleSet(first_lead="trump")
+    s, f = _ending(trump, 1, 7, 0), _ending(free, 1, 7, 0)
+    assert s is not None and f is not None and s.hands == f.hands and s.trump == f.trump
+    assert len(m.legal_actions(s)) < len(m.legal_actions(f))
+    seat = (s.to_act + 1) % 3 if s.to_act is not None else 0
+    held = verify_claim(s, seat).guaranteed
+    assert held == _by_first_lead(s, seat)
+    assert held != verify_claim(f, seat).guaranteed == _by_first_lead(f, seat)
 
 
 def _claim_file(tmp_path: Path, *, holds: bool) -> tuple[Path, m.GameState, int]:

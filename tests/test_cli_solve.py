@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+from gamehelpers import play_until
 
 import moonrules as m
 from moonrules.analysis.solver import play_values, solve
@@ -15,10 +16,12 @@ from moonrules.records.record import to_record
 
 
 def _mid_hand(seed: int, tricks: int) -> m.GameState:
-    s = m.new_game(seed=seed)
-    rng = random.Random(seed)
-    while s.phase is not m.Phase.PLAY or len(s.tricks) < tricks:
-        s = m.apply(s, rng.choice(m.legal_actions(s)))
+    s = play_until(
+        m.new_game(seed=seed),
+        random.Random(seed),
+        lambda s: s.phase is m.Phase.PLAY and len(s.tricks) >= tricks,
+    )
+    assert s is not None
     return s
 
 

@@ -12,7 +12,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 import pytest
-from gamehelpers import random_game
+from gamehelpers import play_until, random_game
 from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
@@ -954,11 +954,11 @@ def test_view_shows_a_seat_its_own_tiles_and_the_widow_only_to_the_bidder() -> N
 
 
 def test_view_of_a_finished_hand_is_that_hand_never_the_next_deal() -> None:
-    states = [m.new_game("partnership", seed=2)]
-    rng = random.Random(2)
-    while states[-1].hand_number == 1:
-        states.append(m.apply(states[-1], rng.choice(m.legal_actions(states[-1]))))
-    record = to_record(states[-1])
+    end = play_until(
+        m.new_game("partnership", seed=2), random.Random(2), lambda s: s.hand_number > 1
+    )
+    assert end is not None
+    record = to_record(end)
     record["hands"].pop()  # the record stops at the end of hand 1
     seen = ok({"op": "view", "record": record, "seat": 3})
     assert seen["phase"] == "done" and seen["to_act"] is None and seen["hand"] == []

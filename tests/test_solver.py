@@ -15,6 +15,7 @@ import os
 import random
 
 import pytest
+from gamehelpers import play_until
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,11 +42,13 @@ def opening(preset: str, seed: int, choices: int) -> GameState:
 
     Thrown-in hands are skipped (the next hand is dealt and bid).
     """
-    state = new_game(preset, seed=seed)
-    rng = random.Random(choices)
-    while state.phase is not Phase.PLAY:
-        state = apply(state, rng.choice(legal_actions(state)))
+    state = play_until(new_game(preset, seed=seed), random.Random(choices), _in_play)
+    assert state is not None
     return state
+
+
+def _in_play(state: GameState) -> bool:
+    return state.phase is Phase.PLAY
 
 
 def tricks_left(state: GameState) -> int:

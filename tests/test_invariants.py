@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import os
 import random
 import re
 from collections import Counter
@@ -40,6 +41,7 @@ from typing import Any
 
 import attrs
 import pytest
+from conftest import PROFILE_ENV
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
@@ -109,6 +111,17 @@ MAX_HANDS = 40
 PROFILE_EXAMPLES = settings().max_examples
 """``max_examples`` of the Hypothesis profile loaded by ``conftest.py``."""
 DEEP = PROFILE_EXAMPLES >= 500
+
+
+def test_the_hypothesis_profile_is_the_one_named() -> None:
+    """Every test process, each worker of ``pytest -n`` included, loads the Hypothesis profile
+    that ``MOONRULES_HYPOTHESIS_PROFILE`` names (``conftest.py``)."""
+    wanted = settings.get_profile(os.environ.get(PROFILE_ENV, "default"))
+    assert (settings().max_examples, settings().derandomize) == (
+        wanted.max_examples,
+        wanted.derandomize,
+    )
+    assert wanted.max_examples == PROFILE_EXAMPLES
 
 
 def test_spec_has_the_clauses_the_checks_rely_on() -> None:

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from gamehelpers import random_step
 
 import moonrules as m
 from moonrules.rules import clauses
@@ -124,7 +125,7 @@ def test_game_clauses_follow_the_hands_played() -> None:
                 s = apply_renege(s, bad[0])
                 reneged = True
                 continue
-        s = m.apply(s, rng.choice(m.legal_actions(s)))
+        s = random_step(s, rng)
     hands = [*s.history, s.hand]
     got = clauses.game_clauses(s.rules, hands)
     assert reneged and "RENEGE-2" in got

@@ -15,11 +15,11 @@ import os
 import random
 
 import pytest
-from gamehelpers import play_until
+from gamehelpers import play_until, random_step
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from moonrules import PRESETS, GameState, Phase, Play, apply, legal_actions, new_game
+from moonrules import PRESETS, GameState, Phase, Play, apply, new_game
 from moonrules.analysis.solver import SolverCache, play_values, solve, solve_minimax
 from moonrules.game import legal_play_mask
 from moonrules.rules.tiles import tiles_of
@@ -63,7 +63,7 @@ def play_to(state: GameState, rng: random.Random, max_left: int, extra: int) -> 
     while tricks_left(state) > max_left or extra > 0:
         if tricks_left(state) <= max_left:
             extra -= 1
-        child = apply(state, rng.choice(legal_actions(state)))
+        child = random_step(state, rng)
         if child.phase is not Phase.PLAY or child.hand_number != number:
             break
         state = child
@@ -125,7 +125,7 @@ def test_solver_agrees_with_minimax_in_endgames(state: GameState, line: int) -> 
     number = state.hand_number
     while True:
         check_position(state)
-        child = apply(state, rng.choice(legal_actions(state)))
+        child = random_step(state, rng)
         if child.phase is not Phase.PLAY or child.hand_number != number:
             break
         state = child
@@ -199,7 +199,7 @@ def test_shared_and_tiny_caches_give_the_same_values() -> None:
             assert solve(state, shared) == expected
             assert solve(state, tiny) == expected
             assert len(tiny) <= 4
-            state = apply(state, rng.choice(legal_actions(state)))
+            state = random_step(state, rng)
 
 
 def test_a_cache_moves_on_to_another_hand() -> None:

@@ -334,3 +334,41 @@ def test_report_refuses_a_directory_without_a_study(
     assert "holds no study" in capsys.readouterr().err
     with pytest.raises(StudyError):
         read_rows(tmp_path)
+
+
+def test_ctrl_c_stops_at_once_and_keeps_the_finished_chunks(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the process group) ends a pool run with one line and status 130;
+    the chunks finished before it stay, no worker is left, and the run resumes."""
+    d = tmp_path / "s"
+    argv = ["study", "run", str(d), "--deals", "200", "--chunk", "1", "--workers", "2"]
+    p = subprocess.Popen(
+        [sys.executable, "-m", "moonrules", *argv],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(d.glob("chunk-*.parquet"))) < 2:
+            assert time.monotonic() < deadline and p.poll() is None
+            time.sleep(0.05)
+        os.killpg(p.pid, signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    assert p.returncode == 130
+    assert err.decode().splitlines()[-1] == (
+        "moonrules study: interrupted; run the same command again to continue"
+    )
+    with pytest.raises(ProcessLookupError):
+        os.killpg(p.pid, 0)  # no worker left in the group
+    kept = sorted(d.glob("chunk-*.parquet"))
+    assert len(kept) >= 2 and not list(d.glob("*.tmp"))
+    settings = StudySettings(m.STANDARD, seed=0, deals=200, chunk=1)
+    for path in kept[:2]:
+        c = int(path.stem.split("-")[1])
+        first, count = settings.chunk_deals(c)
+        assert read_chunk(path) == chunk_rows(m.STANDARD, 0, first, count)

@@ -22,12 +22,13 @@ import hashlib
 import importlib
 import io
 import json
+import multiprocessing
 import os
 import re
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any, Final
 
@@ -406,17 +407,20 @@ def _results(
             first, count = settings.chunk_deals(c)
             yield c, chunk_rows(settings.rules, settings.seed, first, count)
         return
-    with ProcessPoolExecutor(workers) as pool:
-        futures: dict[Future[dict[str, list[int]]], int] = {}
-        for c in todo:
-            first, count = settings.chunk_deals(c)
-            futures[pool.submit(chunk_rows, settings.rules, settings.seed, first, count)] = c
-        try:
-            for fut in as_completed(futures):
-                yield futures[fut], fut.result()
-        finally:
-            for fut in futures:
-                fut.cancel()
+    # A multiprocessing pool, not concurrent.futures: on an interrupt it is terminated at
+    # once (its workers ignore SIGINT, so only this process sees Ctrl-C).
+    jobs = [(settings.rules, settings.seed, c, *settings.chunk_deals(c)) for c in todo]
+    with multiprocessing.Pool(workers, initializer=_quiet_worker) as pool:
+        yield from pool.imap_unordered(_chunk_job, jobs)
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunk_job(job: tuple[RuleSet, int, int, int, int]) -> tuple[int, dict[str, list[int]]]:
+    rules, seed, c, first, count = job
+    return c, chunk_rows(rules, seed, first, count)
 
 
 class ProgressPrinter:

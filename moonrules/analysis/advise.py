@@ -10,8 +10,9 @@ bidder's side takes, the chance of each bid being made with a 95% confidence
 interval, and the bid with the best expected score (SCORE-1 … SCORE-6).
 
 Double-dummy numbers assume every player sees every tile and plays perfectly;
-they are optimistic for whichever side benefits from knowing where the tiles
-are, which in practice is mostly the bidder (see ``docs/guides/bidding.md``).
+the bidder never misguesses, so read them as an upper estimate of the bidder's
+chances at a real table (not yet measured against real play; see
+``docs/guides/bidding.md``).
 
 >>> from moonrules.rules.tiles import tiles
 >>> from moonrules.rules.suits import Trump

@@ -264,3 +264,9 @@ def test_tricks_as_bidder_is_the_solve_of_the_reached_position() -> None:
 def test_bad_hand_in_the_api() -> None:
     with pytest.raises(AdviceError, match="7 tiles"):
         advise(tiles("6-6"), samples=1)
+
+
+def test_under_marks_a_bid_is_worth_one_mark_made_and_minus_one_set() -> None:
+    a = advise(tiles(HAND), "marks", trumps=(m.Trump.FIVE,), samples=8, min_samples=8)
+    for b in a.trump(m.Trump.FIVE).bids:
+        assert b.expected_score == pytest.approx(2 * b.p_make - 1)

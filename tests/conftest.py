@@ -7,6 +7,9 @@ Profiles (choose with the environment variable ``MOONRULES_HYPOTHESIS_PROFILE``)
 - ``deep``: a thousand examples per property, for a long soak run::
 
       MOONRULES_HYPOTHESIS_PROFILE=deep python -m pytest tests/test_invariants.py
+
+Under ``pytest -n`` (pytest-xdist) every worker imports this file and loads the same
+profile; ``tests/test_invariants.py`` checks it.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ from moonrules.rules.errors import MoonError
 
 COMMANDS = (
     "play",
+    "match",
     "check",
     "explain",
     "claim",

@@ -12,6 +12,7 @@ import attrs
 
 from moonrules.game.actions import Phase, call_action
 from moonrules.game.state import GameState, Trick
+from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES, Tile, tiles_of
 
@@ -45,6 +46,9 @@ class PlayerView:
     """The discard, for the bidder once made; ``None`` for everyone else."""
     is_over: bool
     winner: int | None
+    rules: RuleSet
+    """The rules of the game (public): with the rest of the view, enough to know the legal
+    actions of the seat to act."""
 
 
 def view(state: GameState, seat: int) -> PlayerView:
@@ -75,6 +79,7 @@ def view(state: GameState, seat: int) -> PlayerView:
         discard=TILES[h.discard] if is_bidder and h.discard >= 0 else None,
         is_over=state.is_over,
         winner=state.winner,
+        rules=state.rules,
     )
 
 

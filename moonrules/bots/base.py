@@ -1,0 +1,162 @@
+"""The bot interface: a bot sees one seat's :class:`~moonrules.game.views.PlayerView` and a
+:class:`random.Random`, and returns one legal action.
+
+A bot never receives the game state. Everything it may know comes from the view
+(VIEW-1): its own tiles, the auction, the trump, the tiles played, the widow and
+the discard only if it is the bidder, and the rules. :func:`view_legal_actions`
+derives the legal actions from the view alone; :func:`knowledge` gathers what the
+seat knows about the tiles it cannot see (how many each seat holds, the suits a
+seat has shown out of), which is what a bot that samples the hidden tiles needs.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+import attrs
+
+from moonrules.game import Action, Bid, Discard, NameTrump, Pass, Phase, Play, PlayerView
+from moonrules.kernel.tables import FOLLOW_MASK, SUIT_MASK
+from moonrules.rules.auction import PASS, Auction, legal_calls
+from moonrules.rules.ruleset import FirstLead
+from moonrules.rules.suits import TRUMP_SUIT
+from moonrules.rules.tiles import TILES, mask_of
+
+__all__ = ["Bot", "Knowledge", "call_value", "knowledge", "view_legal_actions"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player: ``act(view, rng)`` returns one of ``view_legal_actions(view)``.
+
+    ``view`` is the seat's view with the seat to act; ``rng`` is the bot's own
+    random generator (a bot draws on nothing else, so the same seed gives the
+    same play). ``name`` is how matches and the command line show the bot.
+    """
+
+    @property
+    def name(self) -> str: ...
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action: ...
+
+
+def call_value(call: object) -> int:
+    """An auction call as an ``int`` (``0`` for pass), from its action."""
+    if isinstance(call, Bid):
+        return call.amount
+    if isinstance(call, Pass):
+        return PASS
+    raise TypeError(f"{call!r} is not a call")
+
+
+def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
+    """The legal actions of the seat whose view this is, sorted as ``legal_actions`` sorts them.
+
+    Only the view is read: BID-2 … BID-8 from the auction and the rules, WIDOW-1
+    from the seat's tiles, TRUMP-1/TRUMP-5 from the rules, LEAD-1, LEAD-2 and
+    FOLLOW-1 … FOLLOW-3 from the trick on the table. ``()`` once the game is over;
+    ``ValueError`` when it is not this seat's turn.
+    """
+    if view.is_over:
+        return ()
+    if view.to_act != view.seat:
+        raise ValueError(f"it is seat {view.to_act}'s turn, not seat {view.seat}'s")
+    rules = view.rules
+    phase = view.phase
+    if phase is Phase.BIDDING:
+        auction = Auction(tuple(call_value(c) for c in view.calls), view.first_bidder, rules)
+        return tuple(Pass() if c == PASS else Bid(c) for c in legal_calls(auction))
+    if phase is Phase.DISCARD:
+        return tuple(Discard(t) for t in view.hand)
+    if phase is Phase.TRUMP:
+        return tuple(NameTrump(t) for t in rules.trumps)
+    if phase is Phase.PLAY:
+        assert view.trump is not None
+        return tuple(Play(TILES[i]) for i in _bits(legal_mask_of(view)))
+    return ()
+
+
+def legal_mask_of(view: PlayerView) -> int:
+    """The mask of the tiles the seat may play now (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3)."""
+    assert view.trump is not None
+    trump = view.trump.value
+    held = mask_of(view.hand)
+    if view.trick:
+        return held & FOLLOW_MASK[trump][view.trick[0].index] or held
+    if view.tricks or view.rules.first_lead is not FirstLead.TRUMP:
+        return held
+    return held & SUIT_MASK[trump][TRUMP_SUIT] or held
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@attrs.frozen(slots=True)
+class Knowledge:
+    """What one seat knows about the tiles it cannot see, from its view alone.
+
+    ``unseen`` is the mask of the tiles that are neither in the seat's hand, nor
+    played, nor (for the bidder) the discard: they are in the other seats'
+    hands, or are the widow not yet taken, or the discard of another bidder.
+    ``counts[s]`` is how many tiles seat ``s`` holds (0 for this seat), and
+    ``extra`` how many unseen tiles are in none of the hands (0 or 1: the
+    widow or the discard). ``void[s]`` is the mask of the tiles seat ``s``
+    cannot hold: the suits it has shown out of (FOLLOW-1, FOLLOW-2) and, under
+    LEAD-2, the trumps of a first leader who led another suit.
+    """
+
+    seat: int
+    unseen: int
+    counts: tuple[int, ...]
+    extra: int
+    void: tuple[int, ...]
+    played: tuple[int, ...]
+    """The mask of the tiles each seat has played in this hand."""
+
+
+def knowledge(view: PlayerView) -> Knowledge:
+    """Gather :class:`Knowledge` from ``view`` (nothing else is read)."""
+    n = view.players
+    own = mask_of(view.hand)
+    played = [0] * n
+    void = [0] * n
+    trump = None if view.trump is None else view.trump.value
+    all_tricks: list[tuple[int, tuple[int, ...]]] = [
+        (t.leader, tuple(x.index for x in t.tiles)) for t in view.tricks
+    ]
+    if view.trick:
+        assert view.leader is not None
+        all_tricks.append((view.leader, tuple(x.index for x in view.trick)))
+    for k, (leader, tiles) in enumerate(all_tricks):
+        assert trump is not None
+        follow = FOLLOW_MASK[trump][tiles[0]]
+        for pos, i in enumerate(tiles):
+            seat = (leader + pos) % n
+            played[seat] |= 1 << i
+            if pos and not follow >> i & 1:
+                void[seat] |= follow
+        if (
+            k == 0
+            and view.rules.first_lead is FirstLead.TRUMP
+            and not SUIT_MASK[trump][TRUMP_SUIT] >> tiles[0] & 1
+        ):
+            void[leader] |= SUIT_MASK[trump][TRUMP_SUIT]
+    out = own
+    for m in played:
+        out |= m
+    if view.discard is not None:
+        out |= 1 << view.discard.index
+    unseen = view.rules.tile_set.mask & ~out
+    counts = tuple(0 if s == view.seat else view.hand_sizes[s] for s in range(n))
+    extra = unseen.bit_count() - sum(counts)
+    if extra not in (0, 1):  # pragma: no cover - a view always adds up
+        raise ValueError(f"the view does not add up: {extra} unseen tiles in no hand")
+    void[view.seat] = 0
+    return Knowledge(view.seat, unseen, counts, extra, tuple(void), tuple(played))

@@ -1,0 +1,342 @@
+"""Games and matches between bots.
+
+:func:`play_game` plays one whole game, each seat's bot seeing only its view;
+:func:`run_match` plays many, rotating the bots round the seats so that no bot
+is favoured by position, on a pool of worker processes; :func:`summarize`
+gives each bot's win rate and mean points per hand with 95% confidence
+intervals, and its bids made and set and moons tried and made.
+
+Every game's deal and every bot's random generator are seeded from the
+match's seed and the game's number alone, so a match gives the same results
+whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+
+import attrs
+
+from moonrules.bots.base import Bot
+from moonrules.bots.basic import BasicBot, RandomBot
+from moonrules.bots.strong import StrongBot
+from moonrules.game import Action, GameState, Phase, apply, legal_actions, new_game, view
+from moonrules.rules.auction import MOON
+from moonrules.rules.errors import MoonError
+from moonrules.rules.ruleset import RuleSet, as_rules
+
+__all__ = [
+    "BOTS",
+    "BotStats",
+    "GameResult",
+    "HandResult",
+    "UnknownBot",
+    "bot_by_name",
+    "play_game",
+    "run_match",
+    "summarize",
+]
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "basic": BasicBot,
+    "strong": StrongBot,
+}
+"""The bots shipped, by name."""
+
+
+class UnknownBot(MoonError):
+    """A bot name that is not one of :data:`BOTS`."""
+
+
+def bot_by_name(name: str) -> Bot:
+    """A new bot of the level called ``name`` (``random``, ``basic`` or ``strong``)."""
+    key = name.strip().lower() if isinstance(name, str) else name
+    try:
+        return BOTS[key]()
+    except (KeyError, TypeError):
+        raise UnknownBot(f"no bot is called {name!r}; known: {', '.join(BOTS)}") from None
+
+
+@attrs.frozen(slots=True)
+class HandResult:
+    """One finished hand: the bidder (``-1`` when thrown in), the bid, made or not, and the
+    score change of each seat (its side's change, in partnership rules)."""
+
+    bidder: int
+    bid: int
+    made: bool
+    seat_points: tuple[int, ...]
+
+
+@attrs.frozen(slots=True)
+class GameResult:
+    """One game: the bot name at each seat, the winning side, the scores and every hand."""
+
+    index: int
+    seats: tuple[str, ...]
+    winner: int | None
+    scores: tuple[int, ...]
+    hands: tuple[HandResult, ...]
+    times: tuple[tuple[str, str, float], ...] = ()
+    """With timing: (bot name, phase, seconds) of every decision."""
+
+
+def _hand_result(state: GameState, number: int) -> HandResult:
+    h = state.history[number - 1] if number <= len(state.history) else state.hand
+    rules = state.rules
+    deltas = h.deltas or (0,) * rules.sides
+    seat_points = tuple(deltas[rules.side_of(s)] for s in range(rules.players))
+    if h.bidder < 0:
+        return HandResult(-1, 0, False, seat_points)
+    made = deltas[rules.side_of(h.bidder)] > 0
+    return HandResult(h.bidder, h.bid, made, seat_points)
+
+
+def game_seed(match_seed: int, index: int) -> int:
+    """The deal seed of game ``index`` of a match."""
+    return random.Random(f"moonrules/match/{match_seed}/{index}").getrandbits(63)
+
+
+def play_game(
+    rules: RuleSet | str,
+    seed: int,
+    bots: Sequence[Bot],
+    rngs: Sequence[random.Random],
+    *,
+    max_hands: int = 1000,
+    timing: bool = False,
+    on_action: Callable[[GameState, int, Action], None] | None = None,
+) -> tuple[GameState, list[tuple[str, str, float]]]:
+    """Play a whole game of ``rules`` dealt from ``seed``: seat ``s`` is ``bots[s]`` drawing on
+    ``rngs[s]``. Stops after ``max_hands`` hands (the game then has no winner).
+
+    Each bot gets only ``view(state, seat)``; an action that is not legal raises
+    ``ValueError``. Returns the last state and, with ``timing``, each decision's
+    (bot, phase, seconds).
+    """
+    r = as_rules(rules)
+    if len(bots) != r.players or len(rngs) != r.players:
+        raise ValueError(f"{r.players} players need {r.players} bots and generators")
+    state = new_game(r, seed)
+    times: list[tuple[str, str, float]] = []
+    while not state.is_over and state.hand_number <= max_hands:
+        seat = state.to_act
+        assert seat is not None
+        v = view(state, seat)
+        t0 = time.perf_counter()
+        action = bots[seat].act(v, rngs[seat])
+        if timing:
+            times.append((bots[seat].name, v.phase.value, time.perf_counter() - t0))
+        if action not in legal_actions(state):
+            raise ValueError(f"bot {bots[seat].name!r} at seat {seat} chose {action}, not legal")
+        if on_action is not None:
+            on_action(state, seat, action)
+        state = apply(state, action)
+    return state, times
+
+
+@attrs.frozen(slots=True)
+class _GameJob:
+    rules: RuleSet
+    match_seed: int
+    index: int
+    lineup: tuple[str, ...]
+    factory: Callable[[str], Bot]
+    max_hands: int
+    timing: bool
+
+
+def lineup_of(names: Sequence[str], index: int) -> tuple[str, ...]:
+    """The bots' seats in game ``index``: the lineup turned ``index`` seats round."""
+    n = len(names)
+    k = index % n
+    return tuple(names[(s - k) % n] for s in range(n))
+
+
+def _play_job(job: _GameJob) -> GameResult:
+    bots = [job.factory(name) for name in job.lineup]
+    rngs = [
+        random.Random(f"moonrules/match/{job.match_seed}/{job.index}/seat/{s}")
+        for s in range(len(bots))
+    ]
+    state, times = play_game(
+        job.rules,
+        game_seed(job.match_seed, job.index),
+        bots,
+        rngs,
+        max_hands=job.max_hands,
+        timing=job.timing,
+    )
+    last = state.hand_number if state.is_over or state.hand.phase is Phase.DONE else None
+    count = len(state.history) + (1 if last is not None else 0)
+    hands = tuple(_hand_result(state, k) for k in range(1, count + 1))
+    return GameResult(
+        job.index,
+        job.lineup,
+        state.winner,
+        state.scores,
+        hands,
+        tuple(times),
+    )
+
+
+def run_match(
+    rules: RuleSet | str,
+    names: Sequence[str],
+    games: int,
+    *,
+    seed: int = 0,
+    workers: int = 1,
+    factory: Callable[[str], Bot] = bot_by_name,
+    max_hands: int = 1000,
+    timing: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> list[GameResult]:
+    """Play ``games`` games between the bots named ``names`` (one per seat), turning the
+    lineup one seat round each game; on ``workers`` processes (1: in this process).
+
+    ``factory`` makes a bot from a name (it must be picklable for workers > 1).
+    ``progress(done)`` is called as games finish. Results come in game order.
+    """
+    r = as_rules(rules)
+    if len(names) != r.players:
+        raise ValueError(f"{r.players} players need {r.players} bot names, not {len(names)}")
+    for name in names:
+        factory(name)  # unknown names fail here, before any game
+    jobs = [
+        _GameJob(r, seed, i, lineup_of(names, i), factory, max_hands, timing) for i in range(games)
+    ]
+    results: list[GameResult] = []
+    if workers <= 1 or games <= 1:
+        for job in jobs:
+            results.append(_play_job(job))
+            if progress is not None:
+                progress(len(results))
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for res in pool.map(_play_job, jobs, chunksize=1):
+            results.append(res)
+            if progress is not None:
+                progress(len(results))
+    return results
+
+
+# ---------------------------------------------------------------------------
+# Statistics
+
+
+Z95 = 1.959963984540054
+
+
+@attrs.frozen(slots=True)
+class BotStats:
+    """One bot's figures over a match; each interval is (low, high) at 95%."""
+
+    name: str
+    seats: int
+    """Seat-games played (a bot at two seats of a game counts twice)."""
+    games: int
+    wins: float
+    """Games won, a game shared between seats of this bot counting as a fraction."""
+    win_rate: float
+    win_ci: tuple[float, float]
+    hands: int
+    points_per_hand: float
+    points_ci: tuple[float, float]
+    bids_made: int
+    bids_set: int
+    moons_tried: int
+    moons_made: int
+
+
+def wilson(successes: float, n: int) -> tuple[float, float]:
+    """The Wilson score interval of a proportion at 95%."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def summarize(rules: RuleSet | str, results: Iterable[GameResult]) -> list[BotStats]:
+    """Each bot's :class:`BotStats`, in the order the bots first appear.
+
+    Win rate: a side wins a game; a bot's share of a game is the fraction of
+    its seats on the winning side (seats of one team count once). Its interval
+    is Wilson's when every share is 0 or 1, else the normal one over games.
+    Points per hand: the score change of the bot's seat (its team's, in
+    partnership rules) per hand dealt, thrown-in hands included; the interval
+    treats each game as one observation (a ratio estimate), since the hands of
+    a game are not independent.
+    """
+    r = as_rules(rules)
+    results = list(results)
+    names: list[str] = []
+    for g in results:
+        for n in g.seats:
+            if n not in names:
+                names.append(n)
+    out = []
+    for name in names:
+        shares: list[float] = []
+        pts: list[tuple[float, int]] = []
+        made = set_ = moons = moons_made = seats = 0
+        for g in results:
+            mine = [s for s, n in enumerate(g.seats) if n == name]
+            if not mine:
+                continue
+            seats += len(mine)
+            sides = sorted({r.side_of(s) for s in mine})
+            shares.append(sum(1 for sd in sides if sd == g.winner) / len(sides))
+            total = sum(h.seat_points[s] for h in g.hands for s in mine)
+            pts.append((total, len(g.hands) * len(mine)))
+            for h in g.hands:
+                if h.bidder in mine:
+                    made += h.made
+                    set_ += not h.made
+                    if h.bid == MOON:
+                        moons += 1
+                        moons_made += h.made
+        games = len(shares)
+        wins = sum(shares)
+        rate = wins / games if games else 0.0
+        if all(x in (0.0, 1.0) for x in shares):
+            ci = wilson(wins, games)
+        else:
+            sd = math.sqrt(sum((x - rate) ** 2 for x in shares) / max(1, games - 1))
+            half = Z95 * sd / math.sqrt(max(1, games))
+            ci = (max(0.0, rate - half), min(1.0, rate + half))
+        total_pts = sum(p for p, _ in pts)
+        total_hands = sum(h for _, h in pts)
+        mean = total_pts / total_hands if total_hands else 0.0
+        if games > 1 and total_hands:
+            hbar = total_hands / games
+            var = sum((p - mean * h) ** 2 for p, h in pts) / (games * (games - 1) * hbar * hbar)
+            half = Z95 * math.sqrt(var)
+        else:
+            half = math.inf
+        out.append(
+            BotStats(
+                name,
+                seats,
+                games,
+                wins,
+                rate,
+                ci,
+                total_hands,
+                mean,
+                (mean - half, mean + half),
+                made,
+                set_,
+                moons,
+                moons_made,
+            )
+        )
+    return out

@@ -111,10 +111,11 @@ class Sampler:
                 if w:
                     choices.append((split, rest, w))
             pick = rng.randrange(sum(w for _, _, w in choices))
-            for split, rest, w in choices:
-                if pick < w:
-                    break
-                pick -= w
+            k = 0
+            while pick >= choices[k][2]:
+                pick -= choices[k][2]
+                k += 1
+            split, rest, _ = choices[k]
             order = list(tiles)
             rng.shuffle(order)
             it = iter(order)

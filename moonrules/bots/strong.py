@@ -85,8 +85,7 @@ class _Budget:
         if self.time_budget is not None and time.perf_counter() - self.start > self.time_budget:
             return False
         return not (
-            self.node_budget is not None
-            and sum(c.nodes for c in self.caches) > self.node_budget
+            self.node_budget is not None and sum(c.nodes for c in self.caches) > self.node_budget
         )
 
 
@@ -134,9 +133,7 @@ class StrongBot:
     def _budget(self, samples: int, caches: list[SolverCache]) -> _Budget:
         return _Budget(samples, self.time_budget, self.node_budget, time.perf_counter(), caches)
 
-    def _worlds(
-        self, view: PlayerView, rng: random.Random, budget: _Budget
-    ) -> Iterator[GameState]:
+    def _worlds(self, view: PlayerView, rng: random.Random, budget: _Budget) -> Iterator[GameState]:
         know: Knowledge = knowledge(view)
         sampler = Sampler(know)
         done = 0
@@ -242,12 +239,19 @@ class StrongBot:
         budget = self._budget(samples, list(caches.values()))
         for state in self._worlds(view, rng, budget):
             for trump, d in options:
-                chooser: Callable[[int, Trump], int] = (
-                    basic_discard if d is None else (lambda _h, _t, d=d: d)
-                )
+                chooser: Callable[[int, Trump], int] = basic_discard if d is None else _fixed(d)
                 opening = complete_contract(state, view.seat, bid, trump, chooser)
                 out[(trump, d)].append(solve(opening, caches[trump]))
         return out
+
+
+def _fixed(tile: int) -> Callable[[int, Trump], int]:
+    """A discard chooser that always discards ``tile``."""
+
+    def choose(_held: int, _trump: Trump) -> int:
+        return tile
+
+    return choose
 
 
 def _bits(mask: int) -> list[int]:

@@ -1,11 +1,37 @@
-"""``moonrules play``: a seeded game between random players, printed hand by hand."""
+"""``moonrules play``: a game of Moon in the terminal, against bots, or bots watched.
+
+By default seat 0 is yours and the other seats are ``basic`` bots. Each turn
+shows your tiles (pictures drawn with ``rich`` when it is installed: the
+``play`` extra), the auction, the trump, the trick on the table and the
+scores, and numbers the legal actions; answer with a tile (``6-4``), a call
+(``pass``, ``5``, ``bid 5``, ``21``), a trump (``6``, ``doubles``, ``none``) or
+the number of an action. An illegal choice is refused with the clause it
+breaks and the legal options, and the game goes on. ``save`` saves the game,
+``quit`` stops. With ``--save FILE`` the game's record (what ``check``,
+``claim`` and ``solve`` read) is written after every action, on ``quit``, on
+Ctrl-C and when the input ends; each write replaces the file whole.
+
+With a bot named for every seat (``--bots basic,strong,random``, or
+``--watch``) the bots play alone and a summary is printed hand by hand.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
+import os
 import random
+import re
+import sys
+import tempfile
+from collections.abc import Callable
+from typing import TextIO
 
+from moonrules.bots.base import Bot
+from moonrules.bots.match import BOTS, UnknownBot, bot_by_name
 from moonrules.game import (
+    Action,
     Bid,
     Discard,
     GameState,
@@ -14,101 +40,494 @@ from moonrules.game import (
     Phase,
     Play,
     apply,
+    illegal_play_reason,
     legal_actions,
     new_game,
+    view,
 )
-from moonrules.rules.ruleset import as_rules
+from moonrules.game.state import Hand
+from moonrules.records.record import to_record
+from moonrules.rules.errors import IllegalAction, MoonError, ParseError
+from moonrules.rules.ruleset import RuleSet, as_rules
+from moonrules.rules.suits import Trump, is_trump
+from moonrules.rules.tiles import Tile
 
-HELP = "play a seeded game between random players and print it hand by hand"
+HELP = "play Moon in the terminal against bots (or watch bots play, hand by hand)"
+
+
+class InputEnded(MoonError):
+    """The input ended (or was closed) before the game did."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    p.add_argument("--seed", type=int, default=None, help="the game's seed (default: random)")
     p.add_argument("--rules", default="standard", help="a preset name (default standard)")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument(
+        "--bots",
+        default="basic",
+        help="the bots, comma-separated: one name for every other seat, one per other seat "
+        "(in seat order), or one per seat to watch them play. Known: "
+        + ", ".join(BOTS)
+        + " (default basic)",
+    )
+    p.add_argument("--watch", action="store_true", help="no human seat: bots at every seat")
+    p.add_argument("--save", metavar="FILE", help="keep the game's record in FILE (JSON)")
     p.add_argument(
         "--players-seed",
         type=int,
         default=None,
-        help="seed of the random players' choices (default: the game's seed)",
+        help="seed of the bots' choices (default: the game's seed)",
     )
 
 
-def _side_name(state: GameState, side: int) -> str:
-    return f"team {side} (seats {side}+{side + 2})" if state.rules.partnership else f"seat {side}"
+# ---------------------------------------------------------------------------
+# Output: rich when installed and the output is a terminal, plain text otherwise
 
 
-def play_text(rules: str, seed: int, players_seed: int | None = None) -> list[str]:
-    """The lines ``moonrules play`` prints."""
-    r = as_rules(rules)
-    state = new_game(r, seed)
-    rng = random.Random(seed if players_seed is None else players_seed)
-    lines = [f"Moon ({r.name or 'custom rules'}), seed {seed}, {r.players} players"]
-    while not state.is_over:
-        h = state.hand
-        if h.phase is Phase.BIDDING and not h.calls:
-            lines.append("")
-            lines.append(f"Hand {h.number} — first bidder: seat {h.first_bidder}")
-            for s, tiles in enumerate(state.hands):
-                lines.append(f"  seat {s}: {' '.join(str(t) for t in reversed(tiles))}")
-            if state.widow is not None:
-                lines.append(f"  widow: {state.widow}")
-        seat = state.to_act
-        assert seat is not None
-        action = rng.choice(legal_actions(state))
-        before = state
-        state = apply(state, action)
-        if isinstance(action, (Pass, Bid)):
-            said = "passes" if isinstance(action, Pass) else f"bids {action.amount}"
-            lines.append(f"  seat {seat} {said}")
+class Screen:
+    """Where the game is shown: a ``rich`` console, or plain lines with the markup removed."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self._console = None
+        try:
+            from rich.console import Console
+
+            self._console = Console(file=out, highlight=False, soft_wrap=True)
+        except ImportError:  # pragma: no cover - without the play extra
+            pass
+
+    def line(self, text: str = "") -> None:
+        if self._console is not None:
+            self._console.print(text)
+        else:  # pragma: no cover - without the play extra
+            print(_MARKUP.sub("", text).replace("\\[", "["), file=self.out)
+        self.out.flush()
+
+
+_MARKUP = re.compile(r"(?<!\\)\[/?[a-z #0-9_]*\]")
+
+
+def picture(tiles: tuple[Tile, ...], trump: Trump | None, numbers: dict[Tile, int]) -> list[str]:
+    """Tiles drawn side by side as three lines of text (trumps in yellow) and a line of the
+    action numbers under the tiles that may be played."""
+    rows = ["", "", "", ""]
+    for t in tiles:
+        style = "bold yellow" if trump is not None and is_trump(t, trump) else "bold white"
+        rows[0] += f"[{style}]╭───┬───╮[/] "
+        rows[1] += f"[{style}]│ {t.high} │ {t.low} │[/] "
+        rows[2] += f"[{style}]╰───┴───╯[/] "
+        n = numbers.get(t)
+        rows[3] += f"{'(' + str(n) + ')' if n else '':^9} "
+    return [r.rstrip() for r in rows if r.strip()]
+
+
+# ---------------------------------------------------------------------------
+# Reading the human's choice
+
+
+def parse_choice(text: str, legal: tuple[Action, ...], phase: Phase) -> Action | str:
+    """The action a player typed, or a message saying why it is not one."""
+    t = text.strip().lower()
+    if t.isdigit() and 1 <= int(t) <= len(legal) and phase is not Phase.BIDDING:
+        return legal[int(t) - 1]
+    words = t.replace(",", " ").split()
+    if phase is Phase.BIDDING:
+        if t in ("pass", "p", "no"):
+            return Pass()
+        if words and words[0] == "bid":
+            words = words[1:]
+        if len(words) == 1 and words[0] in ("moon", "21"):
+            return Bid(21)
+        if len(words) == 1 and words[0].isdigit():
+            n = int(words[0])
+            # a number is the bid itself; the action numbers count only for the list shown
+            return Bid(n) if n >= 3 or not 1 <= n <= len(legal) else legal[n - 1]
+        return f"not a call: {text.strip()!r} (try pass, or a bid like 5)"
+    if phase is Phase.TRUMP:
+        if words and words[0] in ("trump", "trumps"):
+            words = words[1:]
+        try:
+            return NameTrump(Trump.parse(" ".join(words)))
+        except MoonError:
+            return f"not a trump: {text.strip()!r} (try 0-6, doubles or none)"
+    if words and words[0] in ("play", "discard", "lead"):
+        words = words[1:]
+    if len(words) == 1 and re.fullmatch(r"[0-6]-[0-6]", words[0]):
+        a, b = (int(x) for x in words[0].split("-"))
+        tile = Tile(max(a, b), min(a, b))
+        return Play(tile) if phase is Phase.PLAY else Discard(tile)
+    return f"not a tile: {text.strip()!r} (type it like 6-4, or its number)"
+
+
+def refusal(state: GameState, action: Action) -> IllegalAction | None:
+    """Why ``action`` is refused now (its clause), or ``None`` if it is legal."""
+    if isinstance(action, Play) and state.phase is Phase.PLAY:
+        return illegal_play_reason(state, action.tile)
+    try:
+        apply(state, action)
+    except IllegalAction as e:
+        return e
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Saving
+
+
+def save(state: GameState, path: str) -> None:
+    """Write the record of ``state`` to ``path``, replacing the file whole (never truncated)."""
+    text = json.dumps(to_record(state), indent=1) + "\n"
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".moonrules-", suffix=".json", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# ---------------------------------------------------------------------------
+# Telling what happens
+
+
+def side_name(rules: RuleSet, side: int) -> str:
+    return f"team {side} (seats {side}+{side + 2})" if rules.partnership else f"seat {side}"
+
+
+def _finished_hand(before: GameState, after: GameState) -> Hand | None:
+    """The hand that ``before -> after`` finished, if any."""
+    if after.hand.number != before.hand.number:
+        return after.history[-1]
+    if after.is_over and after.hand.phase is Phase.DONE:
+        return after.hand
+    return None
+
+
+def hand_summary(
+    h: Hand, rules: RuleSet, scores: tuple[int, ...], *, show_discard: bool = True
+) -> str:
+    """One line for a finished hand (the discard only with ``show_discard``)."""
+    if h.bidder < 0:
+        return f"Hand {h.number}: all pass, thrown in."
+    from moonrules.rules.tiles import TILES
+
+    won = h.tricks_won
+    per_side = (won[0] + won[2], won[1] + won[3]) if rules.partnership else won
+    side = rules.side_of(h.bidder)
+    deltas = h.deltas or ()
+    made = bool(deltas) and deltas[side] > 0
+    trump = str(Trump(h.trump)) if h.trump >= 0 else "-"
+    discard = f", discards {TILES[h.discard]}" if h.discard >= 0 and show_discard else ""
+    how = "made" if made else "set"
+    if h.renege >= 0:
+        how += f" (renege by seat {h.renege})"
+    return (
+        f"Hand {h.number}: seat {h.bidder} bids {h.bid}{discard}, trump {trump}; "
+        f"tricks {'/'.join(map(str, per_side))}: {how}; "
+        f"scores {' '.join(map(str, scores))}"
+    )
+
+
+def describe(seat: int, action: Action, human: int | None) -> str:
+    who = "you" if seat == human else f"seat {seat}"
+    if isinstance(action, Pass):
+        return f"{who} pass" if seat == human else f"{who} passes"
+    if isinstance(action, Bid):
+        return f"{who} bid {action.amount}" if seat == human else f"{who} bids {action.amount}"
+    if isinstance(action, Discard):
+        return f"{who} take the widow and discard" if seat == human else f"{who} takes the widow"
+    if isinstance(action, NameTrump):
+        return f"{who} {'name' if seat == human else 'names'} trump: {action.trump}"
+    assert isinstance(action, Play)
+    return f"{who} {'play' if seat == human else 'plays'} {action.tile}"
+
+
+# ---------------------------------------------------------------------------
+# The game loop
+
+
+class Session:
+    """One game in the terminal: the bots, the human seat (or none), the screen, the save file."""
+
+    def __init__(
+        self,
+        state: GameState,
+        bots: dict[int, Bot],
+        human: int | None,
+        screen: Screen,
+        read: Callable[[str], str | None],
+        save_path: str | None,
+        bot_seed: int,
+    ) -> None:
+        self.state = state
+        self.bots = bots
+        self.human = human
+        self.screen = screen
+        self.read = read
+        self.save_path = save_path
+        self.rngs = {
+            s: random.Random(f"moonrules/play/{bot_seed}/seat/{s}")
+            for s in range(state.rules.players)
+        }
+
+    def save(self) -> None:
+        if self.save_path is not None:
+            save(self.state, self.save_path)
+
+    def run(self) -> None:
+        show = self.screen.line
+        r = self.state.rules
+        show(
+            f"[bold]Moon[/] ({r.name or 'custom rules'}), seed {self.state.seed}, "
+            f"{r.players} players"
+            + (f"; you are seat {self.human}" if self.human is not None else "")
+        )
+        self.save()
+        while not self.state.is_over:
+            before = self.state
             if (
-                state.history
-                and state.history[-1] is not before.hand
-                and (state.history[-1].thrown_in and before.hand.number != state.hand.number)
+                before.hand.phase is Phase.BIDDING
+                and not before.hand.calls
+                and self.human is not None
             ):
-                lines.append("  all pass: the hand is thrown in")
-        elif isinstance(action, Discard):
-            lines.append(f"  seat {seat} takes the widow and discards {action.tile}")
-        elif isinstance(action, NameTrump):
-            lines.append(f"  seat {seat} names trump: {action.trump}")
-        elif isinstance(action, Play):
-            finished = (
-                before.hand.tricks
-                != (
-                    state.history[-1]
-                    if state.history and before.hand.number != state.hand.number
-                    else state.hand
-                ).tricks
+                self._hand_header()
+            seat = before.to_act
+            assert seat is not None
+            if seat == self.human:
+                action = self._ask()
+                if action is None:
+                    return
+            else:
+                action = self.bots[seat].act(view(before, seat), self.rngs[seat])
+            self.state = apply(before, action)
+            self.save()
+            if self.human is not None:
+                self._tell(before, seat, action)
+            done = _finished_hand(before, self.state)
+            if done is not None:
+                seen = self.human is None or self.human == done.bidder
+                show(hand_summary(done, r, self.state.scores, show_discard=seen))
+        assert self.state.winner is not None
+        show(
+            f"[bold]Game over[/] after {self.state.hand_number} hands: "
+            f"{side_name(r, self.state.winner)} wins; scores {list(self.state.scores)}"
+        )
+
+    def _hand_header(self) -> None:
+        s = self.state
+        self.screen.line("")
+        self.screen.line(
+            f"[bold]Hand {s.hand_number}[/] — scores {list(s.scores)}; "
+            f"seat {s.first_bidder} bids first"
+        )
+
+    def _tell(self, before: GameState, seat: int, action: Action) -> None:
+        show = self.screen.line
+        if seat != self.human:
+            show(f"  {describe(seat, action, self.human)}")
+        after = self.state
+        if isinstance(action, Play):
+            finished_trick = len(after.tricks) != len(before.tricks) or (
+                after.hand.number != before.hand.number
             )
-            done_hand = state.history[-1] if before.hand.number != state.hand.number else state.hand
-            if finished:
-                trick = done_hand.tricks[-1]
-                plays = ", ".join(
-                    f"{trick.seat_of(i, r.players)}:{t}" for i, t in enumerate(trick.tiles)
+            if finished_trick:
+                hand = after.history[-1] if after.hand.number != before.hand.number else after.hand
+                if after.is_over:
+                    hand = after.hand
+                trick = hand.tricks[-1]
+                won = "you win" if trick.winner == self.human else f"seat {trick.winner} wins"
+                show(f"  [cyan]{won} the trick[/] ({' '.join(map(str, trick.tiles))})")
+
+    def _status(self) -> None:
+        s = self.state
+        show = self.screen.line
+        v = view(s, self.human or 0)
+        calls = ", ".join(
+            f"seat {(s.first_bidder + i) % s.rules.players} {c}" for i, c in enumerate(s.calls)
+        )
+        show(f"  auction: {calls or 'no calls yet'}")
+        if s.bidder is not None:
+            trump = f"trump {s.trump}" if s.trump is not None else "trump not named yet"
+            show(f"  contract: seat {s.bidder} bid {s.bid}; {trump}")
+        if v.widow is not None:
+            show(f"  widow: {v.widow}" + (f", discarded {v.discard}" if v.discard else ""))
+        if s.phase is Phase.PLAY:
+            show(f"  tricks won: {list(s.tricks_won)}; scores {list(s.scores)}")
+            if s.trick:
+                on_table = ", ".join(
+                    f"seat {(s.hand.leader + i) % s.rules.players}: {t}"
+                    for i, t in enumerate(s.trick)
                 )
-                lines.append(
-                    f"  trick {len(done_hand.tricks)}: seat {trick.leader} leads — {plays} — "
-                    f"seat {trick.winner} wins"
+                show(f"  on the table: {on_table}")
+
+    def _ask(self) -> Action | None:
+        s = self.state
+        assert self.human is not None
+        legal = legal_actions(s)
+        show = self.screen.line
+        show("")
+        self._status()
+        hand = tuple(reversed(view(s, self.human).hand))
+        numbers: dict[Tile, int] = {}
+        for i, a in enumerate(legal, 1):
+            if isinstance(a, Play | Discard):
+                numbers[a.tile] = i
+        for row in picture(hand, s.trump, numbers):
+            show("  " + row)
+        what = {
+            Phase.BIDDING: "Your call",
+            Phase.DISCARD: "Your discard (you took the widow)",
+            Phase.TRUMP: "Name trump",
+            Phase.PLAY: "Your lead" if not s.trick else "Your play",
+        }[s.phase]
+        options = "  ".join(f"{i}) {_short(a)}" for i, a in enumerate(legal, 1))
+        show(f"  legal: {options}")
+        while True:
+            text = self.read(f"{what} (number, or save / quit): ")
+            if text is None:
+                self.save()
+                raise InputEnded(
+                    "the input ended before the game did"
+                    + (f"; the game so far is saved in {self.save_path}" if self.save_path else "")
                 )
-            if done_hand.phase is Phase.DONE:
-                bidder_side = r.side_of(done_hand.bidder)
-                won = done_hand.tricks_won
-                side_won = (won[0] + won[2], won[1] + won[3]) if r.partnership else won
-                made = done_hand.deltas is not None and done_hand.deltas[bidder_side] > 0
-                lines.append(
-                    f"  {_side_name(state, bidder_side)} bid {done_hand.bid} and took "
-                    f"{side_won[bidder_side]}: {'made' if made else 'set'}; "
-                    f"score change {list(done_hand.deltas or ())}; scores {list(state.scores)}"
+            t = text.strip().lower()
+            if not t:
+                continue
+            if t in ("quit", "q", "exit"):
+                self.save()
+                show(
+                    "Stopped."
+                    + (f" The game is saved in {self.save_path}." if self.save_path else "")
                 )
-    lines.append("")
-    assert state.winner is not None
-    lines.append(
-        f"Game over after {state.hand_number} hands: {_side_name(state, state.winner)} wins "
-        f"with scores {list(state.scores)}"
-    )
-    return lines
+                return None
+            if t.startswith("save"):
+                parts = text.split(None, 1)
+                if len(parts) == 2:
+                    self.save_path = parts[1].strip()
+                if self.save_path is None:
+                    show("  [red]no file to save to:[/] type save FILE, or start with --save FILE")
+                    continue
+                try:
+                    self.save()
+                except OSError as e:
+                    show(f"  [red]cannot save:[/] {e.strerror or e}")
+                    continue
+                show(f"  saved in {self.save_path}")
+                continue
+            if t in ("help", "?"):
+                show("  " + options)
+                continue
+            if (
+                t.isdigit()
+                and s.phase is Phase.BIDDING
+                and 1 <= int(t) <= len(legal)
+                and int(t) < 3
+            ):
+                choice: Action | str = legal[int(t) - 1]
+            else:
+                choice = parse_choice(text, legal, s.phase)
+            if isinstance(choice, str):
+                show(f"  [red]{_escape(choice)}[/]; legal: {options}")
+                continue
+            if choice not in legal:
+                err = refusal(s, choice)
+                why = f"{err.rule}: {err.message}" if err is not None else "not legal now"
+                show(f"  [red]refused[/] — {_escape(why)}")
+                show(f"  legal: {options}")
+                continue
+            return choice
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
+
+
+def _short(a: Action) -> str:
+    if isinstance(a, Play | Discard):
+        return str(a.tile)
+    if isinstance(a, NameTrump):
+        return str(a.trump)
+    return str(a)
+
+
+def _reader(stdin: TextIO, stdout: TextIO) -> Callable[[str], str | None]:
+    tty = stdin.isatty() and stdout.isatty()
+
+    def read(prompt: str) -> str | None:
+        if tty:
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        stdout.write(prompt)
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            stdout.write("\n")
+            return None
+        stdout.write(line if line.endswith("\n") else line + "\n")
+        return line
+
+    return read
+
+
+def seats_of(args: argparse.Namespace, rules: RuleSet) -> tuple[int | None, dict[int, Bot]]:
+    """The human seat (``None`` to watch) and the bot at each other seat."""
+    names = [n.strip().lower() for n in args.bots.split(",") if n.strip()]
+    if not names:
+        raise ParseError("--bots names no bot")
+    for n in names:
+        if n not in BOTS:
+            raise UnknownBot(f"no bot is called {n!r}; known: {', '.join(BOTS)}")
+    p = rules.players
+    if not 0 <= args.seat < p:
+        raise ParseError(f"there is no seat {args.seat}: seats are numbered 0 to {p - 1}")
+    human: int | None = args.seat
+    if args.watch or len(names) == p:
+        human = None
+        seats = list(range(p))
+    else:
+        seats = [s for s in range(p) if s != args.seat]
+    if len(names) == 1:
+        names = names * len(seats)
+    if len(names) != len(seats):
+        raise ParseError(
+            f"--bots names {len(names)} bots; name 1, {p - 1} (the other seats) or {p} (to watch)"
+        )
+    return human, {s: bot_by_name(n) for s, n in zip(seats, names, strict=True)}
 
 
 def run(args: argparse.Namespace) -> int:
-    for line in play_text(args.rules, args.seed, args.players_seed):
-        print(line)
+    rules = as_rules(args.rules)
+    human, bots = seats_of(args, rules)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    state = new_game(rules, seed)
+    if args.save is not None:
+        directory = os.path.dirname(os.path.abspath(args.save))
+        if not os.path.isdir(directory):
+            raise ParseError(f"cannot save to {args.save}: no directory {directory}")
+    screen = Screen(sys.stdout)
+    session = Session(
+        state,
+        bots,
+        human,
+        screen,
+        _reader(sys.stdin, sys.stdout),
+        args.save,
+        seed if args.players_seed is None else args.players_seed,
+    )
+    try:
+        session.run()
+    except KeyboardInterrupt:
+        session.save()
+        saved = f"; the game so far is saved in {session.save_path}" if session.save_path else ""
+        print(f"\nmoonrules: interrupted{saved}", file=sys.stderr)
+        return 130
     return 0

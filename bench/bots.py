@@ -43,22 +43,30 @@ def percentile(sorted_values: list[float], q: float) -> float:
 def times(args: argparse.Namespace) -> None:
     rules = as_rules(args.rules)
     print(f"decision times (s) against basic bots, {rules.name}, {args.games} games per bot")
-    print(f"{'bot':<8} {'phase':<8} {'n':>5} {'median':>8} {'p95':>8} {'max':>8}")
+    print("wall clock | CPU time of the process (the machine may be shared)")
+    print(
+        f"{'bot':<8} {'phase':<8} {'n':>5} {'median':>8} {'p95':>8} {'max':>8} |"
+        f" {'median':>8} {'p95':>8} {'max':>8}"
+    )
     for name in args.bots.split(","):
         names = (name,) + ("basic",) * (rules.players - 1)
         results = run_match(rules, names, args.games, seed=args.seed, timing=True)
         by: dict[str, list[float]] = defaultdict(list)
+        cpu: dict[str, list[float]] = defaultdict(list)
         for g in results:
-            for who, phase, dt in g.times:
-                if who == name and g.seats.count(name) >= 1:
-                    by[phase].append(dt)
-                    by["all"].append(dt)
+            for who, phase, wall, c in g.times:
+                if who == name:
+                    for key in (phase, "all"):
+                        by[key].append(wall)
+                        cpu[key].append(c)
         for phase in ("bidding", "discard", "trump", "play", "all"):
             ts = sorted(by.get(phase, []))
+            cs = sorted(cpu.get(phase, []))
             if ts:
                 print(
                     f"{name:<8} {phase:<8} {len(ts):>5} {statistics.median(ts):8.3f} "
-                    f"{percentile(ts, 0.95):8.3f} {ts[-1]:8.3f}"
+                    f"{percentile(ts, 0.95):8.3f} {ts[-1]:8.3f} | {statistics.median(cs):8.3f} "
+                    f"{percentile(cs, 0.95):8.3f} {cs[-1]:8.3f}"
                 )
 
 

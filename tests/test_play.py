@@ -61,9 +61,11 @@ def test_watching_bots_prints_a_line_a_hand(
 
 def test_a_game_played_through_stdin_to_the_end(tmp_path: Path) -> None:
     saved = tmp_path / "g.json"
-    r = _play("--seed", "4", "--save", str(saved), stdin="1\n" * 2000)
+    # "pass" answers a call, "1" the first tile (and names trump 1 if ever asked)
+    r = _play("--seed", "4", "--save", str(saved), stdin="pass\n1\n" * 2000)
     assert r.returncode == 0, r.stderr
     assert "Game over" in r.stdout and "Your call" in r.stdout and "legal: 1)" in r.stdout
+    assert "not a tile: 'pass'" in r.stdout  # a call where a tile is wanted is only refused
     assert _valid_record(saved).is_over
     check = subprocess.run(
         [sys.executable, "-m", "moonrules", "check", str(saved)],
@@ -82,6 +84,8 @@ def test_an_illegal_choice_is_refused_with_its_clause_and_the_game_goes_on() -> 
 
     def read(prompt: str) -> str | None:
         s = session.state
+        if s.phase is Phase.BIDDING:
+            return "pass"
         if s.phase is Phase.PLAY and not refused:
             legal = {a.tile for a in m.legal_actions(s) if isinstance(a, Play)}
             wrong = [t for t in s.hands[0] if t not in legal]
@@ -128,6 +132,9 @@ def test_parse_choice(text: str, phase: Phase, action: m.Action) -> None:
 def test_parse_choice_by_number_and_nonsense() -> None:
     legal = (Play(m.tile("6-4")), Play(m.tile("5-5")))
     assert parse_choice("2", legal, Phase.PLAY) == legal[1]
+    assert isinstance(parse_choice("3", legal, Phase.PLAY), str)
+    assert parse_choice("1", legal, Phase.BIDDING) == Bid(1)  # a number in the auction is a bid
+    assert parse_choice("2", legal, Phase.TRUMP) == NameTrump(m.Trump.TWO)
     assert isinstance(parse_choice("banana", legal, Phase.PLAY), str)
     assert isinstance(parse_choice("7-7", legal, Phase.PLAY), str)
     assert isinstance(parse_choice("sevens", (), Phase.TRUMP), str)
@@ -156,7 +163,7 @@ def test_ctrl_c_saves_without_a_traceback(tmp_path: Path) -> None:
     seen = b""
     deadline = time.monotonic() + 60
     os.set_blocking(p.stdout.fileno(), False)
-    while b"(number, or save / quit)" not in seen and time.monotonic() < deadline:
+    while b"or save / quit)" not in seen and time.monotonic() < deadline:
         chunk = p.stdout.read()
         seen += chunk or b""
         time.sleep(0.05)

@@ -82,8 +82,9 @@ class GameResult:
     winner: int | None
     scores: tuple[int, ...]
     hands: tuple[HandResult, ...]
-    times: tuple[tuple[str, str, float], ...] = ()
-    """With timing: (bot name, phase, seconds) of every decision."""
+    times: tuple[tuple[str, str, float, float], ...] = ()
+    """With timing: (bot name, phase, seconds of wall clock, seconds of CPU) of every
+    decision."""
 
 
 def _hand_result(state: GameState, number: int) -> HandResult:
@@ -111,27 +112,28 @@ def play_game(
     max_hands: int = 1000,
     timing: bool = False,
     on_action: Callable[[GameState, int, Action], None] | None = None,
-) -> tuple[GameState, list[tuple[str, str, float]]]:
+) -> tuple[GameState, list[tuple[str, str, float, float]]]:
     """Play a whole game of ``rules`` dealt from ``seed``: seat ``s`` is ``bots[s]`` drawing on
     ``rngs[s]``. Stops after ``max_hands`` hands (the game then has no winner).
 
     Each bot gets only ``view(state, seat)``; an action that is not legal raises
     ``ValueError``. Returns the last state and, with ``timing``, each decision's
-    (bot, phase, seconds).
+    (bot, phase, wall-clock seconds, CPU seconds of this process).
     """
     r = as_rules(rules)
     if len(bots) != r.players or len(rngs) != r.players:
         raise ValueError(f"{r.players} players need {r.players} bots and generators")
     state = new_game(r, seed)
-    times: list[tuple[str, str, float]] = []
+    times: list[tuple[str, str, float, float]] = []
     while not state.is_over and state.hand_number <= max_hands:
         seat = state.to_act
         assert seat is not None
         v = view(state, seat)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         action = bots[seat].act(v, rngs[seat])
         if timing:
-            times.append((bots[seat].name, v.phase.value, time.perf_counter() - t0))
+            wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+            times.append((bots[seat].name, v.phase.value, wall, cpu))
         if action not in legal_actions(state):
             raise ValueError(f"bot {bots[seat].name!r} at seat {seat} chose {action}, not legal")
         if on_action is not None:

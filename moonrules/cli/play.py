@@ -128,10 +128,12 @@ def picture(tiles: tuple[Tile, ...], trump: Trump | None, numbers: dict[Tile, in
 
 
 def parse_choice(text: str, legal: tuple[Action, ...], phase: Phase) -> Action | str:
-    """The action a player typed, or a message saying why it is not one."""
+    """The action a player typed, or a message saying why it is not one.
+
+    In the auction a number is a bid and in naming trump a number is the trump; when
+    discarding or playing, a number is the place of a tile in ``legal``.
+    """
     t = text.strip().lower()
-    if t.isdigit() and 1 <= int(t) <= len(legal) and phase is not Phase.BIDDING:
-        return legal[int(t) - 1]
     words = t.replace(",", " ").split()
     if phase is Phase.BIDDING:
         if t in ("pass", "p", "no"):
@@ -141,9 +143,7 @@ def parse_choice(text: str, legal: tuple[Action, ...], phase: Phase) -> Action |
         if len(words) == 1 and words[0] in ("moon", "21"):
             return Bid(21)
         if len(words) == 1 and words[0].isdigit():
-            n = int(words[0])
-            # a number is the bid itself; the action numbers count only for the list shown
-            return Bid(n) if n >= 3 or not 1 <= n <= len(legal) else legal[n - 1]
+            return Bid(int(words[0]))
         return f"not a call: {text.strip()!r} (try pass, or a bid like 5)"
     if phase is Phase.TRUMP:
         if words and words[0] in ("trump", "trumps"):
@@ -152,6 +152,10 @@ def parse_choice(text: str, legal: tuple[Action, ...], phase: Phase) -> Action |
             return NameTrump(Trump.parse(" ".join(words)))
         except MoonError:
             return f"not a trump: {text.strip()!r} (try 0-6, doubles or none)"
+    if t.isdigit():
+        if 1 <= int(t) <= len(legal):
+            return legal[int(t) - 1]
+        return f"there is no tile number {t} (1 to {len(legal)})"
     if words and words[0] in ("play", "discard", "lead"):
         words = words[1:]
     if len(words) == 1 and re.fullmatch(r"[0-6]-[0-6]", words[0]):
@@ -371,6 +375,8 @@ class Session:
         s = self.state
         assert self.human is not None
         legal = legal_actions(s)
+        if s.phase in (Phase.PLAY, Phase.DISCARD):
+            legal = tuple(reversed(legal))  # numbered as the tiles are drawn, highest first
         show = self.screen.line
         show("")
         self._status()
@@ -387,10 +393,14 @@ class Session:
             Phase.TRUMP: "Name trump",
             Phase.PLAY: "Your lead" if not s.trick else "Your play",
         }[s.phase]
-        options = "  ".join(f"{i}) {_short(a)}" for i, a in enumerate(legal, 1))
+        if s.phase in (Phase.PLAY, Phase.DISCARD):
+            options = "  ".join(f"{i}) {_short(a)}" for i, a in enumerate(legal, 1))
+        else:
+            options = ", ".join(_short(a) for a in legal)
         show(f"  legal: {options}")
         while True:
-            text = self.read(f"{what} (number, or save / quit): ")
+            hint = "tile or number" if s.phase in (Phase.PLAY, Phase.DISCARD) else "type it"
+            text = self.read(f"{what} ({hint}, or save / quit): ")
             if text is None:
                 self.save()
                 raise InputEnded(
@@ -454,6 +464,8 @@ def _short(a: Action) -> str:
         return str(a.tile)
     if isinstance(a, NameTrump):
         return str(a.trump)
+    if isinstance(a, Bid):
+        return str(a.amount)
     return str(a)
 
 

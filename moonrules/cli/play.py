@@ -292,6 +292,11 @@ class Session:
             f"[bold]Moon[/] ({r.name or 'custom rules'}), seed {self.state.seed}, "
             f"{r.players} players"
             + (f"; you are seat {self.human}" if self.human is not None else "")
+            + (
+                f", your partner seat {(self.human + 2) % 4}"
+                if self.human is not None and r.partnership
+                else ""
+            )
         )
         self.save()
         while not self.state.is_over:

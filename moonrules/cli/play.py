@@ -376,86 +376,90 @@ class Session:
                 )
                 show(f"  on the table: {on_table}")
 
-    def _ask(self) -> Action | None:
+    def _show_turn(self, legal: tuple[Action, ...]) -> str:
+        """Show the table and the human's tiles; return the legal options as text."""
         s = self.state
         assert self.human is not None
-        legal = legal_actions(s)
-        if s.phase in (Phase.PLAY, Phase.DISCARD):
-            legal = tuple(reversed(legal))  # numbered as the tiles are drawn, highest first
         show = self.screen.line
         show("")
         self._status()
         hand = tuple(reversed(view(s, self.human).hand))
-        numbers: dict[Tile, int] = {}
-        for i, a in enumerate(legal, 1):
-            if isinstance(a, Play | Discard):
-                numbers[a.tile] = i
+        numbers = {a.tile: i for i, a in enumerate(legal, 1) if isinstance(a, Play | Discard)}
         for row in picture(hand, s.trump, numbers):
             show("  " + row)
+        if s.phase in (Phase.PLAY, Phase.DISCARD):
+            options = "  ".join(f"{i}) {_short(a)}" for i, a in enumerate(legal, 1))
+        else:
+            options = ", ".join(_short(a) for a in legal)
+        show(f"  legal: {options}")
+        return options
+
+    def _command(self, text: str) -> bool | None:
+        """Run ``quit``, ``save [FILE]`` or ``help``: ``False`` to stop the game, ``True`` to
+        ask again, ``None`` when the text is no command."""
+        t = text.strip().lower()
+        show = self.screen.line
+        if t in ("quit", "q", "exit"):
+            self.save()
+            saved = f" The game is saved in {self.save_path}." if self.save_path else ""
+            show("Stopped." + saved)
+            return False
+        if t == "save" or t.startswith("save "):
+            parts = text.split(None, 1)
+            if len(parts) == 2:
+                self.save_path = parts[1].strip()
+            if self.save_path is None:
+                show("  [red]no file to save to:[/] type save FILE, or start with --save FILE")
+                return True
+            try:
+                self.save()
+            except OSError as e:
+                show(f"  [red]cannot save:[/] {_escape(str(e.strerror or e))}")
+                return True
+            show(f"  saved in {_escape(self.save_path)}")
+            return True
+        if t in ("help", "?"):
+            show("  a tile (6-4) or its number, a call (pass, 5, 21), a trump (6, doubles, none);")
+            show("  save [FILE], quit")
+            return True
+        return None
+
+    def _ask(self) -> Action | None:
+        s = self.state
+        legal = legal_actions(s)
+        tiles_phase = s.phase in (Phase.PLAY, Phase.DISCARD)
+        if tiles_phase:
+            legal = tuple(reversed(legal))  # numbered as the tiles are drawn, highest first
+        options = self._show_turn(legal)
         what = {
             Phase.BIDDING: "Your call",
             Phase.DISCARD: "Your discard (you took the widow)",
             Phase.TRUMP: "Name trump",
             Phase.PLAY: "Your lead" if not s.trick else "Your play",
         }[s.phase]
-        if s.phase in (Phase.PLAY, Phase.DISCARD):
-            options = "  ".join(f"{i}) {_short(a)}" for i, a in enumerate(legal, 1))
-        else:
-            options = ", ".join(_short(a) for a in legal)
-        show(f"  legal: {options}")
+        hint = "tile or number" if tiles_phase else "type it"
         while True:
-            hint = "tile or number" if s.phase in (Phase.PLAY, Phase.DISCARD) else "type it"
             text = self.read(f"{what} ({hint}, or save / quit): ")
             if text is None:
                 self.save()
-                raise InputEnded(
-                    "the input ended before the game did"
-                    + (f"; the game so far is saved in {self.save_path}" if self.save_path else "")
-                )
-            t = text.strip().lower()
-            if not t:
+                saved = f"; the game so far is saved in {self.save_path}" if self.save_path else ""
+                raise InputEnded("the input ended before the game did" + saved)
+            if not text.strip():
                 continue
-            if t in ("quit", "q", "exit"):
-                self.save()
-                show(
-                    "Stopped."
-                    + (f" The game is saved in {self.save_path}." if self.save_path else "")
-                )
+            command = self._command(text)
+            if command is False:
                 return None
-            if t.startswith("save"):
-                parts = text.split(None, 1)
-                if len(parts) == 2:
-                    self.save_path = parts[1].strip()
-                if self.save_path is None:
-                    show("  [red]no file to save to:[/] type save FILE, or start with --save FILE")
-                    continue
-                try:
-                    self.save()
-                except OSError as e:
-                    show(f"  [red]cannot save:[/] {e.strerror or e}")
-                    continue
-                show(f"  saved in {self.save_path}")
+            if command:
                 continue
-            if t in ("help", "?"):
-                show("  " + options)
-                continue
-            if (
-                t.isdigit()
-                and s.phase is Phase.BIDDING
-                and 1 <= int(t) <= len(legal)
-                and int(t) < 3
-            ):
-                choice: Action | str = legal[int(t) - 1]
-            else:
-                choice = parse_choice(text, legal, s.phase)
+            choice = parse_choice(text, legal, s.phase)
             if isinstance(choice, str):
-                show(f"  [red]{_escape(choice)}[/]; legal: {options}")
+                self.screen.line(f"  [red]{_escape(choice)}[/]; legal: {options}")
                 continue
             if choice not in legal:
                 err = refusal(s, choice)
                 why = f"{err.rule}: {err.message}" if err is not None else "not legal now"
-                show(f"  [red]refused[/] — {_escape(why)}")
-                show(f"  legal: {options}")
+                self.screen.line(f"  [red]refused[/] — {_escape(why)}")
+                self.screen.line(f"  legal: {options}")
                 continue
             return choice
 

@@ -2,7 +2,7 @@
 
 ``moonrules/`` holds subpackages by concern, stacked in :data:`LAYER`:
 
-    rules <- kernel <- game <- records <- analysis <- arbitration, conformance, study <- cli
+    rules <- kernel <- game <- records <- analysis <- arbitration, conformance, study, bots <- cli
 
 A module may import its own subpackage and any subpackage of a lower layer; never a higher
 one, and never another subpackage of its own layer (``arbitration`` and ``conformance`` do
@@ -37,6 +37,7 @@ LAYER: dict[str, int] = {
     "arbitration": 5,  # rulings, reports, pictures
     "conformance": 5,  # protocol, target runner, vectors, fuzzing
     "study": 5,  # bidding studies: many deals solved on a pool or a cluster, tables, plots
+    "bots": 5,  # players that see one seat's view: random, basic, strong; matches
     "cli": 6,  # one module per command
 }
 """Each subpackage's layer, lowest first. Equal numbers: siblings that do not import each other."""

@@ -35,6 +35,7 @@ from moonrules.game import (
     Bid,
     Discard,
     GameState,
+    Hand,
     NameTrump,
     Pass,
     Phase,
@@ -45,7 +46,6 @@ from moonrules.game import (
     new_game,
     view,
 )
-from moonrules.game.state import Hand
 from moonrules.records.record import to_record
 from moonrules.rules.errors import IllegalAction, MoonError, ParseError
 from moonrules.rules.ruleset import RuleSet, as_rules

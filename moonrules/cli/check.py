@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -19,7 +20,9 @@ from moonrules.arbitration import (
     read_record,
     report_html,
 )
+from moonrules.records.jsontext import MAX_RECORD_BYTES, TooLarge, read_bounded, size_text
 from moonrules.records.record import RecordError
+from moonrules.rules.errors import quote
 
 HELP = "check a game record (JSON or the text notation) and rule on its first illegal step"
 
@@ -38,19 +41,56 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="also write the report as a self-contained HTML page to FILE",
     )
+    add_max_bytes(p)
 
 
-def read_text(path: str) -> tuple[str, str]:
+def add_max_bytes(p: argparse.ArgumentParser) -> None:
+    """The ``--max-bytes`` option: the largest record read (see docs/limits.md)."""
+    p.add_argument(
+        "--max-bytes",
+        type=byte_count,
+        default=MAX_RECORD_BYTES,
+        metavar="N",
+        help=f"refuse a record larger than N bytes (default {size_text(MAX_RECORD_BYTES)})",
+    )
+
+
+def byte_count(text: str) -> int:
+    """A positive number of bytes, as an option gives it: ``1000000``, ``64k``, ``16M``."""
+    m = re.fullmatch(r"([0-9]{1,12})([kKmMgG]?)", text.strip())
+    if m is None or int(m.group(1)) == 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number of bytes (like 16M or 500k), not {quote(text)}"
+        )
+    return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()]
+
+
+def read_text(path: str, max_bytes: int = MAX_RECORD_BYTES) -> tuple[str, str]:
     """The text of a record file (``-`` for stdin) and the name to call it by.
 
-    Raises :class:`~moonrules.records.record.RecordError` for a file that is not text.
+    At most ``max_bytes`` are read: memory stays bounded whatever the file is.
+    Raises :class:`~moonrules.records.record.RecordError` for a file that is not
+    text or is larger than that.
     """
-    if path == "-":
-        data = sys.stdin.buffer.read()
-        name = "<stdin>"
-    else:
-        data = Path(path).read_bytes()
-        name = path
+    try:
+        if path == "-":
+            if sys.stdin is None:
+                raise RecordError("", "standard input is closed")
+            data = read_bounded(sys.stdin.buffer, max_bytes)
+            name = "<stdin>"
+        else:
+            with open(path, "rb") as f:
+                data = read_bounded(f, max_bytes)
+            name = path
+    except OSError as e:
+        if e.filename is None:  # a read that failed: say which file
+            e.filename = "<stdin>" if path == "-" else path
+        raise
+    except TooLarge:
+        raise RecordError(
+            "",
+            f"the record is larger than {size_text(max_bytes)} (the limit; --max-bytes raises it)",
+        ) from None
     try:
         return data.decode("utf-8"), name
     except UnicodeDecodeError as e:
@@ -59,12 +99,12 @@ def read_text(path: str) -> tuple[str, str]:
         ) from None
 
 
-def load(path: str) -> tuple[Source, str]:
-    """Read and parse a record file.
+def load(path: str, max_bytes: int = MAX_RECORD_BYTES) -> tuple[Source, str]:
+    """Read and parse a record file of at most ``max_bytes``.
 
     Raises :class:`~moonrules.records.record.RecordError` if it is unreadable.
     """
-    text, name = read_text(path)
+    text, name = read_text(path, max_bytes)
     return read_record(text), name
 
 
@@ -79,7 +119,7 @@ def unreadable(command: str, path: str, error: RecordError) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        source, name = load(args.record)
+        source, name = load(args.record, args.max_bytes)
         report: Report = check(source)
     except RecordError as e:
         return unreadable("check", args.record, e)
@@ -89,5 +129,9 @@ def run(args: argparse.Namespace) -> int:
         print(format_report(report))
     if args.html:
         title = f"Moon record check: {Path(name).name}"
-        Path(args.html).write_text(report_html(report, title=title), encoding="utf-8")
+        try:
+            Path(args.html).write_text(report_html(report, title=title), encoding="utf-8")
+        except OSError as e:
+            e.filename = args.html if e.filename is None else e.filename
+            raise
     return report.status

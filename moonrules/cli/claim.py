@@ -16,7 +16,7 @@ import sys
 
 from moonrules.analysis.claim import ClaimError, describe_line, verify_claim
 from moonrules.arbitration import check, side_name
-from moonrules.cli.check import load, unreadable
+from moonrules.cli.check import add_max_bytes, load, unreadable
 from moonrules.records.record import RecordError
 
 HELP = "check a claim of the remaining tricks against every line of play (CLAIM-1)"
@@ -24,6 +24,7 @@ HELP = "check a claim of the remaining tricks against every line of play (CLAIM-
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", metavar="RECORD", help="the record (JSON or notation); - for stdin")
+    add_max_bytes(p)
     p.add_argument("--seat", type=int, help="the claimant's seat (default: the record's claim)")
     p.add_argument(
         "--tricks",
@@ -34,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        source, _name = load(args.record)
+        source, _name = load(args.record, args.max_bytes)
         report = check(source)
     except RecordError as e:
         return unreadable("claim", args.record, e)

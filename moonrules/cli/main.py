@@ -9,8 +9,10 @@ line and exits 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -64,18 +66,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         status: int = args._run(args)
+        if sys.stdout is not None:
+            sys.stdout.flush()  # a full disk is reported here, not at exit
         return status
     except MoonError as e:
         print(f"moonrules: error: {e}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as e:
-        print(f"moonrules: error: {e.strerror or e}: {getattr(e, 'filename', '')}", file=sys.stderr)
+        where = "" if e.filename is None else f": {e.filename}"
+        what = e.strerror or str(e) or type(e).__name__
+        print(f"moonrules: error: {what}{where}", file=sys.stderr)
+        if sys.stdout is not None and e.filename is None:
+            with contextlib.suppress(OSError):  # let nothing more be written at exit
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 2
     except KeyboardInterrupt:
         return 130

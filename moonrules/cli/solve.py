@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from moonrules.analysis.solver import play_values, solve
-from moonrules.cli.check import load, unreadable
+from moonrules.cli.check import add_max_bytes, load, unreadable
 from moonrules.game import Phase
 from moonrules.records.record import RecordError, replay
 
@@ -22,11 +22,12 @@ HELP = "double-dummy: the value of each legal play in the position a record ends
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", metavar="RECORD", help="the record (JSON or notation); - for stdin")
+    add_max_bytes(p)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        source, _name = load(args.record)
+        source, _name = load(args.record, args.max_bytes)
         result = replay(source.record)
     except RecordError as e:
         return unreadable("solve", args.record, e)

@@ -165,30 +165,17 @@ class _CallableTarget:
 def serve(handle: Handler, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
     """Serve ``handle`` as a protocol server: a request per input line, an answer per line.
 
-    A line that is not a JSON object gets the reference's ``bad-json`` answer; every
-    other line goes to ``handle``, whose answer is written as one line and flushed.
+    A line that is not a JSON object gets the reference's ``bad-json`` answer (a line
+    over a limit ``bad-request``, as :func:`moonrules.conformance.serve.serve` has it);
+    every other line goes to ``handle``, whose answer is written as one line and flushed.
     Returns 0 at the end of input. This is the quickest way to put a Python engine
     behind ``moonrules fuzz --target`` or ``moonrules conform --target``.
     """
     import sys
 
-    from moonrules.conformance.protocol import encode, error_answer, handle_line, parse_line
+    from moonrules.conformance.serve import serve as serve_lines
 
-    source = stdin if stdin is not None else sys.stdin.buffer
-    sink = stdout if stdout is not None else sys.stdout.buffer
-    for raw in source:
-        try:
-            line = raw.decode("utf-8").rstrip("\r\n")
-        except UnicodeDecodeError as e:
-            answer = encode(error_answer(None, "bad-json", f"the line is not UTF-8 text: {e}"))
-        else:
-            try:
-                value = parse_line(line)
-            except ValueError:
-                value = None
-            answer = encode(handle(value)) if isinstance(value, dict) else handle_line(line)
-        sink.write(answer.encode("ascii", errors="backslashreplace") + b"\n")
-        sink.flush()
+    serve_lines(stdin or sys.stdin.buffer, stdout or sys.stdout.buffer, handle)
     return 0
 
 

@@ -31,6 +31,7 @@ import attrs
 
 from moonrules.game import Bid, GameState, Phase
 from moonrules.game.views import view
+from moonrules.records.jsontext import MAX_LINE_BYTES, JSONTextError, loads, size_text
 from moonrules.records.record import (
     JSON,
     RecordError,
@@ -49,7 +50,7 @@ from moonrules.records.record import (
 )
 from moonrules.rules import clauses
 from moonrules.rules.auction import PASS, Auction, apply_call, legal_calls
-from moonrules.rules.errors import IllegalAction
+from moonrules.rules.errors import QUOTE_LENGTH, IllegalAction, quote
 from moonrules.rules.ruleset import FirstLead, RuleSet
 from moonrules.rules.scoring import game_winner, score_hand
 from moonrules.rules.suits import TRUMP_SUIT, Trump, led_suit
@@ -465,6 +466,11 @@ def request_rules(request: dict[str, JSON]) -> RuleSet:
         raise _record_error(e, "") from None
 
 
+def _name(key: str) -> str:
+    """A member name for a message: as it is, or quoted and cut short when long."""
+    return key if len(key) <= QUOTE_LENGTH else quote(key)
+
+
 def _dispatch(request: dict[str, JSON]) -> JSON:
     if "op" not in request:
         raise _bad("missing field 'op': every request names its operation")
@@ -475,13 +481,13 @@ def _dispatch(request: dict[str, JSON]) -> JSON:
     if op is None:
         raise ProtocolError(
             "unknown-op",
-            f"op: no operation is called {name!r}; the operations are " + ", ".join(OPS),
+            f"op: no operation is called {quote(name)}; the operations are " + ", ".join(OPS),
         )
     fields = (*_COMMON, *op.required, *op.optional)
     for key in request:
         if key not in fields:
             shown = ", ".join(f for f in fields if f != "id")
-            raise _bad(f"{key}: unknown field for op {name!r}; its fields are {shown}")
+            raise _bad(f"{_name(key)}: unknown field for op {name!r}; its fields are {shown}")
     for key in op.required:
         if key not in request:
             raise _bad(f"missing field {key!r}: op {name!r} needs {', '.join(op.required)}")
@@ -519,56 +525,66 @@ def handle(request: object) -> dict[str, JSON]:
         return _answer(request_id, _dispatch(request))
     except ProtocolError as e:
         return error_answer(request_id, e.code, e.message, e.rule)
+    except RecursionError:
+        return error_answer(request_id, "bad-request", "the request is nested too deeply")
     except Exception as e:  # a fault of the server, never of the request
         return error_answer(request_id, "internal", f"the server failed: {type(e).__name__}: {e}")
 
 
-def _refuse_constant(name: str) -> JSON:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
-    out: dict[str, JSON] = {}
-    for key, value in pairs:
-        if key in out:
-            raise ValueError(f"the member name {key!r} appears twice in one object")
-        out[key] = value
-    return out
-
-
-def parse_line(line: str) -> JSON:
+def parse_line(line: str, *, max_length: int | None = MAX_LINE_BYTES) -> JSON:
     """Read one request line as strict JSON; :class:`ValueError` says what is wrong.
 
-    ``NaN``, ``Infinity`` and an object naming a member twice are refused.
+    ``NaN``, ``Infinity`` and an object naming a member twice are refused, and so
+    are the limits of :mod:`moonrules.records.jsontext`: a line longer than
+    ``max_length`` characters, nested more than 64 deep, or with a number of more
+    than 100 characters (a :class:`~moonrules.records.jsontext.JSONTextError`
+    whose ``limit`` is true).
     """
-    try:
-        return json.loads(line, parse_constant=_refuse_constant, object_pairs_hook=_no_duplicates)
-    except json.JSONDecodeError as e:
-        raise ValueError(f"{e.msg} at column {e.colno}") from None
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
+    return loads(line, max_length=max_length)
 
 
 def encode(answer: dict[str, JSON]) -> str:
-    """An answer as one line of JSON text (ASCII, no newline)."""
-    return json.dumps(answer, separators=(",", ":"))
+    """An answer as one line of JSON text (ASCII, no newline).
+
+    Raises :class:`ValueError` for an answer that is not strict JSON (``NaN``).
+    """
+    return json.dumps(answer, separators=(",", ":"), allow_nan=False)
 
 
-def handle_line(line: str) -> str:
+def refusal(error: JSONTextError) -> str:
+    """The answer to a line that cannot be read: ``bad-request`` for a limit, else ``bad-json``."""
+    if error.limit:
+        return encode(error_answer(None, "bad-request", f"the line is refused: {error.message}"))
+    where = f" at column {error.column}" if error.column is not None else ""
+    return encode(error_answer(None, "bad-json", f"the line is not JSON: {error.message}{where}"))
+
+
+def too_long(max_bytes: int) -> str:
+    """The answer line to a line longer than ``max_bytes``: ``bad-request``."""
+    return encode(
+        error_answer(
+            None, "bad-request", f"the line is refused: it is longer than {size_text(max_bytes)}"
+        )
+    )
+
+
+def handle_line(line: str, *, max_length: int | None = MAX_LINE_BYTES) -> str:
     """The answer line to one request line (without its newline).
 
     A line that is not JSON, or is JSON but not an object, gets a ``bad-json``
-    answer whose ``id`` is ``null``.
+    answer whose ``id`` is ``null``; a line over a limit (longer than
+    ``max_length`` characters, nested too deeply, a number too long) a
+    ``bad-request`` answer whose ``id`` is ``null``.
     """
     try:
-        request = parse_line(line)
-    except ValueError as e:
-        return encode(error_answer(None, "bad-json", f"the line is not JSON: {e}"))
+        request = parse_line(line, max_length=max_length)
+    except JSONTextError as e:
+        return refusal(e)
     answer = handle(request)
     try:
         return encode(answer)
-    except (ValueError, RecursionError):  # an id nested too deeply to write back
-        return encode(error_answer(None, "bad-json", "the request's id cannot be written back"))
+    except (ValueError, RecursionError):  # an id that cannot be written back
+        return encode(error_answer(None, "bad-request", "the request's id cannot be written back"))
 
 
 # ---------------------------------------------------------------------------
@@ -652,6 +668,8 @@ __all__ = [
     "handle",
     "handle_line",
     "parse_line",
+    "refusal",
     "request_clauses",
     "request_rules",
+    "too_long",
 ]

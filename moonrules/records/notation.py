@@ -57,8 +57,9 @@ from collections.abc import Mapping, Sequence
 
 import attrs
 
+from moonrules.records.jsontext import MAX_NUMBER_LENGTH, JSONTextError, loads
 from moonrules.records.record import JSON, RecordError, parse_record, rules_from_json
-from moonrules.rules.errors import ParseError
+from moonrules.rules.errors import ParseError, quote
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import Tile
 
@@ -120,11 +121,11 @@ _STAGE_NAME = {
     _SCORE: "'score'",
 }
 
-_SEAT = r"(?:seat\s+)?(\d+)"
+_SEAT = r"(?:seat\s+)?([0-9]+)"
 _RE = {
     "rules": re.compile(r"^rules\s+(.+)$", re.I),
-    "seed": re.compile(r"^seed\s+(-?\d+)$", re.I),
-    "hand": re.compile(r"^hand\s+(\d+)$", re.I),
+    "seed": re.compile(r"^seed\s+(-?[0-9]+)$", re.I),
+    "hand": re.compile(r"^hand\s+([0-9]+)$", re.I),
     "first": re.compile(rf"^first\s+{_SEAT}$", re.I),
     "deal": re.compile(rf"^deal\s+{_SEAT}\s*:?\s*(.*)$", re.I),
     "widow": re.compile(r"^widow\s+(\S+)$", re.I),
@@ -132,7 +133,7 @@ _RE = {
     "passes": re.compile(rf"^{_SEAT}\s+pass(?:es)?$", re.I),
     "discard": re.compile(r"^discard\s+(\S+)$", re.I),
     "trump": re.compile(r"^trump\s+(.+)$", re.I),
-    "trick": re.compile(r"^trick\s+(\d+)\s*:?\s*(.*)$", re.I),
+    "trick": re.compile(r"^trick\s+([0-9]+)\s*:?\s*(.*)$", re.I),
     "score": re.compile(r"^score\s+(.*)$", re.I),
     "claim": re.compile(rf"^claim\s+{_SEAT}\s+(\S+)$", re.I),
 }
@@ -142,6 +143,18 @@ _EXPECTED_LINE = (
     "'widow T', 'S bids N', 'S passes', 'discard T', 'trump X', 'trick K: TILES', "
     "'score A B C', 'claim S all|K'"
 )
+
+
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _number(text: str, n: int) -> int:
+    """A whole number written with ASCII digits (at most MAX_NUMBER_LENGTH characters)."""
+    if len(text) > MAX_NUMBER_LENGTH:
+        raise NotationError(
+            n, f"a number is written with {len(text)} digits (at most {MAX_NUMBER_LENGTH})"
+        )
+    return int(text)
 
 
 def _strip(line: str) -> str:
@@ -211,7 +224,7 @@ class _Parser:
         h.stage = stage
 
     def seat(self, text: str, n: int) -> int:
-        s = int(text)
+        s = _number(text, n)
         if not 0 <= s < self.players:
             raise NotationError(
                 n, f"there is no seat {s}: seats are numbered 0 to {self.players - 1}"
@@ -241,10 +254,10 @@ class _Parser:
             "claim": "expected 'claim S all' or 'claim S K'",
         }
         if word in hints:
-            raise NotationError(n, f"{hints[word]}; got {text!r}")
+            raise NotationError(n, f"{hints[word]}; got {quote(text)}")
         if re.match(rf"^{_SEAT}\s+\S+", text, re.I):
-            raise NotationError(n, f"a call is written 'S bids N' or 'S passes'; got {text!r}")
-        raise NotationError(n, f"{_EXPECTED_LINE}; got {text!r}")
+            raise NotationError(n, f"a call is written 'S bids N' or 'S passes'; got {quote(text)}")
+        raise NotationError(n, f"{_EXPECTED_LINE}; got {quote(text)}")
 
     def on_rules(self, n: int, m: re.Match[str]) -> None:
         if self.hands or self.has_rules:
@@ -253,10 +266,10 @@ class _Parser:
         value: JSON
         if text.startswith("{"):
             try:
-                value = json.loads(text)
-            except json.JSONDecodeError as e:
+                value = loads(text)
+            except JSONTextError as e:
                 raise NotationError(
-                    n, f"the rule set is not a valid JSON object: {e.msg}"
+                    n, f"the rule set is not a valid JSON object: {e.message}"
                 ) from None
         else:
             value = text
@@ -272,12 +285,12 @@ class _Parser:
     def on_seed(self, n: int, m: re.Match[str]) -> None:
         if self.hands or self.seed is not None:
             raise NotationError(n, "'seed' is a header line: once, before the first hand")
-        self.seed = int(m.group(1))
+        self.seed = _number(m.group(1), n)
 
     def on_hand(self, n: int, m: re.Match[str]) -> None:
         if self.claim is not None:
             raise NotationError(n, f"nothing may follow the claim (line {self.claim.line})")
-        number = int(m.group(1))
+        number = _number(m.group(1), n)
         if number != len(self.hands) + 1:
             raise NotationError(
                 n, f"expected 'hand {len(self.hands) + 1}' (hands are numbered in order)"
@@ -326,11 +339,11 @@ class _Parser:
         if amount.lower() == "pass":
             self._call(n, m.group(1), "pass")
             return
-        if not amount.isdigit() or int(amount) < 1:
+        if _DIGITS.fullmatch(amount) is None or _number(amount, n) < 1:
             raise NotationError(
-                n, f"expected 'S bids N' with a whole number of tricks, got {amount!r}"
+                n, f"expected 'S bids N' with a whole number of tricks, got {quote(amount)}"
             )
-        self._call(n, m.group(1), int(amount))
+        self._call(n, m.group(1), _number(amount, n))
 
     def on_passes(self, n: int, m: re.Match[str]) -> None:
         self._call(n, m.group(1), "pass")
@@ -353,7 +366,7 @@ class _Parser:
             h.trump = Trump.parse(m.group(1)).to_json()
         except ParseError:
             raise NotationError(
-                n, f"expected 'trump X' with 0-6, 'doubles' or 'none', got {m.group(1)!r}"
+                n, f"expected 'trump X' with 0-6, 'doubles' or 'none', got {quote(m.group(1))}"
             ) from None
         h.order.append("trump")
         self.lines[(h.index, "trump", None)] = n
@@ -361,7 +374,7 @@ class _Parser:
     def on_trick(self, n: int, m: re.Match[str]) -> None:
         h = self.hand(n, "a trick")
         self.stage(h, _TRICKS, n, "a trick")
-        k = int(m.group(1))
+        k = _number(m.group(1), n)
         if k != len(h.tricks) + 1:
             raise NotationError(n, f"expected 'trick {len(h.tricks) + 1}' (tricks in order)")
         if h.tricks and len(h.tricks[-1]) < self.players:
@@ -391,13 +404,13 @@ class _Parser:
         self.stage(h, _SCORE, n, "'score'")
         parts = [p for p in re.split(r"[\s,]+", m.group(1)) if p]
         sides = 2 if self.players == 4 else self.players
-        if len(parts) != sides or not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
+        if len(parts) != sides or not all(re.fullmatch(r"[+-]?[0-9]+", p) for p in parts):
             raise NotationError(
                 n,
                 f"expected 'score' and {sides} whole numbers (the running totals, one per "
-                f"{'team' if sides == 2 else 'seat'}), got {m.group(1)!r}",
+                f"{'team' if sides == 2 else 'seat'}), got {quote(m.group(1))}",
             )
-        self.scores.append(ScoreLine(h.index, tuple(int(p) for p in parts), n))
+        self.scores.append(ScoreLine(h.index, tuple(_number(p, n) for p in parts), n))
 
     def on_claim(self, n: int, m: re.Match[str]) -> None:
         h = self.hand(n, "'claim'")
@@ -405,11 +418,11 @@ class _Parser:
         what = m.group(2).lower()
         if what == "all":
             k = None
-        elif what.isdigit() and 1 <= int(what) <= 7:
+        elif _DIGITS.fullmatch(what) and 1 <= _number(what, n) <= 7:
             k = int(what)
         else:
             raise NotationError(
-                n, f"expected 'claim S all' or 'claim S K' (K from 1 to 7), got {what!r}"
+                n, f"expected 'claim S all' or 'claim S K' (K from 1 to 7), got {quote(what)}"
             )
         self.claim = ClaimLine(h.index, s, k, n)
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import attrs
 
@@ -42,8 +42,9 @@ from moonrules.game import (
     new_game,
     with_deal,
 )
+from moonrules.records.jsontext import MAX_RECORD_BYTES, JSONTextError, loads
 from moonrules.rules.auction import PASS, check_call
-from moonrules.rules.errors import IllegalAction, ParseError, RulesError
+from moonrules.rules.errors import IllegalAction, ParseError, RulesError, quote
 from moonrules.rules.ruleset import (
     PRESETS,
     AllPass,
@@ -312,7 +313,7 @@ def parse_tile_json(value: JSON, path: str) -> Tile:
         raise RecordError(path, f'expected a tile like "6-4", got {_json_kind(value)}')
     if _TILE_TEXT.fullmatch(value) is None:
         raise RecordError(
-            path, f'{value!r} is not a tile: write two numbers 0-6 joined by "-", like "6-4"'
+            path, f'{quote(value)} is not a tile: write two numbers 0-6 joined by "-", like "6-4"'
         )
     try:
         return Tile.parse(value)
@@ -325,15 +326,20 @@ def json_kind(value: JSON) -> str:
     return _json_kind(value)
 
 
+_BIG: Final = 10**40
+
+
 def _json_kind(value: JSON) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
         return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, int) and not -_BIG < value < _BIG:
+        return "a number of more than 40 digits"
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, str):
-        return f"the text {value!r}"
+        return f"the text {quote(value)}"
     if isinstance(value, list):
         return "a list"
     return "an object"
@@ -804,16 +810,28 @@ def from_record(record: JSON) -> GameState:
     return result.state
 
 
-def load_record(text: str) -> JSON:
-    """Parse record text as JSON; :class:`RecordError` says where it is broken."""
-    import json
+def load_record(text: str | bytes, *, max_length: int | None = MAX_RECORD_BYTES) -> JSON:
+    """Parse record text as strict JSON; :class:`RecordError` for anything it cannot read.
 
+    The error says where the text is broken, or which limit it passes: longer
+    than ``max_length`` characters (default 4 MiB; ``None`` for no limit), nested
+    too deeply, a number too long, ``NaN`` or ``Infinity``, a member named twice
+    (see :mod:`moonrules.records.jsontext`). Bytes must be UTF-8.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RecordError(f"byte {e.start}", "the record is not UTF-8 text") from None
+    if not isinstance(text, str):
+        raise TypeError(f"text: expected the record's text (str), not {type(text).__name__}")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError(
-            f"line {e.lineno}, column {e.colno}", f"not valid JSON: {e.msg}"
-        ) from None
+        return loads(text, max_length=max_length)
+    except JSONTextError as e:
+        if e.line is None:
+            raise RecordError("", e.message) from None
+        where = f"line {e.line}, column {e.column}"
+        raise RecordError(where, f"not valid JSON: {e.message}") from None
 
 
 __all__ = [

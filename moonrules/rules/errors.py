@@ -7,11 +7,15 @@ forbids it, and a sentence a player understands.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import reprlib
+from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
     from moonrules.rules.suits import Trump
     from moonrules.rules.tiles import Tile
+
+QUOTE_LENGTH: Final = 40
+"""Error messages quote at most this many characters of the input at fault."""
 
 
 class MoonError(Exception):
@@ -100,4 +104,44 @@ class IllegalDeal(IllegalAction):
     """A supplied deal does not divide the rule set's tiles exactly (DEAL-3)."""
 
 
-__all__ = ["IllegalAction", "IllegalDeal", "MoonError", "OutOfTurn", "ParseError", "RulesError"]
+def quote(text: str, length: int = QUOTE_LENGTH) -> str:
+    """``text`` quoted for an error message: all of it, or its first ``length`` characters.
+
+    >>> quote("6-6")
+    "'6-6'"
+    >>> quote("x" * 100, 5)
+    "'xxxxx'… (100 characters)"
+    """
+    if len(text) <= length:
+        return repr(text)
+    return f"{text[:length]!r}… ({len(text)} characters)"
+
+
+def shown(value: object) -> str:
+    """Any value for an error message, at most a short prefix of it: text as by :func:`quote`.
+
+    >>> shown(list(range(100)))
+    '[0, 1, 2, 3, 4, 5, ...]'
+    >>> shown(10**5000)
+    'a number of more than 40 digits'
+    """
+    if isinstance(value, str):
+        return quote(value)
+    if isinstance(value, int) and not -_BIG < value < _BIG:
+        return f"a number of more than {QUOTE_LENGTH} digits"
+    return reprlib.repr(value)
+
+
+_BIG: Final = 10**QUOTE_LENGTH
+
+
+__all__ = [
+    "IllegalAction",
+    "IllegalDeal",
+    "MoonError",
+    "OutOfTurn",
+    "ParseError",
+    "RulesError",
+    "quote",
+    "shown",
+]

@@ -14,7 +14,7 @@ from typing import Final, TypeVar
 
 import attrs
 
-from moonrules.rules.errors import ParseError, RulesError
+from moonrules.rules.errors import ParseError, RulesError, quote, shown
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TileSet
 
@@ -365,14 +365,14 @@ def rules_by_name(name: str) -> RuleSet:
     True
     """
     if not isinstance(name, str):
-        raise ParseError(f"a rule set is named by text, not {name!r}")
+        raise ParseError(f"a rule set is named by text, not {shown(name)}")
     key = name.strip().lower().replace("_", "-")
     key = ALIASES.get(key, key)
     try:
         return PRESETS[key]
     except KeyError:
         known = ", ".join(sorted(PRESETS))
-        raise ParseError(f"no rule set is called {name!r}; known: {known}") from None
+        raise ParseError(f"no rule set is called {quote(name)}; known: {known}") from None
 
 
 preset = rules_by_name

@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Final
 
-from moonrules.rules.errors import ParseError
+from moonrules.rules.errors import ParseError, shown
 from moonrules.rules.tiles import Tile
 
 TRUMP_SUIT: Final = 7
@@ -42,7 +42,7 @@ class Trump(Enum):
     def of_number(number: int) -> Trump:
         """The trump naming ``number`` (0-6)."""
         if type(number) is not int or not 0 <= number <= 6:
-            raise ParseError(f"a trump number runs from 0 to 6, not {number!r}")
+            raise ParseError(f"a trump number runs from 0 to 6, not {shown(number)}")
         return _BY_VALUE[number]
 
     @staticmethod
@@ -53,11 +53,11 @@ class Trump(Enum):
         if isinstance(text, int):
             return Trump.of_number(text)
         if not isinstance(text, str):
-            raise ParseError(f"{text!r} is not a trump: use 0-6, 'doubles' or 'none'")
+            raise ParseError(f"{shown(text)} is not a trump: use 0-6, 'doubles' or 'none'")
         key = text.strip().lower()
         if key in _NAMES:
             return _NAMES[key]
-        raise ParseError(f"{text!r} is not a trump: use 0-6, 'doubles' or 'none'")
+        raise ParseError(f"{shown(text)} is not a trump: use 0-6, 'doubles' or 'none'")
 
     @property
     def number(self) -> int | None:

@@ -15,7 +15,7 @@ from typing import Final
 
 import attrs
 
-from moonrules.rules.errors import ParseError
+from moonrules.rules.errors import ParseError, quote, shown
 
 _TILE_RE = re.compile(r"^\s*([0-9])\s*-\s*([0-9])\s*$")
 
@@ -53,15 +53,15 @@ class Tile:
     def parse(text: str) -> Tile:
         """Read ``"6-4"`` or ``"4-6"`` (TILE-1); anything else raises :class:`ParseError`."""
         if not isinstance(text, str):
-            raise ParseError(f"a tile is written as text like '6-4', not {text!r}")
+            raise ParseError(f"a tile is written as text like '6-4', not {shown(text)}")
         m = _TILE_RE.match(text)
         if m is None:
             raise ParseError(
-                f"{text!r} is not a tile: write two numbers 0-6 joined by '-', like '6-4'"
+                f"{quote(text)} is not a tile: write two numbers 0-6 joined by '-', like '6-4'"
             )
         a, b = int(m.group(1)), int(m.group(2))
         if a > 6 or b > 6:
-            raise ParseError(f"{text!r} is not a tile: tile ends run from 0 to 6")
+            raise ParseError(f"{quote(text)} is not a tile: tile ends run from 0 to 6")
         return TILES[_index(max(a, b), min(a, b))]
 
     @staticmethod

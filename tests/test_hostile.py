@@ -1,0 +1,477 @@
+"""Hostile input: every refusal is one clear line, memory and time stay bounded.
+
+Each test is a reproduction of an attack on the command line, the protocol
+server or the library, and asserts the refusal (or the right answer). Commands
+run in-process where that is enough; the ones whose memory is in question run as
+subprocesses whose peak resident memory is measured (``ru_maxrss`` of the
+process itself, written at its exit) and must stay under 200 MB. Large inputs
+are generated once per session in a temporary directory, never checked in.
+
+``MOONRULES_DEEP=1`` adds larger inputs (a 100 MB request line).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import moonrules as m
+from moonrules.cli.main import main
+from moonrules.conformance.protocol import handle, handle_line
+from moonrules.conformance.serve import serve
+from moonrules.records.jsontext import MAX_DEPTH, MAX_NUMBER_LENGTH, MAX_RECORD_BYTES
+from moonrules.records.notation import NotationError, parse_notation, write_notation
+from moonrules.records.record import RecordError, load_record, to_record
+
+ROOT = Path(__file__).resolve().parent.parent
+DEEP = os.environ.get("MOONRULES_DEEP") == "1"
+PEAK_LIMIT_KB = 200 * 1024
+"""Peak resident memory allowed to any command on any input: 200 MB."""
+
+BIG = "1" * 5000
+"""A number of 5,000 digits: more than Python converts by default (4,300)."""
+
+
+def _record_text(record: dict[str, Any]) -> str:
+    return json.dumps(record)
+
+
+def _sample_record() -> dict[str, Any]:
+    """A record of a hand played out, and a few steps of the next."""
+    state = m.new_game(seed=4)
+    rng = random.Random(4)
+    while state.hand_number < 2 or state.history[0].thrown_in:
+        state = m.apply(state, rng.choice(m.legal_actions(state)))
+    return to_record(state)
+
+
+def _notation() -> str:
+    return write_notation(_sample_record())
+
+
+# ---------------------------------------------------------------------------
+# Running a command, in-process or measured
+
+
+def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _one_line_refusal(status: int, err: str) -> str:
+    """Exit status 2 and one line on stderr naming the problem; that line."""
+    assert status == 2, err
+    lines = err.splitlines()
+    assert len(lines) == 1, err[:2000]
+    assert lines[0].startswith("moonrules"), lines[0]
+    assert "Traceback" not in err
+    assert len(lines[0]) < 400, lines[0][:400]
+    return lines[0]
+
+
+_MEASURED = """
+import atexit, os, resource, signal, sys
+def _peak():
+    with open(os.environ["MOONRULES_PEAK_FILE"], "w") as f:
+        f.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))
+atexit.register(_peak)
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+from moonrules.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _measured(
+    args: list[str],
+    tmp_path: Path,
+    *,
+    stdin: Any = subprocess.DEVNULL,
+    stdout: Any = subprocess.PIPE,
+    run_for: float | None = None,
+) -> tuple[int, bytes, str, int]:
+    """Run ``moonrules ARGS`` in a subprocess: status, stdout, stderr, peak memory (KB).
+
+    ``run_for``: stop it with SIGTERM after that many seconds (a server reading an
+    endless input).
+    """
+    peak_file = tmp_path / f"peak-{time.monotonic_ns()}"
+    env = {**os.environ, "MOONRULES_PEAK_FILE": str(peak_file), "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _MEASURED, *args],
+        stdin=stdin,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=ROOT,
+    )
+    try:
+        if run_for is not None:
+            time.sleep(run_for)
+            proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    peak = int(peak_file.read_text())
+    assert peak < PEAK_LIMIT_KB, f"moonrules {' '.join(args)}: peak {peak // 1024} MB"
+    return proc.returncode, out or b"", err.decode("utf-8", "replace"), peak
+
+
+@pytest.fixture(scope="session")
+def big_inputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Large hostile files, written once per session."""
+    d = tmp_path_factory.mktemp("hostile")
+    files: dict[str, Path] = {}
+    limit = MAX_RECORD_BYTES - 16
+    unit = "{},"
+    files["objects"] = d / "objects.json"
+    files["objects"].write_text("[" + unit * (limit // len(unit)) + "0]")
+    line = b'{"id":1,"op":"tiles","rules":"' + b"x" * (20 << 20) + b'"}\n'
+    files["long-line"] = d / "long-line.jsonl"
+    files["long-line"].write_bytes(line + b'{"id":2,"op":"tiles"}\n')
+    if DEEP:
+        files["huge-line"] = d / "huge-line.jsonl"
+        with files["huge-line"].open("wb") as f:
+            f.write(b'{"id":1,"op":"tiles","rules":"')
+            for _ in range(100):
+                f.write(b"x" * (1 << 20))
+            f.write(b'"}\n{"id":2,"op":"tiles"}\n')
+    return files
+
+
+# ---------------------------------------------------------------------------
+# 1. No traceback, no status 1, on a record that cannot be read
+
+
+def _json_hostiles() -> dict[str, str]:
+    deep = "[" * 2000 + "]" * 2000
+    return {
+        "long number": '{"hands":[{"first_bidder":' + BIG + "}]}",
+        "long float": '{"hands":[{"first_bidder":1.' + BIG + "}]}",
+        "huge float": '{"hands":[{"first_bidder":1e400}]}',
+        "deep array": deep,
+        "deep field": '{"hands":[{"first_bidder":0,"deal":' + deep + "}]}",
+        "NaN": '{"seed":NaN,"hands":[]}',
+        "Infinity": '{"seed":-Infinity,"hands":[]}',
+        "duplicate": '{"hands":1,"hands":[{"first_bidder":0,"deal":[]}]}',
+        "not JSON": '{"hands": [',
+        "not UTF-8": '{"rules": "\udcff"}',
+        "empty": "   ",
+    }
+
+
+def _notation_hostiles() -> dict[str, str]:
+    base = _notation()
+    lines = base.splitlines()
+
+    def swap(prefix: str, new: str) -> str:
+        i = next(i for i, line in enumerate(lines) if line.startswith(prefix))
+        return "\n".join([*lines[:i], new, *lines[i + 1 :]]) + "\n"
+
+    return {
+        "rules deep": "rules " + '{"a":' * 2000 + "1" + "}" * 2000 + "\n" + base,
+        "rules NaN": 'rules {"players": NaN}\n' + base,
+        "rules long name": "rules " + "x" * 100_000 + "\n" + base,
+        "seed": swap("seed", "seed " + BIG) if "seed" in base else "seed " + BIG + "\n" + base,
+        "hand": swap("hand 1", "hand " + BIG),
+        "first": swap("first", "first " + BIG),
+        "deal": swap("deal 0", "deal " + BIG + ": 6-6"),
+        "bids": swap("0 ", "0 bids " + BIG),
+        "bids superscript": swap("0 ", "0 bids \u00b2"),
+        "seat superscript": swap("0 ", "\u00b2 passes"),
+        "trick": swap("trick 1", "trick " + BIG + ": 6-6"),
+        "score": base + "score " + " ".join([BIG] * 3) + "\n",
+        "claim": base + "claim 0 " + BIG + "\n",
+        "claim seat": base + "claim " + BIG + " all\n",
+        "long line": base + "x" * 100_000 + "\n",
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_json_hostiles()))
+@pytest.mark.parametrize("command", [["check"], ["check", "--json"], ["claim"], ["solve"]])
+def test_an_unreadable_json_record_is_one_line_and_status_2(
+    name: str, command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(_json_hostiles()[name].encode("utf-8", "surrogateescape"))
+    line = _one_line_refusal(*_cli([*command, str(path)], capsys)[::2])
+    assert "unreadable record" in line or "error" in line
+
+
+@pytest.mark.parametrize("name", sorted(_notation_hostiles()))
+@pytest.mark.parametrize("command", [["check"], ["check", "--json"], ["claim"], ["solve"]])
+def test_an_unreadable_notation_record_is_one_line_and_status_2(
+    name: str, command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "record.moon"
+    path.write_text(_notation_hostiles()[name], encoding="utf-8")
+    line = _one_line_refusal(*_cli([*command, str(path)], capsys)[::2])
+    assert "unreadable record: line " in line
+
+
+def test_the_notation_names_the_limit_it_refuses() -> None:
+    hostiles = _notation_hostiles()
+    for name in ("seed", "hand", "first", "deal", "bids", "trick", "score", "claim"):
+        with pytest.raises(NotationError, match=f"at most {MAX_NUMBER_LENGTH}"):
+            parse_notation(hostiles[name])
+    with pytest.raises(NotationError, match=f"nested more than {MAX_DEPTH} deep"):
+        parse_notation(hostiles["rules deep"])
+    with pytest.raises(NotationError, match="whole number of tricks, got '\u00b2'"):
+        parse_notation(hostiles["bids superscript"])
+
+
+@pytest.mark.parametrize("name", sorted(_json_hostiles()))
+def test_load_record_raises_record_error_for_anything_it_cannot_read(name: str) -> None:
+    text = _json_hostiles()[name]
+    with pytest.raises(RecordError) as e:
+        load_record(text.encode("utf-8", "surrogateescape") if name == "not UTF-8" else text)
+    assert len(str(e.value)) < 300
+
+
+def test_load_record_reads_strict_json_within_its_limits() -> None:
+    record = _sample_record()
+    assert load_record(json.dumps(record, indent=2)) == record
+    nested = "[" * MAX_DEPTH + "]" * MAX_DEPTH
+    assert load_record(nested) is not None
+    with pytest.raises(RecordError, match="nested more than"):
+        load_record("[" + nested + "]")
+    assert load_record("[" + "1" * MAX_NUMBER_LENGTH + "]") == [int("1" * MAX_NUMBER_LENGTH)]
+    with pytest.raises(RecordError, match="at most"):
+        load_record("[" + "1" * (MAX_NUMBER_LENGTH + 1) + "]")
+    # brackets inside strings are not nesting
+    assert load_record(json.dumps(["[" * 500])) == ["[" * 500]
+    with pytest.raises(RecordError, match="longer than"):
+        load_record(" " * 101, max_length=100)
+    with pytest.raises(TypeError, match="text"):
+        load_record(None)  # type: ignore[arg-type]
+
+
+def test_messages_quote_at_most_a_short_prefix_of_the_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = "y" * 1_000_000
+    path = tmp_path / "rules.json"
+    path.write_text(json.dumps({"rules": name, "hands": []}))
+    line = _one_line_refusal(*_cli(["check", str(path)], capsys)[::2])
+    assert "yyyy" in line and "(1000000 characters)" in line
+    answer = json.loads(handle_line(json.dumps({"id": 1, "op": "tiles", "rules": name})))
+    assert answer["error"]["code"] == "unknown-rules"
+    assert len(answer["error"]["message"]) < 300
+    answer = json.loads(handle_line(json.dumps({"id": 1, "op": "tiles", name: 1})))
+    assert answer["error"]["code"] == "bad-request" and len(answer["error"]["message"]) < 300
+    with pytest.raises(m.ParseError) as e:
+        m.Tile.parse(name)
+    assert len(str(e.value)) < 200
+
+
+# ---------------------------------------------------------------------------
+# 2. Bounded reads: memory stays bounded whatever arrives
+
+
+def test_check_reads_at_most_the_limit_of_an_endless_file(tmp_path: Path) -> None:
+    status, _, err, _ = _measured(["check", "/dev/zero"], tmp_path)
+    line = _one_line_refusal(status, err)
+    assert "larger than 4 MiB" in line and "--max-bytes" in line
+    with open("/dev/zero", "rb") as zero:
+        status, _, err, _ = _measured(["check", "-"], tmp_path, stdin=zero)
+    assert "larger than 4 MiB" in _one_line_refusal(status, err)
+
+
+def test_max_bytes_sets_the_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(_sample_record()))
+    size = path.stat().st_size
+    assert _cli(["check", str(path), "--max-bytes", str(size)], capsys)[0] == 0
+    status, _, err = _cli(["check", str(path), "--max-bytes", str(size - 1)], capsys)
+    assert f"larger than {size - 1} bytes" in _one_line_refusal(status, err)
+    with pytest.raises(SystemExit) as e:
+        main(["check", str(path), "--max-bytes", "lots"])
+    assert e.value.code == 2
+    assert "positive number of bytes" in capsys.readouterr().err
+
+
+def test_a_record_of_the_largest_size_in_the_worst_shape_stays_in_memory_bounds(
+    big_inputs: dict[str, Path], tmp_path: Path
+) -> None:
+    status, _, err, _ = _measured(["check", str(big_inputs["objects"])], tmp_path)
+    assert "a record is a JSON object" in _one_line_refusal(status, err)
+
+
+def _answers(out: bytes) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.decode("ascii").splitlines()]
+
+
+def test_serve_answers_an_endless_line_at_once_in_bounded_memory(tmp_path: Path) -> None:
+    with open("/dev/zero", "rb") as zero:
+        status, out, err, _ = _measured(["serve"], tmp_path, stdin=zero, run_for=1.5)
+    assert status == 143 and "Traceback" not in err
+    [answer] = _answers(out)
+    assert answer["id"] is None and answer["error"]["code"] == "bad-request"
+    assert "longer than 4 MiB" in answer["error"]["message"]
+
+
+@pytest.mark.parametrize("name", ["long-line", "huge-line"])
+def test_serve_refuses_a_long_line_and_goes_on(
+    name: str, big_inputs: dict[str, Path], tmp_path: Path
+) -> None:
+    if name not in big_inputs:
+        pytest.skip("MOONRULES_DEEP=1 for a 100 MB line")
+    started = time.monotonic()
+    with big_inputs[name].open("rb") as f:
+        status, out, err, _ = _measured(["serve"], tmp_path, stdin=f)
+    assert status == 0, err
+    first, second = _answers(out)
+    assert first["error"]["code"] == "bad-request" and first["id"] is None
+    assert second["id"] == 2 and second["ok"] is True
+    assert time.monotonic() - started < 60
+
+
+def test_serve_max_line_bytes_sets_the_limit() -> None:
+    line = json.dumps({"id": 1, "op": "tiles"}).encode()
+    for limit, code in ((len(line), None), (len(line) - 1, "bad-request")):
+        source = io.BytesIO(line + b"\r\n" + line + b"\n")
+        sink = io.BytesIO(b"")
+        assert serve(source, sink, max_line_bytes=limit + 1 if code is None else limit) == 2
+        answers = _answers(sink.getvalue())
+        assert [a.get("error", {}).get("code") for a in answers] == [code, code]
+
+
+# ---------------------------------------------------------------------------
+# 5. serve: every line answered, every id valid JSON
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"id":1e400,"op":"tiles"}',
+        '{"id":-1e400,"op":"tiles"}',
+        '{"id":' + BIG + ',"op":"tiles"}',
+        '{"id":1,"op":"tiles","x":' + "[" * 985 + "]" * 985 + "}",
+        '{"id":' + "[" * 985 + "]" * 985 + ',"op":"tiles"}',
+        "[" * 100_000,
+        "{" * 100_000,
+    ],
+)
+def test_a_line_over_a_limit_is_a_bad_request_with_a_null_id(line: str) -> None:
+    answer = json.loads(handle_line(line))
+    assert answer["id"] is None and answer["ok"] is False
+    assert answer["error"]["code"] == "bad-request" and answer["error"]["rule"] is None
+
+
+def test_every_answer_id_is_strict_json() -> None:
+    sink = io.BytesIO(b"")
+    lines = [
+        b'{"id":1e308,"op":"tiles"}',
+        b'{"id":1.5,"op":"nope"}',
+        b'{"id":[[[["x"]]]],"op":"tiles"}',
+        b'{"id":"\\ud800","op":"tiles"}',
+    ]
+    serve(io.BytesIO(b"\n".join(lines)), sink)
+    answers = sink.getvalue().splitlines()
+    assert len(answers) == len(lines)
+    for raw in answers:
+        assert json.loads(raw, parse_constant=lambda c: None) == json.loads(raw), raw[:80]
+
+
+def test_an_engine_answer_that_is_not_strict_json_becomes_an_internal_answer() -> None:
+    sink = io.BytesIO(b"")
+    serve(io.BytesIO(b'{"id":7,"op":"tiles"}\n'), sink, lambda r: {"id": 7, "x": float("nan")})
+    [answer] = _answers(sink.getvalue())
+    assert answer["id"] == 7 and answer["error"]["code"] == "internal"
+
+
+def test_handle_refuses_a_request_nested_too_deeply_for_python() -> None:
+    value: Any = []
+    for _ in range(5000):
+        value = [value]
+    answer = handle({"id": 3, "op": "legal_bids", "bids": value})
+    assert answer["id"] == 3 and answer["error"]["code"] == "bad-request"
+
+
+def test_serve_with_its_output_or_input_closed_is_one_line_and_status_2() -> None:
+    for redirect in (">&-", "<&-"):
+        result = subprocess.run(
+            f"{sys.executable} -m moonrules serve {redirect}",
+            shell=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=60,
+            check=False,
+        )
+        err = result.stderr.decode()
+        assert result.returncode == 2 and "Traceback" not in err, err
+        assert err.strip() in (
+            "moonrules: error: standard output is closed",
+            "moonrules: error: standard input is closed",
+        )
+
+
+def test_check_refuses_a_record_naming_a_member_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = json.dumps(_sample_record())
+    path = tmp_path / "dup.json"
+    path.write_text('{"seed": 1, ' + record[1:])
+    line = _one_line_refusal(*_cli(["check", str(path)], capsys)[::2])
+    assert "'seed' appears twice" in line
+
+
+# ---------------------------------------------------------------------------
+# 8. Output errors name the file, never "None"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_full_disk_is_one_line_naming_the_file(tmp_path: Path) -> None:
+    example = str(ROOT / "examples" / "clean-game.json")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for args, stdout in (
+        (["check", example], "/dev/full"),
+        (["check", example, "--html", "/dev/full"], os.devnull),
+        (["explain", "--trump", "6", "--trick", "6-6 5-5 4-4"], "/dev/full"),
+    ):
+        with open(stdout, "wb") as out:
+            result = subprocess.run(
+                [sys.executable, "-m", "moonrules", *args],
+                stdout=out,
+                stderr=subprocess.PIPE,
+                env=env,
+                cwd=ROOT,
+                timeout=60,
+                check=False,
+            )
+        line = _one_line_refusal(result.returncode, result.stderr.decode())
+        assert "No space left on device" in line and "None" not in line
+    status, _, err, _ = _measured(["check", "/proc/self/mem"], tmp_path)
+    assert _one_line_refusal(status, err).endswith("Input/output error: /proc/self/mem")
+
+
+def test_check_json_with_html_writes_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "out.html"
+    status, out, _ = _cli(
+        [
+            "check",
+            str(ROOT / "examples" / "renege-trump-follows.json"),
+            "--json",
+            "--html",
+            str(page),
+        ],
+        capsys,
+    )
+    assert status == 1 and json.loads(out)["valid"] is False
+    assert page.read_text().startswith("<!DOCTYPE html>")

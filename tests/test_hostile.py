@@ -16,6 +16,7 @@ import io
 import json
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -98,12 +99,12 @@ def _measured(
     *,
     stdin: Any = subprocess.DEVNULL,
     stdout: Any = subprocess.PIPE,
-    run_for: float | None = None,
+    first_line: bool = False,
 ) -> tuple[int, bytes, str, int]:
     """Run ``moonrules ARGS`` in a subprocess: status, stdout, stderr, peak memory (KB).
 
-    ``run_for``: stop it with SIGTERM after that many seconds (a server reading an
-    endless input).
+    ``first_line``: stop it with SIGTERM once it has written its first line of
+    output (a server reading an endless input).
     """
     peak_file = tmp_path / f"peak-{time.monotonic_ns()}"
     env = {**os.environ, "MOONRULES_PEAK_FILE": str(peak_file), "PYTHONPATH": str(ROOT)}
@@ -116,10 +117,16 @@ def _measured(
         cwd=ROOT,
     )
     try:
-        if run_for is not None:
-            time.sleep(run_for)
+        head = b""
+        if first_line:
+            assert proc.stdout is not None
+            ready, _, _ = select.select([proc.stdout], [], [], 120)
+            assert ready, "no answer within 120 s"
+            head = proc.stdout.readline()
+            time.sleep(0.5)  # reading on a while after answering
             proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=120)
+        out = head + (out or b"")
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -315,7 +322,7 @@ def _answers(out: bytes) -> list[dict[str, Any]]:
 
 def test_serve_answers_an_endless_line_at_once_in_bounded_memory(tmp_path: Path) -> None:
     with open("/dev/zero", "rb") as zero:
-        status, out, err, _ = _measured(["serve"], tmp_path, stdin=zero, run_for=1.5)
+        status, out, err, _ = _measured(["serve"], tmp_path, stdin=zero, first_line=True)
     assert status == 143 and "Traceback" not in err
     [answer] = _answers(out)
     assert answer["id"] is None and answer["error"]["code"] == "bad-request"
@@ -475,3 +482,35 @@ def test_check_json_with_html_writes_both(
     )
     assert status == 1 and json.loads(out)["valid"] is False
     assert page.read_text().startswith("<!DOCTYPE html>")
+
+
+# ---------------------------------------------------------------------------
+# 6. The library
+
+
+def test_presets_are_read_only() -> None:
+    before = m.rules_by_name("standard")
+    with pytest.raises(TypeError):
+        m.PRESETS["standard"] = m.PRESETS["partnership"]  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        m.PRESETS.clear()  # type: ignore[attr-defined]
+    from moonrules.rules.ruleset import ALIASES
+
+    with pytest.raises(TypeError):
+        ALIASES["standard"] = "partnership"  # type: ignore[index]
+    assert m.rules_by_name("standard") == before == m.new_game(seed=1).rules
+
+
+# ---------------------------------------------------------------------------
+# 8. Smaller items
+
+
+def test_solve_on_a_record_breaking_a_rule_gives_the_ruling(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    record = str(ROOT / "examples" / "bid-out-of-turn.moon")
+    status, _, err = _cli(["solve", record], capsys)
+    line = _one_line_refusal(status, err)
+    assert "breaks a rule" in line and "(TURN-1)" in line
+    status, _, err = _cli(["claim", record, "--seat", "0"], capsys)
+    assert "(TURN-1)" in _one_line_refusal(status, err)

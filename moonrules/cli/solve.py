@@ -13,9 +13,10 @@ import argparse
 import sys
 
 from moonrules.analysis.solver import play_values, solve
+from moonrules.arbitration.rulings import check
 from moonrules.cli.check import add_max_bytes, load, unreadable
 from moonrules.game import Phase
-from moonrules.records.record import RecordError, replay
+from moonrules.records.record import RecordError
 
 HELP = "double-dummy: the value of each legal play in the position a record ends in"
 
@@ -28,18 +29,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         source, _name = load(args.record, args.max_bytes)
-        result = replay(source.record)
+        report = check(source)
     except RecordError as e:
         return unreadable("solve", args.record, e)
-    if result.violation is not None:
-        v = result.violation
-        print(
-            f"moonrules solve: the record breaks a rule in hand {v.hand + 1} ({v.step}): "
-            f"{v.message} ({v.rule})",
-            file=sys.stderr,
-        )
+    ruling = report.ruling
+    if ruling is not None and ruling.step != "claim":
+        print(f"moonrules solve: the record breaks a rule: {ruling.text}", file=sys.stderr)
         return 2
-    state = result.state
+    state = report.state
     if state.is_over or state.phase is not Phase.PLAY:
         print(
             "moonrules solve: the record must end mid-hand, while tiles are being played "

@@ -8,8 +8,9 @@ that cannot be played is refused when built (RULES-1, TRUMP-5).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import Enum
+from types import MappingProxyType
 from typing import Final, TypeVar
 
 import attrs
@@ -325,35 +326,39 @@ STANDARD: Final = RuleSet()
 PARTNERSHIP: Final = RuleSet(players=4, tile_set=TileSet.DOUBLE_SIX_28)
 """Four players in two teams with all 28 tiles (seed 003)."""
 
-PRESETS: Final[dict[str, RuleSet]] = {
-    "standard": STANDARD,
-    "partnership": PARTNERSHIP,
-    "partnership-forced": attrs.evolve(PARTNERSHIP, all_pass=AllPass.FORCE),
-    "partnership-min3": attrs.evolve(PARTNERSHIP, min_bid=3),
-    "partnership-min5": attrs.evolve(PARTNERSHIP, min_bid=5),
-    "pagat": RuleSet(
-        widow_timing=WidowTiming.AFTER_TRUMP,
-        doubles_trump=False,
-        moon_made=MoonMade.SCORES_21,
-    ),
-    "no-double-blank": RuleSet(tile_set=TileSet.NO_DOUBLE_BLANK_21),
-    "marks": RuleSet(scoring=Scoring.MARKS),
-    "lead-trump": RuleSet(first_lead=FirstLead.TRUMP),
-    "bidder-out": RuleSet(tie=TieRule.BIDDER_OUT),
-    "renege-penalty": RuleSet(renege=Renege.PENALTY),
-}
-"""Every named preset; see ``spec/variants.md`` for the sources each follows."""
+PRESETS: Final[Mapping[str, RuleSet]] = MappingProxyType(
+    {
+        "standard": STANDARD,
+        "partnership": PARTNERSHIP,
+        "partnership-forced": attrs.evolve(PARTNERSHIP, all_pass=AllPass.FORCE),
+        "partnership-min3": attrs.evolve(PARTNERSHIP, min_bid=3),
+        "partnership-min5": attrs.evolve(PARTNERSHIP, min_bid=5),
+        "pagat": RuleSet(
+            widow_timing=WidowTiming.AFTER_TRUMP,
+            doubles_trump=False,
+            moon_made=MoonMade.SCORES_21,
+        ),
+        "no-double-blank": RuleSet(tile_set=TileSet.NO_DOUBLE_BLANK_21),
+        "marks": RuleSet(scoring=Scoring.MARKS),
+        "lead-trump": RuleSet(first_lead=FirstLead.TRUMP),
+        "bidder-out": RuleSet(tie=TieRule.BIDDER_OUT),
+        "renege-penalty": RuleSet(renege=Renege.PENALTY),
+    }
+)
+"""Every named preset, read-only; see ``spec/variants.md`` for the sources each follows."""
 
-ALIASES: Final[dict[str, str]] = {
-    "3p": "standard",
-    "three-player": "standard",
-    "default": "standard",
-    "4p": "partnership",
-    "four-player": "partnership",
-    "4p-forced": "partnership-forced",
-    "21-tiles": "no-double-blank",
-}
-"""Other names the presets answer to."""
+ALIASES: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "3p": "standard",
+        "three-player": "standard",
+        "default": "standard",
+        "4p": "partnership",
+        "four-player": "partnership",
+        "4p-forced": "partnership-forced",
+        "21-tiles": "no-double-blank",
+    }
+)
+"""Other names the presets answer to (read-only)."""
 
 assert len(set(PRESETS.values())) == len(PRESETS), "two presets are the same rule set"
 

@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from moonrules.analysis.solver import play_values, solve
-from moonrules.arbitration.rulings import check
+from moonrules.arbitration import check
 from moonrules.cli.check import add_max_bytes, load, unreadable
 from moonrules.game import Phase
 from moonrules.records.record import RecordError

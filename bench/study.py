@@ -83,15 +83,17 @@ def bench_advise(repeat: int) -> None:
     for hand in HANDS:
         for workers in (1, 2):
             times = []
+            cpu = _cpu()
             for _ in range(repeat):
                 start = time.perf_counter()
                 a = advise(tiles(hand), workers=workers)
                 times.append(time.perf_counter() - start)
+            cpu = (_cpu() - cpu) / repeat
             widest = max((b.ci[1] - b.ci[0]) / 2 for t in a.trumps for b in t.bids)
             solves = sum(t.samples for t in a.trumps)
             print(
                 f"advise {hand!r} workers {workers}: best {min(times):.2f} s, "
-                f"median {statistics.median(times):.2f} s, {solves} solves, "
+                f"median {statistics.median(times):.2f} s, {cpu:.2f} CPU s, {solves} solves, "
                 f"widest interval ±{100 * widest:.1f} points (load {os.getloadavg()[0]:.1f})",
                 flush=True,
             )

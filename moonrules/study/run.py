@@ -350,7 +350,15 @@ def _dask_results(
         with client.as_current():
             done = distributed.as_completed(list(futures))
         for fut in done:
-            yield futures[fut], fut.result()
+            c = futures[fut]
+            try:
+                cols = fut.result()
+            except Exception as e:
+                raise StudyError(
+                    f"a Dask worker failed on chunk {c}: {type(e).__name__}: {e} "
+                    f"(is moonrules {__version__} installed on every worker?)"
+                ) from None
+            yield c, cols
     finally:
         client.close()
 

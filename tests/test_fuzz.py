@@ -69,7 +69,11 @@ def load(name: str) -> ModuleType:
 
 
 def by_op(report: FuzzReport) -> dict[str, Finding]:
-    return {f.op: f for f in report.findings}
+    """The first finding of each op."""
+    out: dict[str, Finding] = {}
+    for f in report.findings:
+        out.setdefault(f.op, f)
+    return out
 
 
 def written_low_first(text: str) -> bool:
@@ -354,7 +358,9 @@ def test_every_mutant_has_a_check() -> None:
 @pytest.mark.parametrize("name", sorted(CHECKS))
 def test_mutant_is_caught_and_shrunk(name: str) -> None:
     mutant = load(name)
-    report = fuzz(mutant.handle, ops=list(mutant.SHOWS_IN), examples=BOUND, seed=SEED)
+    report = fuzz(
+        mutant.handle, ops=list(mutant.SHOWS_IN), examples=BOUND, seed=SEED, max_findings=1
+    )
     found = by_op(report)
     assert set(found) == set(mutant.SHOWS_IN), report.to_text()
     for f in found.values():
@@ -550,7 +556,7 @@ def test_guide_python_adapter(tmp_path: Path) -> None:
     # and a broken engine behind it is caught
     adapter.led_suit = lambda trump, tile: tile[1]
     broken = fuzz(adapter.handle, ops=["led_suit"], examples=300, seed=SEED)
-    assert [f.kind for f in broken.findings] == ["disagreement"]
+    assert {f.kind for f in broken.findings} == {"disagreement"}
 
 
 def test_guide_javascript_adapter(tmp_path: Path) -> None:

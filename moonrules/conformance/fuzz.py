@@ -1,11 +1,19 @@
 """Differential fuzzing of another Moon engine against the reference (``moonrules fuzz``).
 
-Hypothesis generates situations that are legal by construction (and, now and then, a
-request with exactly one fault), builds the protocol request of ``spec/protocol.md`` for
-each, and asks both the reference (:func:`moonrules.conformance.protocol.handle`,
-in-process) and the target. On the first disagreement for an op, Hypothesis shrinks the
-situation to a minimal one, and the report gives that request, both answers, the first place they
-differ, the clauses of ``spec/rules.md`` involved, and a one-line reproduction.
+Requests are drawn from seeded generators (:mod:`moonrules.conformance.generators`):
+situations legal by construction and, now and then, a request with exactly one fault.
+Each is answered by the reference (:func:`moonrules.conformance.protocol.handle`,
+in-process) and by the target, several requests in flight at a time, and the answers
+are compared at the level asked for (:data:`COMPARE_LEVELS`). A disagreement is
+recorded and the run goes on: findings are distinct by op, preset, kind and the
+clauses involved, up to ``max_findings``, and each is shrunk to a minimal request by
+replaying smaller choices. The report gives that request, both answers, the first
+place they differ, the clauses of ``spec/rules.md`` involved, and a one-line
+reproduction. ``exhaustive=True`` sends every legal request of the finite ops instead.
+
+An op the target answers with ``unknown-op`` is reported once as unsupported and
+skipped (unless it is ``require``\\ d), so that a partial engine can be fuzzed on what
+it implements.
 
 The target is either a command speaking the protocol on stdin/stdout
 (:class:`ProcessTarget`: a per-request timeout, restarted after a crash, a hang or
@@ -18,68 +26,80 @@ response ``dict``, so that a Python engine is fuzzed in-process::
     >>> report.ok, report.cases["led_suit"]
     (True, 20)
 
-Hypothesis is needed (``pip install hypothesis``); runs are reproducible with ``seed``
-(the example database is never used).
+Runs are reproducible with ``seed``. Hypothesis is not needed to fuzz (it is for
+:func:`requests`, the strategies used by property tests).
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import random
 import shlex
 import time
 import traceback
-import warnings
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import IO, TYPE_CHECKING, Final, Literal
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import IO, Final, Literal
 
 import attrs
 
-from moonrules.conformance.protocol import OPS as PROTOCOL_OPS
-from moonrules.conformance.target import Target, TargetFault, TargetTimeout, clip
-from moonrules.game import GameState, Play, apply, legal_actions, new_game, seeded_deal
-from moonrules.game import Phase as GamePhase
-from moonrules.records.record import JSON, to_record
-from moonrules.rules.auction import MOON, PASS, Auction, legal_calls
-from moonrules.rules.errors import MoonError
-from moonrules.rules.ruleset import (
-    PRESETS,
-    AllPass,
-    Renege,
-    RuleSet,
-    Scoring,
-    TieRule,
-    rules_by_name,
+from moonrules.conformance.generators import (
+    FINITE_OPS,
+    OPS,
+    FuzzError,
+    canonical,
+    exhaustive,
+    replay,
+    requests,
+    space_size,
+    tile_text,
 )
-from moonrules.rules.suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit
-from moonrules.rules.tiles import TILES, Tile, TileSet
-
-if TYPE_CHECKING:  # Hypothesis is imported when fuzzing starts, not with this module
-    from hypothesis import settings
-    from hypothesis import strategies as st
+from moonrules.conformance.generators import draw as draw_request
+from moonrules.conformance.generators import ops as op_names
+from moonrules.conformance.generators import presets as preset_names
+from moonrules.conformance.target import (
+    DEFAULT_TIMEOUT,
+    STARTUP_TIMEOUT,
+    Target,
+    TargetError,
+    TargetFault,
+    TargetTimeout,
+    check_timeout,
+    clip,
+    read_answer,
+)
+from moonrules.records.record import JSON
+from moonrules.rules import clauses
+from moonrules.rules.auction import PASS
+from moonrules.rules.ruleset import RuleSet
+from moonrules.rules.suits import Trump
+from moonrules.rules.tiles import Tile
 
 Request = dict[str, JSON]
 Response = dict[str, JSON]
 Handler = Callable[[Request], Response]
 
-OPS: Final[tuple[str, ...]] = tuple(PROTOCOL_OPS)
-"""Every op the fuzzer exercises, in the order it runs them."""
+FindingKind = Literal["disagreement", "crash", "timeout", "garbage", "unsupported"]
 
-FindingKind = Literal["disagreement", "crash", "timeout", "garbage"]
+CompareLevel = Literal["strict", "code", "outcome"]
+COMPARE_LEVELS: Final[tuple[CompareLevel, ...]] = ("strict", "code", "outcome")
+"""How much of two answers must agree: ``strict``, everything but messages (the
+``result``, or the error's code and clause); ``code``, no clause IDs (the ``result``
+without a violation's clause, or the error's code); ``outcome``, only what the rules
+decide (accepted or refused, and the ``result`` without clause IDs)."""
 
 DEFAULT_EXAMPLES: Final = 500
 """Examples per op when neither ``examples`` nor ``seconds`` is given."""
-DEFAULT_TIMEOUT: Final = 5.0
-"""Seconds a target may take to answer one request."""
 DEFAULT_SHRINK_SECONDS: Final = 60.0
 """The most time spent shrinking one finding; past it the smallest case so far is reported."""
-
-
-class FuzzError(MoonError):
-    """The fuzzer cannot run: a target that cannot be started, an unknown op or preset."""
+DEFAULT_MAX_FINDINGS: Final = 5
+"""Distinct findings collected per op before the op stops."""
+BATCH: Final = 64
+"""Requests in flight at a time to a target process."""
+MAX_FAULTS_IN_A_ROW: Final = 5
+"""A target that dies this many times in a row, each time before answering, is given up on."""
+_REFERENCE_CACHE: Final = 100_000
 
 
 # ---------------------------------------------------------------------------
@@ -91,13 +111,15 @@ class TargetFailure(Exception):
 
     ``kind`` is ``"crash"`` (it exited, or an in-process target raised), ``"timeout"``
     (no answer within the per-request timeout) or ``"garbage"`` (a line that is not a
-    JSON object); ``detail`` says what happened.
+    JSON object); ``detail`` says what happened; ``tail`` the last lines of its error
+    output, when known.
     """
 
-    def __init__(self, kind: FindingKind, detail: str) -> None:
+    def __init__(self, kind: FindingKind, detail: str, tail: Sequence[str] = ()) -> None:
         super().__init__(f"{kind}: {detail}")
         self.kind: FindingKind = kind
         self.detail = detail
+        self.tail = tuple(tail)
 
 
 class ProcessTarget(Target):
@@ -118,9 +140,12 @@ class ProcessTarget(Target):
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(command, timeout=timeout, cwd=cwd, env=env)
-        if not self.argv:
-            raise FuzzError("the target command is empty")
+        try:
+            super().__init__(
+                command, timeout=timeout, cwd=cwd, env=env, startup_timeout=STARTUP_TIMEOUT
+            )
+        except TargetError as e:
+            raise FuzzError(str(e)) from None
 
     def start(self) -> None:
         """Start the target now (it is started on the first request otherwise)."""
@@ -135,8 +160,23 @@ class ProcessTarget(Target):
         except TargetTimeout as e:
             raise TargetFailure(e.kind, e.detail) from None
         except TargetFault as e:
-            raise TargetFailure(e.kind, f"{e.detail}; the target was restarted") from None
+            tail = getattr(e, "tail", ())
+            raise TargetFailure(e.kind, f"{e.detail}; the target was restarted", tail) from None
         return answer
+
+    def many(self, lines: Sequence[str]) -> tuple[list[Response], TargetFailure | None]:
+        """Pipeline ``lines``; the answers read (as objects) and the failure that ended them."""
+        texts, fault = self.ask_many(lines)
+        answers: list[Response] = []
+        for text in texts:
+            try:
+                answers.append(read_answer(text))
+            except TargetFault as e:
+                self.stop()
+                return answers, TargetFailure(e.kind, e.detail)
+        if fault is not None:
+            return answers, TargetFailure(fault.kind, fault.detail, getattr(fault, "tail", ()))
+        return answers, None
 
 
 class _CallableTarget:
@@ -157,8 +197,8 @@ class _CallableTarget:
         if not isinstance(answer, dict):
             raise TargetFailure("garbage", f"the answer is not a dict: {clip(repr(answer))}")
         try:
-            return dict(json.loads(json.dumps(answer)))
-        except (TypeError, ValueError) as e:
+            return dict(json.loads(json.dumps(answer, allow_nan=False)))
+        except (TypeError, ValueError, RecursionError) as e:
             raise TargetFailure("garbage", f"the answer is not JSON-serialisable: {e}") from None
 
 
@@ -177,603 +217,6 @@ def serve(handle: Handler, stdin: IO[bytes] | None = None, stdout: IO[bytes] | N
 
     serve_lines(stdin or sys.stdin.buffer, stdout or sys.stdout.buffer, handle)
     return 0
-
-
-# ---------------------------------------------------------------------------
-# Situations: Hypothesis strategies for every op
-
-
-def tile_text(t: Tile, flip: bool = False) -> str:
-    """The protocol's text of a tile: high end first, or low end first with ``flip``."""
-    return f"{t.low}-{t.high}" if flip else str(t)
-
-
-def _presets(rules: Sequence[str] | str | None) -> tuple[str, ...]:
-    """Canonical preset names of ``rules`` (names or aliases); every preset when ``None``."""
-    if rules is None:
-        return tuple(PRESETS)
-    names = [rules] if isinstance(rules, str) else list(rules)
-    out: list[str] = []
-    for name in names:
-        for part in str(name).split(","):
-            if not part.strip():
-                continue
-            try:
-                canonical = rules_by_name(part).name
-            except MoonError as e:
-                raise FuzzError(str(e)) from None
-            assert canonical is not None
-            if canonical not in out:
-                out.append(canonical)
-    if not out:
-        raise FuzzError("no rule set to fuzz: name at least one preset")
-    return tuple(out)
-
-
-def _ops(ops: Sequence[str] | str | None) -> tuple[str, ...]:
-    if ops is None:
-        return OPS
-    names = [ops] if isinstance(ops, str) else list(ops)
-    wanted = [p.strip() for name in names for p in str(name).split(",") if p.strip()]
-    unknown = [o for o in wanted if o not in OPS]
-    if unknown:
-        raise FuzzError(f"unknown op {unknown[0]!r}; the ops are {', '.join(OPS)}")
-    if not wanted:
-        raise FuzzError("no op to fuzz: name at least one")
-    return tuple(o for o in OPS if o in wanted)
-
-
-_MALFORMED_TILES: Final[tuple[JSON, ...]] = ("7-1", "6", "6-4-2", "", "6/4", "six-four", 64, None)
-_BAD_TRUMPS: Final[tuple[JSON, ...]] = (7, -1, "seven", True, None, 2.5, "trumps", [6])
-_UNKNOWN_RULES: Final = "no-such-rules"
-
-
-def _faulty(draw: st.DrawFn, faults: bool | None) -> bool:
-    """Whether this example carries a fault: ``faults``, or when ``None`` roughly one
-    example in four (shrinking goes towards the legal cases)."""
-    from hypothesis import strategies as st
-
-    if faults is not None:
-        return faults
-    return bool(draw(st.integers(0, 3)) == 3)
-
-
-def _distinct(
-    draw: st.DrawFn, pool: Sequence[Tile], lo: int, hi: int, avoid: Sequence[Tile] = ()
-) -> tuple[list[Tile], list[str]]:
-    """Distinct tiles of ``pool`` not in ``avoid`` (``lo`` to ``hi`` of them), and their
-    texts, each written either way. One list of (tile, way) pairs, so that the shrinker
-    drops a tile whole; ``avoid`` filters rather than shrinks the pool, so that a tile
-    dropped elsewhere does not renumber this list's choices."""
-
-    pairs = draw(_pairs(tuple(pool), lo, min(hi, len(pool) - len(avoid)), frozenset(avoid)))
-    return [t for t, _ in pairs], [tile_text(t, f) for t, f in pairs]
-
-
-@functools.lru_cache(maxsize=4096)
-def _pairs(
-    pool: tuple[Tile, ...], lo: int, hi: int, avoid: frozenset[Tile]
-) -> st.SearchStrategy[list[tuple[Tile, bool]]]:
-    """The strategy of :func:`_distinct`, built once (building one is costly)."""
-    from hypothesis import strategies as st
-
-    tiles = st.sampled_from(pool)
-    if avoid:
-        tiles = tiles.filter(lambda t: t not in avoid)
-    return st.lists(st.tuples(tiles, st.booleans()), min_size=lo, max_size=hi, unique_by=_first)
-
-
-def _first(pair: tuple[Tile, bool]) -> Tile:
-    return pair[0]
-
-
-def _outside(rules: RuleSet) -> tuple[Tile, ...]:
-    inside = set(rules.tile_set.tiles)
-    return tuple(t for t in TILES if t not in inside)
-
-
-def _unoffered(rules: RuleSet) -> tuple[Trump, ...]:
-    return tuple(t for t in Trump if t not in rules.trumps)
-
-
-def _pick_fault(
-    draw: st.DrawFn, mode: bool | None, rules: RuleSet, faults: Sequence[str]
-) -> str | None:
-    """The example's fault, or ``None`` (see :func:`_faulty`). A trump the preset does
-    not offer (TRUMP-5), where there is one, is a fault of its own, drawn half the time:
-    the mistake engines make most, and a rare one to reach through a list of faults."""
-    from hypothesis import strategies as st
-
-    if not _faulty(draw, mode):
-        return None
-    withheld = bool(_unoffered(rules))
-    if withheld and draw(st.booleans()):
-        return "trump-not-offered"
-    return draw(st.sampled_from(faults))
-
-
-def _common_faults(draw: st.DrawFn, req: Request, fault: str, fields: Sequence[str]) -> None:
-    """Faults any op can carry: a missing field, unknown rules."""
-    from hypothesis import strategies as st
-
-    if fault == "missing-field":
-        del req[draw(st.sampled_from(list(fields)))]
-    elif fault == "unknown-rules":
-        req["rules"] = _UNKNOWN_RULES
-
-
-def _tiles_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
-    from hypothesis import strategies as st
-
-    name = draw(st.sampled_from(presets))
-    req: Request = {"op": "tiles", "rules": name}
-    if _faulty(draw, mode):
-        req["rules"] = _UNKNOWN_RULES
-    return req
-
-
-_TRUMP_FAULTS: Final = ("bad-trump", "malformed-tile", "missing-field", "unknown-rules")
-"""The faults every op played under a trump can carry (after its own)."""
-
-
-def _start_trump_request(
-    draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None, faults: Sequence[str]
-) -> tuple[str, RuleSet, str | None, Trump]:
-    """The preset, its rules, the fault and the trump of a request played under a trump.
-
-    The fault is one of ``faults`` (the op's own), of :data:`_TRUMP_FAULTS`, or
-    ``outside-set`` where the preset leaves tiles out (see :func:`_pick_fault`).
-    """
-    from hypothesis import strategies as st
-
-    name = draw(st.sampled_from(presets))
-    rules = PRESETS[name]
-    every = [*faults, *_TRUMP_FAULTS]
-    if _outside(rules):
-        every.insert(0, "outside-set")
-    fault = _pick_fault(draw, mode, rules, every)
-    return name, rules, fault, draw(st.sampled_from(rules.trumps))
-
-
-def _trump_faults(
-    draw: st.DrawFn, req: Request, rules: RuleSet, fault: str | None, fields: Sequence[str]
-) -> None:
-    """A fault of the trump (not offered, malformed), or one any op can carry."""
-    from hypothesis import strategies as st
-
-    if fault == "trump-not-offered":
-        req["trump"] = draw(st.sampled_from(_unoffered(rules))).to_json()
-    elif fault == "bad-trump":
-        req["trump"] = draw(st.sampled_from(_BAD_TRUMPS))
-    elif fault is not None:
-        _common_faults(draw, req, fault, fields)
-
-
-def _led_suit_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
-    from hypothesis import strategies as st
-
-    name, rules, fault, trump = _start_trump_request(draw, presets, mode, ())
-    t = draw(st.sampled_from(rules.tile_set.tiles))
-    text = tile_text(t, draw(st.booleans()))
-    req: Request = {"op": "led_suit", "rules": name, "trump": trump.to_json(), "tile": text}
-    if fault == "outside-set":
-        req["tile"] = tile_text(draw(st.sampled_from(_outside(rules))), draw(st.booleans()))
-    elif fault == "malformed-tile":
-        req["tile"] = draw(st.sampled_from(_MALFORMED_TILES))
-    else:
-        _trump_faults(draw, req, rules, fault, ("trump", "tile"))
-    return req
-
-
-def _legal_plays_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
-    from hypothesis import strategies as st
-
-    own = ("duplicate", "shared", "empty-hand", "complete-trick")
-    name, rules, fault, trump = _start_trump_request(draw, presets, mode, own)
-    n = rules.players
-    pool = rules.tile_set.tiles
-    lo, hi = {"complete-trick": (n, n), "shared": (1, n - 1)}.get(fault or "", (0, n - 1))
-    trick, trick_texts = _distinct(draw, pool, lo, hi)
-    lo, hi = (0, 0) if fault == "empty-hand" else (1, 7)
-    if not trick and not fault and draw(st.booleans()):
-        lo = hi = 7  # a leader holding 7 tiles leads the first trick (LEAD-2 may apply)
-    hand, hand_texts = _distinct(draw, pool, lo, hi, avoid=trick)
-    if fault == "duplicate":
-        i = draw(st.integers(0, len(hand) - 1))
-        hand_texts.insert(draw(st.integers(0, len(hand_texts))), tile_text(hand[i], True))
-    elif fault == "shared":
-        hand_texts.append(trick_texts[draw(st.integers(0, len(trick_texts) - 1))])
-    elif fault == "outside-set":
-        hand_texts[-1] = tile_text(draw(st.sampled_from(_outside(rules))), draw(st.booleans()))
-    elif fault == "malformed-tile":
-        hand_texts[-1] = draw(st.sampled_from(_MALFORMED_TILES))
-    req: Request = {
-        "op": "legal_plays",
-        "rules": name,
-        "trump": trump.to_json(),
-        "hand": hand_texts,
-        "trick": trick_texts,
-    }
-    _trump_faults(draw, req, rules, fault, ("trump", "hand", "trick"))
-    return req
-
-
-def _trick_winner_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
-    from hypothesis import strategies as st
-
-    own = ("short-trick", "long-trick", "duplicate")
-    name, rules, fault, trump = _start_trump_request(draw, presets, mode, own)
-    n = rules.players
-    lo, hi = {"short-trick": (0, n - 1), "long-trick": (n + 1, n + 1)}.get(fault or "", (n, n))
-    trick, texts = _distinct(draw, rules.tile_set.tiles, lo, hi)
-    if fault == "duplicate":
-        texts[-1] = tile_text(trick[0], not texts[0].startswith(str(trick[0].high)))
-    elif fault == "outside-set":
-        texts[-1] = tile_text(draw(st.sampled_from(_outside(rules))), draw(st.booleans()))
-    elif fault == "malformed-tile":
-        texts[-1] = draw(st.sampled_from(_MALFORMED_TILES))
-    req: Request = {"op": "trick_winner", "rules": name, "trump": trump.to_json(), "trick": texts}
-    _trump_faults(draw, req, rules, fault, ("trump", "trick"))
-    return req
-
-
-def _call_json(call: int) -> str | int:
-    return "pass" if call == PASS else call
-
-
-_BAD_CALLS: Final[tuple[JSON, ...]] = ("PASS", "4", 4.5, None, True, [5], "bid")
-
-
-def _bids_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None, op: str) -> Request:
-    from hypothesis import strategies as st
-
-    name = draw(st.sampled_from(presets))
-    rules = PRESETS[name]
-    n = rules.players
-    faults = [
-        "call-after-end",
-        "call-after-end",
-        "low-bid",
-        "not-a-bid",
-        "malformed-call",
-        "missing-field",
-        "unknown-rules",
-    ]
-    if rules.all_pass is AllPass.FORCE:
-        faults.insert(0, "forced-pass")
-    fault = draw(st.sampled_from(faults)) if _faulty(draw, mode) else None
-    auction = Auction(rules=rules)
-    calls: list[JSON] = []
-
-    def call(c: int) -> None:
-        nonlocal auction
-        auction = auction.call(c)
-        calls.append(_call_json(c))
-
-    if fault == "forced-pass":
-        for _ in range(n - 1):
-            call(PASS)
-        calls.append("pass")
-    elif fault == "call-after-end":  # a whole auction, then one call too many
-        while not auction.is_over:
-            call(draw(st.sampled_from(legal_calls(auction))))
-        calls.append(_call_json(draw(st.sampled_from((PASS, *rules.bids)))))
-    else:
-        for _ in range(draw(st.integers(0, n))):
-            if auction.is_over:
-                break
-            call(draw(st.sampled_from(legal_calls(auction))))
-    if fault == "low-bid":  # no higher than the highest bid so far (a bid of 21 ends it)
-        while auction.high_bid == PASS or auction.is_over:
-            auction, calls = Auction(rules=rules), []
-            call(draw(st.sampled_from([b for b in rules.bids if b != MOON])))
-        calls.append(draw(st.sampled_from([b for b in rules.bids if b <= auction.high_bid])))
-    elif fault == "not-a-bid":
-        calls.append(
-            draw(st.sampled_from([b for b in (0, -1, 1, 2, 8, 20, 22) if b not in rules.bids]))
-        )
-    elif fault == "malformed-call":
-        calls.insert(draw(st.integers(0, len(calls))), draw(st.sampled_from(_BAD_CALLS)))
-    if fault in ("low-bid", "not-a-bid") and draw(st.booleans()):
-        calls.append("pass")  # the refused call need not be the last one
-    req: Request = {"op": op, "rules": name, "bids": calls}
-    if fault in ("missing-field", "unknown-rules"):
-        _common_faults(draw, req, fault, ("bids",))
-    return req
-
-
-def _score_hand_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
-    from hypothesis import strategies as st
-
-    name = draw(st.sampled_from(presets))
-    rules = PRESETS[name]
-    n = rules.players
-    faults = [
-        "tricks-not-seven",
-        "tricks-length",
-        "negative-tricks",
-        "bad-bidder",
-        "bad-bid",
-        "missing-field",
-        "unknown-rules",
-    ]
-    fault = draw(st.sampled_from(faults)) if _faulty(draw, mode) else None
-    bidder = draw(st.integers(0, n - 1))
-    bid = draw(st.sampled_from(rules.bids))
-    tricks: list[JSON] = []
-    left = 7
-    for _ in range(n - 1):
-        k = draw(st.integers(0, left))
-        tricks.append(k)
-        left -= k
-    tricks.append(left)
-    req: Request = {"op": "score_hand", "rules": name, "bidder": bidder, "bid": bid}
-    if fault == "tricks-not-seven":
-        i = draw(st.integers(0, n - 1))
-        tricks[i] += draw(st.sampled_from([1, -1] if tricks[i] > 0 else [1]))
-    elif fault == "tricks-length":
-        tricks = [*tricks, 0] if draw(st.booleans()) else tricks[:-1]
-    elif fault == "negative-tricks":
-        i, j = draw(st.permutations(range(n)))[:2]
-        tricks[j] += tricks[i] + 1
-        tricks[i] = -1
-    elif fault == "bad-bidder":
-        req["bidder"] = draw(st.sampled_from([n, -1, 4, "0", None]))
-    elif fault == "bad-bid":
-        wrong = [b for b in (0, 1, 2, 3, 8, 20, 22, "pass") if b not in rules.bids]
-        req["bid"] = draw(st.sampled_from(wrong))
-    req["tricks"] = tricks
-    if fault in ("missing-field", "unknown-rules"):
-        _common_faults(draw, req, fault, ("bidder", "bid", "tricks"))
-    return req
-
-
-def _game_winner_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
-    from hypothesis import strategies as st
-
-    name = draw(st.sampled_from(presets))
-    rules = PRESETS[name]
-    sides = rules.sides
-    target = rules.target
-    faults = ["scores-length", "bad-score", "missing-field", "unknown-rules"]
-    fault = draw(st.sampled_from(faults)) if _faulty(draw, mode) else None
-    tie = draw(st.integers(0, 1))
-    low, high = -(target + 10), 2 * target + 5
-    if tie == 0:  # free scores
-        scores: list[JSON] = draw(st.lists(st.integers(low, high), min_size=sides, max_size=sides))
-    else:  # a tie at the top, at or above the target
-        top = draw(st.integers(target, high))
-        i, j = sorted(draw(st.permutations(range(sides)))[:2])
-        scores = [top if k in (i, j) else draw(st.integers(low, top)) for k in range(sides)]
-    if fault == "scores-length":
-        scores = [*scores, 0] if draw(st.booleans()) else scores[:-1]
-    elif fault == "bad-score":
-        scores[draw(st.integers(0, sides - 1))] = draw(st.sampled_from(["21", None, 2.5, True]))
-    req: Request = {"op": "game_winner", "rules": name, "scores": scores}
-    if draw(st.booleans()):  # the last hand's bidder, which END-3 (bidder-out) looks at
-        req["bidder"] = draw(st.integers(0, rules.players - 1))
-    if fault in ("missing-field", "unknown-rules"):
-        _common_faults(draw, req, fault, ("scores",))
-    return req
-
-
-_MAX_GAME_STEPS: Final = 2000
-
-
-def _replay_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
-    """A game played by random legal actions, stopped anywhere, as a record.
-
-    The actions come from a seeded random player, so that a shorter game (the shrinker
-    lowers the number of steps) is a prefix of the longer one. Now and then the game is
-    played to its end. With a fault, the record ends with exactly one illegal step where
-    it stopped: a bad deal, a call the auction forbids, a discard not held, a trump not
-    offered, a play that reneges, is out of turn or is of a tile no one holds, or a hand
-    after the end of the game.
-    """
-    from hypothesis import strategies as st
-
-    name = draw(st.sampled_from(presets))
-    rules = PRESETS[name]
-    faulty = _faulty(draw, mode)
-    seed = draw(st.integers(0, 2**31 - 1))
-    first = draw(st.integers(0, rules.players - 1))
-    player = random.Random(draw(st.integers(0, 2**31 - 1)))
-    whole = draw(st.integers(0, 7)) == 7  # now and then, a whole game (or nearly)
-    steps = draw(st.integers(0, _MAX_GAME_STEPS if whole else 100))
-    state = new_game(rules, seed, first_bidder=first)
-    done = 0
-    while not state.is_over and done < steps:
-        state = apply(state, player.choice(legal_actions(state)))
-        done += 1
-    if faulty:
-        for _ in range(40):  # a few more legal steps, to a point where a fault is possible
-            if _record_faults(state):
-                break
-            state = apply(state, player.choice(legal_actions(state)))
-        record: dict[str, JSON] = to_record(state)
-        faults = _record_faults(state)
-        if faults:
-            _add_fault(draw, state, record, draw(st.sampled_from(faults)))
-    else:
-        record = to_record(state)
-    if draw(st.booleans()):
-        record = _flip_record(record)
-    return {"op": "replay", "rules": name, "record": record}
-
-
-def _view_request(draw: st.DrawFn, presets: tuple[str, ...], mode: bool | None) -> Request:
-    """A record as for ``replay`` and a seat: what that seat may see (VIEW-1).
-
-    With a fault, either the record carries one illegal step or the seat does not exist.
-    """
-    from hypothesis import strategies as st
-
-    faulty = _faulty(draw, mode)
-    bad_seat = faulty and draw(st.booleans())
-    req = _replay_request(draw, presets, faulty and not bad_seat)
-    players = PRESETS[req["rules"]].players
-    seat: JSON = draw(st.integers(0, players - 1))
-    if bad_seat:
-        seat = draw(st.sampled_from([players, -1, 7, "0", None]))
-    return {**req, "op": "view", "seat": seat}
-
-
-def _record_faults(state: GameState) -> list[str]:
-    if state.is_over:
-        return ["hand-after-end"]
-    phase = state.phase
-    rules = state.rules
-    out: list[str] = []
-    if phase is GamePhase.BIDDING:
-        if not state.calls:
-            out += ["duplicate-tile", "short-hand"]
-            if _outside(rules):
-                out.append("outside-tile")
-            if state.hand_number > 1:
-                out.append("wrong-first-bidder")
-        out.append("illegal-call")
-    elif phase is GamePhase.DISCARD:
-        out.append("discard-not-held")
-    elif phase is GamePhase.TRUMP:
-        if _unoffered(rules):
-            out.append("trump-not-offered")
-    elif phase is GamePhase.PLAY:
-        seat = state.to_act
-        assert seat is not None
-        legal = {a.tile for a in legal_actions(state) if isinstance(a, Play)}
-        if rules.renege is Renege.STOP and any(t not in legal for t in state.hands[seat]):
-            out.append("renege")  # (under renege = penalty a renege is a legal step)
-        if any(h for s, h in enumerate(state.hands) if s != seat):
-            out.append("out-of-turn")
-        held = {t for h in state.hands for t in h}
-        if any(t not in held for t in rules.tile_set.tiles):
-            out.append("tile-not-held")
-    return out
-
-
-def _add_fault(draw: st.DrawFn, state: GameState, record: dict[str, JSON], fault: str) -> None:
-    from hypothesis import strategies as st
-
-    rules = state.rules
-    hands: list[dict[str, JSON]] = record["hands"]
-    hand = hands[-1]
-    seat = state.to_act
-    if fault == "hand-after-end":
-        last = hands[-1]
-        deal = seeded_deal(rules, state.seed, state.hand_number + 1)
-        extra: dict[str, JSON] = {
-            "first_bidder": (last["first_bidder"] + 1) % rules.players,
-            "deal": [[str(t) for t in sorted(h, reverse=True)] for h in deal.hands],
-        }
-        if deal.widow is not None:
-            extra["widow"] = str(deal.widow)
-        extra["bids"] = []
-        hands.append(extra)
-    elif fault == "duplicate-tile":
-        deal_lists: list[list[str]] = hand["deal"]
-        s, o = draw(st.permutations(range(rules.players)))[:2]
-        deal_lists[s][draw(st.integers(0, 6))] = deal_lists[o][draw(st.integers(0, 6))]
-    elif fault == "short-hand":
-        deal_lists = hand["deal"]
-        s, o = draw(st.permutations(range(rules.players)))[:2]
-        deal_lists[o].append(deal_lists[s].pop(draw(st.integers(0, 6))))
-    elif fault == "outside-tile":
-        deal_lists = hand["deal"]
-        s = draw(st.integers(0, rules.players - 1))
-        deal_lists[s][draw(st.integers(0, 6))] = str(draw(st.sampled_from(_outside(rules))))
-    elif fault == "wrong-first-bidder":
-        hand["first_bidder"] = (hand["first_bidder"] + draw(st.integers(1, rules.players - 1))) % (
-            rules.players
-        )
-    elif fault == "illegal-call":
-        legal = set(legal_calls(state.auction))
-        wrong = [c for c in (PASS, *range(1, 9), MOON, 22) if c not in legal]
-        hand.setdefault("bids", []).append(_call_json(draw(st.sampled_from(wrong))))
-    elif fault == "discard-not-held":
-        assert state.bidder is not None
-        others = [t for s, h in enumerate(state.hands) if s != state.bidder for t in h]
-        hand["discard"] = str(draw(st.sampled_from(others)))
-    elif fault == "trump-not-offered":
-        hand["trump"] = draw(st.sampled_from(_unoffered(rules))).to_json()
-    else:
-        assert seat is not None
-        playable = {a.tile for a in legal_actions(state) if isinstance(a, Play)}
-        if fault == "renege":
-            choices = [t for t in state.hands[seat] if t not in playable]
-        elif fault == "out-of-turn":
-            choices = [t for s, h in enumerate(state.hands) if s != seat for t in h]
-        else:  # tile-not-held: played already, discarded, or (with a widow) never dealt
-            held = {t for h in state.hands for t in h}
-            choices = [t for t in rules.tile_set.tiles if t not in held]
-        hand.setdefault("plays", []).append(str(draw(st.sampled_from(choices))))
-
-
-def _flip_record(record: dict[str, JSON]) -> dict[str, JSON]:
-    """The record with every tile written low end first (the same tiles)."""
-
-    def flip(value: JSON) -> JSON:
-        if isinstance(value, str) and len(value) == 3 and value[1] == "-":
-            return f"{value[2]}-{value[0]}"
-        if isinstance(value, list):
-            return [flip(v) for v in value]
-        return value
-
-    out = dict(record)
-    out["hands"] = [
-        {k: (flip(v) if k in ("deal", "widow", "discard", "plays") else v) for k, v in h.items()}
-        for h in record["hands"]
-    ]
-    return out
-
-
-def requests(
-    op: str, rules: Sequence[str] | str | None = None, faults: bool | None = None
-) -> st.SearchStrategy[Request]:
-    """The Hypothesis strategy of requests (without ``id``) for ``op`` under ``rules``.
-
-    ``rules``: preset names or aliases (default: every preset). Situations are legal
-    by construction; about one in four carries exactly one fault (a malformed field, or
-    something the rules forbid), so that refusals are compared too. ``faults=False``
-    draws only legal situations, ``faults=True`` only faulty ones.
-    """
-    from hypothesis import strategies as st
-
-    presets = _presets(rules)
-    if op in ("legal_bids", "auction"):
-        inner = st.composite(_bids_request)(presets, faults, op)
-    elif op in _BUILDERS:
-        inner = st.composite(_BUILDERS[op])(presets, faults)
-    else:
-        raise FuzzError(f"unknown op {op!r}; the ops are {', '.join(OPS)}")
-    return st.composite(_default_rules)(inner)
-
-
-def _default_rules(draw: st.DrawFn, inner: st.SearchStrategy[Request]) -> Request:
-    """Now and then, leave out ``rules`` where the default says the same: the standard
-    rules, or a record that names its own."""
-    from hypothesis import strategies as st
-
-    req = dict(draw(inner))
-    default = req.get("rules") == "standard" or (
-        req["op"] in ("replay", "view")
-        and isinstance(req.get("record"), dict)
-        and "rules" in req["record"]
-    )
-    if default and draw(st.booleans()):
-        del req["rules"]
-    return req
-
-
-_BUILDERS: Final[dict[str, Callable[..., Request]]] = {
-    "tiles": _tiles_request,
-    "led_suit": _led_suit_request,
-    "legal_plays": _legal_plays_request,
-    "trick_winner": _trick_winner_request,
-    "score_hand": _score_hand_request,
-    "game_winner": _game_winner_request,
-    "replay": _replay_request,
-    "view": _view_request,
-}
 
 
 # ---------------------------------------------------------------------------
@@ -799,10 +242,14 @@ def _shape_error(answer: JSON) -> str | None:
     return 'the answer has no "ok": true or false'
 
 
-def comparable(op: str, answer: Response) -> dict[str, JSON]:
-    """The part of an answer that must agree: ``id``, ``ok``, and the ``result``, or the
-    error's ``code`` and ``rule``. Messages are free text and never compared (nor is a
-    replay violation's ``message``)."""
+def comparable(op: str, answer: Response, level: CompareLevel = "strict") -> dict[str, JSON]:
+    """The part of an answer that must agree at ``level`` (see :data:`COMPARE_LEVELS`).
+
+    Always the ``id`` and ``ok``; the ``result``, or for a refusal the error's ``code``
+    (not at ``outcome``) and ``rule`` (only at ``strict``). Messages are free text and
+    never compared (nor is a replay violation's ``message``; nor its ``rule`` below
+    ``strict``).
+    """
     out: dict[str, JSON] = {"id": answer.get("id"), "ok": answer.get("ok")}
     if answer.get("ok") is True:
         result = answer.get("result")
@@ -811,13 +258,16 @@ def comparable(op: str, answer: Response) -> dict[str, JSON]:
             and isinstance(result, dict)
             and isinstance(result.get("violation"), dict)
         ):
-            violation = {k: v for k, v in result["violation"].items() if k != "message"}
+            dropped = ("message",) if level == "strict" else ("message", "rule")
+            violation = {k: v for k, v in result["violation"].items() if k not in dropped}
             result = {**result, "violation": violation}
         out["result"] = result
-    else:
+    elif level != "outcome":
         err = answer.get("error")
         err = err if isinstance(err, dict) else {}
-        out["error"] = {"code": err.get("code"), "rule": err.get("rule")}
+        out["error"] = {"code": err.get("code")}
+        if level == "strict":
+            out["error"]["rule"] = err.get("rule")
     return out
 
 
@@ -858,25 +308,20 @@ def first_difference(a: JSON, b: JSON, path: str = "") -> str | None:
     return f"{path or 'answer'}: expected {clip(_dump(a))}, got {clip(_dump(b))}"
 
 
-def compare(op: str, expected: Response, actual: Response) -> str | None:
-    """``None`` if the target's answer agrees with the reference's, else where it differs."""
-    return first_difference(comparable(op, expected), comparable(op, actual))
+def compare(
+    op: str, expected: Response, actual: Response, level: CompareLevel = "strict"
+) -> str | None:
+    """``None`` if the target's answer agrees with the reference's at ``level``, else where
+    it differs."""
+    return first_difference(comparable(op, expected, level), comparable(op, actual, level))
 
 
 # ---------------------------------------------------------------------------
 # The clauses a request involves
 
 
-def _trump_clause(trump: Trump) -> str:
-    if trump is Trump.DOUBLES:
-        return "TRUMP-3"
-    if trump is Trump.NONE:
-        return "TRUMP-4"
-    return "TRUMP-2"
-
-
-def _add(out: list[str], *ids: str) -> None:
-    for i in ids:
+def _add(out: list[str], ids: Iterable[str]) -> None:
+    for i in sorted(ids):
         if i not in out:
             out.append(i)
 
@@ -886,8 +331,8 @@ def clauses_involved(
 ) -> list[str]:
     """The clauses of ``spec/rules.md`` a request exercises, the ones the answers cite first.
 
-    Best effort, from the situation: a request the reference refuses cites the clause
-    it breaks; a legal one the clauses that decide its answer.
+    A request the reference refuses cites the clause it breaks; a legal one the
+    clauses that decide its answer (:mod:`moonrules.rules.clauses` says which).
     """
     out: list[str] = []
     for answer in (expected, actual):
@@ -895,102 +340,60 @@ def clauses_involved(
             continue
         err = answer.get("error")
         if isinstance(err, dict) and isinstance(err.get("rule"), str):
-            _add(out, err["rule"])
+            _add(out, [err["rule"]])
         result = answer.get("result")
         if isinstance(result, dict) and isinstance(result.get("violation"), dict):
             rule = result["violation"].get("rule")
             if isinstance(rule, str):
-                _add(out, rule)
+                _add(out, [rule])
     # a malformed request: the error's clause (if any) is all there is
     with contextlib.suppress(Exception):
-        _situation_clauses(request, expected, actual, out)
+        _add(out, _situation_clauses(request, expected, actual))
     return out
 
 
-def _situation_clauses(
-    request: Request, expected: Response, actual: Response | None, out: list[str]
-) -> None:
+def _situation_clauses(request: Request, expected: Response, actual: Response | None) -> set[str]:
     from moonrules.conformance.protocol import request_rules
 
     rules = request_rules(request)
     op = request.get("op")
     trump = Trump.parse(request["trump"]) if "trump" in request else None
     if op == "tiles":
-        _add(out, "TILE-1", _TILE_SET_CLAUSE[rules.tile_set])
-    elif op == "led_suit":
-        assert trump is not None
-        t = Tile.parse(request["tile"])
-        _add(out, "LEAD-3", _trump_clause(trump))
-        if is_trump(t, trump):
-            _add(out, "SUIT-2")
-    elif op == "legal_plays":
-        assert trump is not None
+        return clauses.tiles_clauses(rules)
+    if op == "led_suit" and trump is not None:
+        return clauses.led_suit_clauses(Tile.parse(request["tile"]), trump)
+    if op == "legal_plays" and trump is not None:
         hand = [Tile.parse(x) for x in request["hand"]]
         trick = [Tile.parse(x) for x in request["trick"]]
-        if not trick:
-            first = len(hand) == 7 and rules.first_lead.value == "trump"
-            _add(out, "LEAD-2" if first else "LEAD-1")
-        else:
-            suit = led_suit(trick[0], trump)
-            _add(out, "LEAD-3", "FOLLOW-1" if suit == TRUMP_SUIT else "FOLLOW-2")
-            if not any(in_suit(t, suit, trump) for t in hand):
-                _add(out, "FOLLOW-3")
-            if any(is_trump(t, trump) for t in (*hand, *trick)):
-                _add(out, "SUIT-2")
-            _add(out, "SUIT-1")
-        _add(out, _trump_clause(trump))
-    elif op == "trick_winner":
-        assert trump is not None
-        trick = [Tile.parse(x) for x in request["trick"]]
-        _add(out, "TRICK-2", "LEAD-3")
-        _add(out, "SUIT-4" if any(is_trump(t, trump) for t in trick) else "SUIT-3")
-        _add(out, _trump_clause(trump))
-    elif op in ("legal_bids", "auction"):
-        bids = request["bids"]
-        _add(out, "BID-2", "BID-3", "BID-4")
-        if 21 in bids:
-            _add(out, "BID-5")
-        if all(b == "pass" for b in bids) and len(bids) >= rules.players - 1:
-            _add(out, "BID-8" if rules.all_pass.value == "force" else "BID-7")
-        if len(bids) >= rules.players or 21 in bids:
-            _add(out, "BID-6")
-    elif op == "score_hand":
-        _add(out, "SCORE-1", "SCORE-2", "SCORE-3")
-        if request["bid"] == 21:
-            _add(out, "SCORE-4" if rules.moon_made.value == "wins-game" else "SCORE-5")
-        if rules.scoring is Scoring.MARKS:
-            _add(out, "SCORE-6")
-        if rules.partnership:
-            _add(out, "TEAM-1")
-    elif op == "game_winner":
-        scores = request["scores"]
-        _add(out, "END-1")
-        top = max(scores)
-        if top >= rules.target and scores.count(top) > 1:
-            _add(out, "END-3" if rules.tie is TieRule.BIDDER_OUT else "END-2")
-        if rules.partnership:
-            _add(out, "TEAM-1")
-    elif op == "view":
-        _add(out, "VIEW-1")
-    elif op == "replay" and actual is not None:
-        where = compare("replay", expected, actual) or ""
-        if "deltas" in where or "scores" in where:
-            _add(out, "SCORE-1", "SCORE-2", "SCORE-3")
-            if rules.partnership:
-                _add(out, "TEAM-1")
-        if ".tricks" in where:
-            _add(out, "TRICK-2")
-        if "winner" in where:
-            _add(out, "END-1", "END-3" if rules.tie is TieRule.BIDDER_OUT else "END-2")
-        if ".bidder" in where or ".bid" in where:
-            _add(out, "BID-6")
+        return clauses.play_clauses(rules, hand, trick, trump)
+    if op == "trick_winner" and trump is not None:
+        return clauses.trick_clauses([Tile.parse(x) for x in request["trick"]], trump)
+    if op in ("legal_bids", "auction"):
+        calls = [PASS if b == "pass" else b for b in request["bids"]]
+        return clauses.auction_clauses(rules, calls, asks_legal=op == "legal_bids")
+    if op == "score_hand":
+        return clauses.score_clauses(rules, request["bid"]) | clauses.rules_clauses(rules)
+    if op == "game_winner":
+        return clauses.game_end_clauses(rules, request["scores"]) | clauses.rules_clauses(rules)
+    if op == "view":
+        return {"VIEW-1"}
+    if op == "replay" and actual is not None:
+        return _replay_clauses(rules, compare("replay", expected, actual) or "")
+    return set()
 
 
-_TILE_SET_CLAUSE: Final[dict[TileSet, str]] = {
-    TileSet.MOON_22: "TILE-2",
-    TileSet.DOUBLE_SIX_28: "TILE-3",
-    TileSet.NO_DOUBLE_BLANK_21: "TILE-4",
-}
+def _replay_clauses(rules: RuleSet, where: str) -> set[str]:
+    """The clauses behind the first difference of two replays' results."""
+    out: set[str] = set()
+    if "deltas" in where or "scores" in where:
+        out |= clauses.score_clauses(rules, 0) | clauses.rules_clauses(rules)
+    if ".tricks" in where:
+        out.add("TRICK-2")
+    if "winner" in where:
+        out |= clauses.game_end_clauses(rules, [rules.target, rules.target])
+    if ".bidder" in where or ".bid" in where:
+        out.add("BID-6")
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -1019,6 +422,8 @@ class Finding:
     """Examples of this op run before the first failing one was found (it included)."""
     shrinks: int
     """Shrinking attempts made to reach the minimal request."""
+    stderr: tuple[str, ...] = ()
+    """The last lines of the target's error output, for a crash."""
 
     @property
     def rules(self) -> JSON:
@@ -1038,6 +443,7 @@ class Finding:
             "reference": _reference_command(self.request),
             "examples": self.examples,
             "shrinks": self.shrinks,
+            "stderr": list(self.stderr),
         }
 
     def to_text(self, number: int = 1) -> str:
@@ -1046,6 +452,7 @@ class Finding:
             "crash": "the target crashed",
             "timeout": "the target did not answer in time",
             "garbage": "the target's answer is not a protocol answer",
+            "unsupported": "the target does not support this op, which is required",
         }[self.kind]
         lines = [
             f"[{number}] {self.op} (rules: {self.rules}): {what}; found after {self.examples} "
@@ -1058,6 +465,7 @@ class Finding:
             f"    reproduce: {self.reproduce}",
             f"    reference: {_reference_command(self.request)}",
         ]
+        lines += [f"    stderr:    {clip(line, 200)}" for line in self.stderr[-5:]]
         return "\n".join(lines)
 
 
@@ -1084,11 +492,20 @@ class FuzzReport:
     """Seconds the run took."""
     starts: int = 1
     """Times the target process was started (restarts after crashes, hangs, garbage)."""
+    compare: CompareLevel = "strict"
+    unsupported: dict[str, str] = attrs.Factory(dict)
+    """Ops the target answered with ``unknown-op``, skipped: op -> its answer."""
+    notes: list[str] = attrs.Factory(list)
+    """What else the run has to say: an op's space used up, ops not enumerable, a dead target."""
+    excluded: int = 0
+    """Cases drawn but not compared, for ``exclude_clauses``."""
+    gave_up: str | None = None
+    """Why the run stopped early (a target that keeps failing), if it did."""
 
     @property
     def ok(self) -> bool:
-        """Whether the target agreed with the reference on every case."""
-        return not self.findings
+        """Whether the target agreed with the reference on every case (and did not die)."""
+        return not self.findings and self.gave_up is None
 
     @property
     def total(self) -> int:
@@ -1096,16 +513,27 @@ class FuzzReport:
 
     def summary(self) -> str:
         """One line: the verdict and the cases run per op."""
-        per_op = ", ".join(f"{op} {self.cases.get(op, 0)}" for op in self.ops)
-        if self.ok:
+        per_op = ", ".join(
+            f"{op} {'unsupported' if op in self.unsupported else self.cases.get(op, 0)}"
+            for op in self.ops
+        )
+        if self.gave_up is not None:
+            head = f"the target was given up on after {_count(self.total, 'case')}"
+        elif self.ok:
             head = f"no disagreement in {_count(self.total, 'case')}"
         else:
             n = len(self.findings)
             head = f"{_count(n, 'finding')} in {_count(self.total, 'case')}"
-        return f"moonrules fuzz: {head} (seed {self.seed}, {self.elapsed:.1f} s): {per_op}"
+        level = "" if self.compare == "strict" else f", compare {self.compare}"
+        return f"moonrules fuzz: {head} (seed {self.seed}{level}, {self.elapsed:.1f} s): {per_op}"
 
     def to_text(self) -> str:
         parts = [self.summary()]
+        for op, answer in self.unsupported.items():
+            parts.append(f"unsupported: {op} (the target answered {clip(answer, 160)}); skipped")
+        parts += self.notes
+        if self.gave_up is not None:
+            parts.append(self.gave_up)
         for i, f in enumerate(self.findings, 1):
             parts.append("")
             parts.append(f.to_text(i))
@@ -1123,17 +551,22 @@ class FuzzReport:
             "seed": self.seed,
             "ops": list(self.ops),
             "rules": list(self.rules),
+            "compare": self.compare,
             "cases": dict(self.cases),
             "elapsed": round(self.elapsed, 3),
             "starts": self.starts,
             "ok": self.ok,
+            "unsupported": dict(self.unsupported),
+            "notes": list(self.notes),
+            "excluded": self.excluded,
+            "gave_up": self.gave_up,
             "findings": [f.to_json() for f in self.findings],
         }
 
 
 @attrs.frozen
 class Progress:
-    """Where a run stands, passed to the ``progress`` callback after each case."""
+    """Where a run stands, passed to the ``progress`` callback after each batch."""
 
     op: str
     cases: int
@@ -1141,15 +574,11 @@ class Progress:
     findings: int
     elapsed: float
     shrinking: bool
-    """Whether the current op is shrinking a finding."""
+    """Whether the run is shrinking a finding."""
 
 
 # ---------------------------------------------------------------------------
 # The engine
-
-
-class _OutOfTime(BaseException):
-    """Stops Hypothesis's generation when the run's time is up (never a finding)."""
 
 
 @attrs.define
@@ -1159,154 +588,365 @@ class _Outcome:
     actual: Response | None
     kind: FindingKind
     detail: str
+    tail: tuple[str, ...] = ()
 
 
-class _OpRun:
-    """The fuzzing of one op: the condition Hypothesis searches and shrinks with."""
+@attrs.frozen
+class _Case:
+    fields: Request
+    choices: tuple[int, ...] | None
+    """The choices that build it again (``None`` for an enumerated case: not shrunk)."""
+
+
+class _Engine:
+    """Asks the reference and the target, compares, collects and shrinks findings."""
 
     def __init__(
         self,
-        op: str,
-        target: Handler,
+        call: Handler,
+        process: ProcessTarget | None,
         reference: Handler,
-        run: _Run,
+        *,
+        presets: tuple[str, ...],
+        level: CompareLevel,
+        faults: bool | None,
+        require: frozenset[str],
+        exclude_clauses: frozenset[str],
+        max_findings: int,
+        shrink_seconds: float,
+        progress: Callable[[Progress], None] | None,
+        ops: tuple[str, ...],
+        target: object,
     ) -> None:
-        self.op = op
-        self.target = target
+        self.call = call
+        self.process = process
         self.reference = reference
-        self.run = run
-        self.examples = 0
-        self.shrinks = 0
-        self.found_at = 0
-        self.found = False
-        self.frozen = False
-        self.shrink_started = 0.0
-        self.interesting: dict[str, _Outcome] = {}
-        self.last: _Outcome | None = None
+        self.presets = presets
+        self.level: CompareLevel = level
+        self.faults = faults
+        self.require = require
+        self.exclude_clauses = exclude_clauses
+        self.max_findings = max_findings
+        self.shrink_seconds = shrink_seconds
+        self.progress = progress
+        self.target = target
+        self.cases = dict.fromkeys(ops, 0)
+        self.findings: list[Finding] = []
+        self.unsupported: dict[str, str] = {}
+        self.notes: list[str] = []
+        self.excluded = 0
+        self.gave_up: str | None = None
+        self.faults_in_a_row = 0
+        self.next_id = 0
+        self.started = time.monotonic()
+        self._cache: dict[str, Response] = {}
+        self._seen: set[tuple[object, ...]] = set()
+        self._shown: set[tuple[object, ...]] = set()
 
-    def check(self, fields: Request, request_id: int | None = None) -> _Outcome | None:
-        """Ask both; the outcome if they disagree (or the target fails), else ``None``."""
+    # -- asking
+
+    def expected(self, fields_line: str, fields: Request, request_id: JSON) -> Response:
+        """The reference's answer (cached by request, the ``id`` put back)."""
+        answer = self._cache.get(fields_line)
+        if answer is None:
+            answer = self.reference({"id": None, **fields})
+            if len(self._cache) >= _REFERENCE_CACHE:
+                self._cache.clear()
+            self._cache[fields_line] = answer
+        return {**answer, "id": request_id}
+
+    def _request(self, fields: Request, request_id: int | None = None) -> tuple[Request, str]:
         if request_id is None:
-            self.run.next_id += 1
-            request_id = self.run.next_id
-        request: Request = {"id": request_id, **fields}
-        expected = self.reference(request)
-        try:
-            actual = self.target(request)
-        except TargetFailure as e:
-            return _Outcome(request, expected, None, e.kind, e.detail)
+            self.next_id += 1
+            request_id = self.next_id
+        return {"id": request_id, **fields}, _dump(fields)
+
+    def judge(
+        self, op: str, request: Request, expected: Response, actual: Response
+    ) -> _Outcome | None:
         shape = _shape_error(actual)
         if shape is not None:
             return _Outcome(request, expected, actual, "garbage", shape)
-        diff = compare(self.op, expected, actual)
+        diff = compare(op, expected, actual, self.level)
         if diff is None:
             return None
         return _Outcome(request, expected, actual, "disagreement", diff)
 
-    def condition(self, fields: Request) -> bool:
-        key = _dump(fields)
-        if self.frozen:
-            return key in self.interesting
-        now = time.monotonic()
-        if self.found:
-            if now - self.shrink_started > self.run.shrink_seconds:
-                self.frozen = True
-                return key in self.interesting
-            self.shrinks += 1
-        else:
-            if self.run.deadline is not None and now > self.run.deadline:
-                raise _OutOfTime
-            self.examples += 1
-            self.run.cases[self.op] += 1
-        outcome = self.check(fields)
-        self.run.report_progress(self.op, self.found)
-        if outcome is None:
+    def ask_one(self, op: str, fields: Request, request_id: int | None = None) -> _Outcome | None:
+        """Ask both about one request; the outcome if they disagree (or the target fails)."""
+        request, fields_line = self._request(fields, request_id)
+        expected = self.expected(fields_line, fields, request["id"])
+        try:
+            actual = self.call(request)
+        except TargetFailure as e:
+            return _Outcome(request, expected, None, e.kind, e.detail, e.tail)
+        return self.judge(op, request, expected, actual)
+
+    def ask_batch(self, op: str, batch: Sequence[Request]) -> list[_Outcome | None]:
+        """Ask about several requests (pipelined to a process); one outcome each."""
+        if self.process is None or len(batch) == 1:
+            return [self.ask_one(op, fields) for fields in batch]
+        requests_: list[Request] = []
+        lines: list[str] = []
+        expected: list[Response] = []
+        for fields in batch:
+            self.next_id += 1
+            fields_line = _dump(fields)
+            requests_.append({"id": self.next_id, **fields})
+            lines.append(f'{{"id":{self.next_id},{fields_line[1:]}' if fields else "{}")
+            expected.append(self.expected(fields_line, fields, self.next_id))
+        answers, failure = self.process.many(lines)
+        if failure is None:
+            return [
+                self.judge(op, r, e, a)
+                for r, e, a in zip(requests_, expected, answers, strict=True)
+            ]
+        # which request failed is not known: the unanswered ones again, one at a time
+        out: list[_Outcome | None] = [
+            self.judge(op, r, e, a) for r, e, a in zip(requests_, expected, answers, strict=False)
+        ]
+        for r in requests_[len(answers) :]:
+            fields = {k: v for k, v in r.items() if k != "id"}
+            outcome = self.ask_one(op, fields, r["id"])
+            out.append(outcome)
+            if outcome is not None and outcome.kind == "timeout":
+                break  # the rest are not asked: each hang would cost the timeout
+        return out
+
+    # -- findings
+
+    def _key(self, op: str, outcome: _Outcome) -> tuple[object, ...]:
+        if outcome.kind != "disagreement":  # a crash is a crash, whatever the preset
+            return (op, outcome.kind)
+        preset = _preset_of(outcome.request)
+        clauses = clauses_involved(outcome.request, outcome.expected, outcome.actual)
+        return (op, outcome.kind, preset, tuple(sorted(clauses)))
+
+    def unsupported_answer(self, op: str, outcome: _Outcome) -> bool:
+        """Whether the target answered ``unknown-op`` to a known op (the op is then skipped)."""
+        actual = outcome.actual
+        if actual is None or actual.get("ok") is not False:
             return False
-        if not self.found:
-            self.found = True
-            self.found_at = self.examples
-            self.shrink_started = time.monotonic()
-            self.run.findings_so_far += 1
-        self.interesting[key] = outcome
-        self.last = outcome
-        if outcome.kind == "timeout":  # every attempt would cost a timeout: no shrinking
-            self.frozen = True
-        return True
+        err = actual.get("error")
+        if not isinstance(err, dict) or err.get("code") != "unknown-op":
+            return False
+        want = outcome.expected.get("error")
+        return not (isinstance(want, dict) and want.get("code") == "unknown-op")
 
+    def record(self, op: str, case: _Case, outcome: _Outcome, examples: int) -> bool:
+        """Take in an outcome; True when the op is done with (unsupported, or the run is)."""
+        dead = outcome.kind == "crash" and self.process is not None and self.process.answered == 0
+        self.faults_in_a_row = self.faults_in_a_row + 1 if dead else 0
+        if self.unsupported_answer(op, outcome):
+            if op not in self.require:
+                self.unsupported[op] = _dump(outcome.actual)
+                return True
+            outcome = attrs.evolve(outcome, kind="unsupported", detail="answered unknown-op")
+        if self.faults_in_a_row >= MAX_FAULTS_IN_A_ROW:
+            tail = "; ".join(outcome.tail[-3:])
+            self.gave_up = (
+                f"the target died {self.faults_in_a_row} times in a row without answering "
+                f"a request; the run stopped (last: {outcome.detail}"
+                + (f"; its last error output: {tail}" if tail else "")
+                + ")"
+            )
+        key = self._key(op, outcome)
+        if key in self._seen:
+            return self.op_done(op)
+        self._seen.add(key)
+        plain = self.gave_up is not None or outcome.kind == "unsupported"
+        final, shrinks = (outcome, 0) if plain else self.shrink(op, case, outcome)
+        if final.kind != "timeout" and not plain:
+            fields = {k: v for k, v in final.request.items() if k != "id"}
+            again = self.ask_one(op, fields, 1)
+            if again is not None:
+                final = again
+        shown = self._key(op, final)
+        if shown not in self._shown:
+            self._shown.add(shown)
+            self.findings.append(self.finding(op, final, examples, shrinks))
+        return self.op_done(op)
 
-class _Run:
-    def __init__(
-        self,
-        deadline: float | None,
-        shrink_seconds: float,
-        progress: Callable[[Progress], None] | None,
-        ops: tuple[str, ...],
-    ) -> None:
-        self.deadline = deadline
-        self.shrink_seconds = shrink_seconds
-        self.progress = progress
-        self.cases = dict.fromkeys(ops, 0)
-        self.findings_so_far = 0
-        self.next_id = 0
-        self.started = time.monotonic()
+    @property
+    def done(self) -> bool:
+        """Whether the whole run stops (a target given up on)."""
+        return self.gave_up is not None
 
-    def report_progress(self, op: str, shrinking: bool) -> None:
+    def op_done(self, op: str) -> bool:
+        """Whether an op is done with: unsupported, its findings are enough, or it made
+        the target crash, hang or write garbage (each further case like it would cost a
+        restart, or the timeout)."""
+        if op in self.unsupported or self.done:
+            return True
+        mine = [f for f in self.findings if f.op == op]
+        return len(mine) >= self.max_findings or any(f.kind != "disagreement" for f in mine)
+
+    def shrink(self, op: str, case: _Case, outcome: _Outcome) -> tuple[_Outcome, int]:
+        """The smallest case failing the same way (op, preset, kind) found in the time given."""
+        if case.choices is None or outcome.kind == "timeout":
+            return outcome, 0
+        want = (outcome.kind, _preset_of(outcome.request))
+        best = outcome
+        deadline = time.monotonic() + self.shrink_seconds
+        tries = 0
+
+        def attempt(choices: list[int], current: list[int]) -> list[int] | None:
+            nonlocal best, tries
+            tries += 1
+            if self.progress is not None and tries % 20 == 0:
+                self.report_progress(op, True)
+            try:
+                fields, used = replay(op, self.presets, self.faults, choices)
+            except Exception:  # a replay no builder can finish: not this finding
+                return None
+            if not _smaller(used, current) or self.skip(fields, op):
+                return None
+            found = self.ask_one(op, fields)
+            if found is None or (found.kind, _preset_of(found.request)) != want:
+                return None
+            best = found
+            return used
+
+        _shrink_choices(list(case.choices), attempt, deadline)
+        return best, tries
+
+    def skip(self, fields: Request, op: str) -> bool:
+        """Whether a case exercises an excluded clause (it is then not compared)."""
+        if not self.exclude_clauses:
+            return False
+        request, fields_line = {"id": None, **fields}, _dump(fields)
+        clauses = clauses_involved(request, self.expected(fields_line, fields, None))
+        return bool(self.exclude_clauses.intersection(clauses))
+
+    def finding(self, op: str, outcome: _Outcome, examples: int, shrinks: int) -> Finding:
+        request = outcome.request
+        line = shlex.quote(_dump(request))
+        if self.process is not None:
+            reproduce = f"echo {line} | {self.process.display}"
+        else:
+            func = _callable_command(self.target)
+            if func:
+                module = func.rpartition(".")[0]
+                code = (
+                    f"import {module}; from moonrules.conformance.fuzz import serve; serve({func})"
+                )
+                reproduce = f"echo {line} | python -c {shlex.quote(code)}"
+            else:
+                reproduce = f"target(json.loads({_dump(request)!r}))"
+        return Finding(
+            op=op,
+            kind=outcome.kind,
+            request=request,
+            expected=outcome.expected,
+            actual=outcome.actual,
+            detail=outcome.detail,
+            clauses=clauses_involved(request, outcome.expected, outcome.actual),
+            reproduce=reproduce,
+            examples=examples,
+            shrinks=shrinks,
+            stderr=outcome.tail,
+        )
+
+    def report_progress(self, op: str, shrinking: bool = False) -> None:
         if self.progress is not None:
             self.progress(
                 Progress(
                     op,
                     sum(self.cases.values()),
-                    self.findings_so_far,
+                    len(self.findings),
                     time.monotonic() - self.started,
                     shrinking,
                 )
             )
 
+    # -- running an op
 
-def _settings(max_examples: int) -> settings:
-    from hypothesis import HealthCheck, Phase, Verbosity, settings
-
-    return settings(
-        max_examples=max_examples,
-        database=None,
-        deadline=None,
-        derandomize=False,
-        verbosity=Verbosity.quiet,
-        phases=(Phase.generate, Phase.shrink),
-        suppress_health_check=list(HealthCheck),
-        report_multiple_bugs=False,
-    )
-
-
-def _search(
-    op_run: _OpRun, strategy: st.SearchStrategy[Request], n: int, rng: random.Random
-) -> bool:
-    """Run up to ``n`` examples; True when this op has a finding (shrunk)."""
-    from hypothesis import find
-    from hypothesis.errors import NoSuchExample
-
-    try:
-        with warnings.catch_warnings():  # e.g. Hypothesis on the size of a long record's repr
-            warnings.simplefilter("ignore")
-            find(strategy, op_run.condition, settings=_settings(n), random=rng)
-    except NoSuchExample:
-        return False
-    except _OutOfTime:
-        if not op_run.found:
-            return False
-    except Exception:
-        # Hypothesis gave up on the shrinking (a flaky target): report the smallest so far
-        if not op_run.found:
-            raise
-    return op_run.found
+    def run_cases(self, op: str, cases: Sequence[_Case]) -> bool:
+        """Run a batch of one op's cases; True when the op (or the run) is done with."""
+        chosen = [c for c in cases if not self.skip(c.fields, op)]
+        self.excluded += len(cases) - len(chosen)
+        outcomes = self.ask_batch(op, [c.fields for c in chosen])
+        for case, outcome in zip(chosen, outcomes, strict=False):
+            self.cases[op] += 1
+            if outcome is not None and self.record(op, case, outcome, self.cases[op]):
+                return True
+        self.report_progress(op)
+        return self.op_done(op)
 
 
-def _callable_command(handle: Handler) -> str:
+def _preset_of(request: Request) -> JSON:
+    record = request.get("record")
+    if isinstance(record, dict) and "rules" in record and "rules" not in request:
+        return record["rules"]
+    return request.get("rules", "standard")
+
+
+def _smaller(a: Sequence[int], b: Sequence[int]) -> bool:
+    """Whether choices ``a`` are simpler than ``b``: shorter, or as long and smaller."""
+    if len(a) != len(b):
+        return len(a) < len(b)
+    return [(abs(x), x < 0) for x in a] < [(abs(x), x < 0) for x in b]
+
+
+def _shrink_choices(
+    best: list[int], attempt: Callable[[list[int], list[int]], list[int] | None], deadline: float
+) -> list[int]:
+    """Shrink a choice sequence while ``attempt`` accepts the change (it returns the
+    choices used, or ``None``): drop runs of choices, then lower each choice."""
+    improved = True
+    while improved and time.monotonic() < deadline:
+        improved = False
+        for size in (8, 4, 3, 2, 1):
+            i = 0
+            while i + size <= len(best) and time.monotonic() < deadline:
+                used = attempt(best[:i] + best[i + size :], best)
+                if used is not None:
+                    best, improved = used, True
+                else:
+                    i += 1
+        for i in range(len(best)):
+            if time.monotonic() >= deadline or i >= len(best) or best[i] == 0:
+                continue
+            # the smallest value accepted, by halving (as if the smaller ones failed alike)
+            v = best[i]
+            used = attempt([*best[:i], 0, *best[i + 1 :]], best)
+            if used is not None:
+                best, improved = used, True
+                continue
+            low, high = 0, abs(v)
+            sign = 1 if v > 0 else -1
+            while high - low > 1 and time.monotonic() < deadline:
+                mid = (low + high) // 2
+                used = attempt([*best[:i], sign * mid, *best[i + 1 :]], best)
+                if used is not None:
+                    best, improved, high = used, True, mid
+                    if i >= len(best) or abs(best[i]) != mid:
+                        break  # the change moved the choices: start again from here
+                else:
+                    low = mid
+    return best
+
+
+def _callable_command(handle: object) -> str:
     module = getattr(handle, "__module__", None)
     name = getattr(handle, "__qualname__", None)
     if not module or not name or module == "__main__" or "<" in name or "." in name:
         return ""
     return f"{module}.{name}"
+
+
+def _check_budget(examples: int | None, seconds: float | None, max_findings: int) -> None:
+    if examples is not None and seconds is not None:
+        raise FuzzError("give a number of examples or a number of seconds, not both")
+    if examples is not None and (isinstance(examples, bool) or examples < 1):
+        raise FuzzError(f"the number of examples must be at least 1, not {examples}")
+    if seconds is not None:
+        try:
+            check_timeout(seconds, "the number of seconds")
+        except TargetError as e:
+            raise FuzzError(str(e)) from None
+    if max_findings < 1:
+        raise FuzzError(f"the number of findings must be at least 1, not {max_findings}")
 
 
 def fuzz(
@@ -1323,35 +963,55 @@ def fuzz(
     reference: Handler | None = None,
     cwd: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
+    compare: CompareLevel = "strict",
+    valid_only: bool = False,
+    require: Sequence[str] | str | None = None,
+    exclude_rules: Sequence[str] | str | None = None,
+    exclude_clauses: Sequence[str] = (),
+    max_findings: int = DEFAULT_MAX_FINDINGS,
+    exhaustive: bool = False,
+    batch: int = BATCH,
 ) -> FuzzReport:
     """Fuzz ``target`` against the reference; the report of what disagreed, shrunk.
 
     ``target``: a command (``"node engine.js"``) speaking the protocol on stdin and
     stdout, a :class:`ProcessTarget`, or a callable answering a request ``dict`` with a
     response ``dict`` (in-process: no timeout applies). ``ops``: which ops (default
-    :data:`OPS`); ``rules``: which presets (names or aliases; default all). ``examples``:
-    examples per op (default :data:`DEFAULT_EXAMPLES`); or ``seconds``: fuzz the ops in
-    turn, 10 examples each, then 20, 40, up to 100 at a time, until the time is up
-    (shrinking a finding may take up to ``shrink_seconds`` more). ``seed``: the same
-    seed, the same cases (a random one when ``None``, given in the report; with
-    ``seconds``, how far the run gets depends on the speed of the machine). Each op
-    stops at its first finding, which is shrunk to a minimal request; the other ops go
-    on. ``progress`` is called after each case.
-    ``reference`` replaces :func:`moonrules.conformance.protocol.handle` (for tests).
+    :data:`OPS`); ``rules``: which presets (names or aliases; default all), less
+    ``exclude_rules``. ``examples``: examples per op (default :data:`DEFAULT_EXAMPLES`);
+    or ``seconds``: fuzz the ops in turn, a batch at a time, until the time is up
+    (shrinking may take up to ``shrink_seconds`` more per finding). ``seed``: the same
+    seed, the same cases (a random one when ``None``, given in the report).
+
+    ``compare``: the level of :data:`COMPARE_LEVELS`. ``valid_only``: draw only legal,
+    well-formed requests. An op the target answers with ``unknown-op`` is skipped
+    (reported as unsupported) unless it is in ``require``. Cases exercising a clause of
+    ``exclude_clauses`` are not compared. Findings are collected up to
+    ``max_findings`` distinct ones per op (by kind, preset and clauses), each shrunk.
+    ``exhaustive``: send every legal request of the finite ops instead
+    (:func:`moonrules.conformance.generators.exhaustive`); ``seconds`` then caps the run.
+    ``progress`` is called now and then. ``reference`` replaces
+    :func:`moonrules.conformance.protocol.handle` (for tests).
     """
-    op_names = _ops(ops)
-    presets = _presets(rules)
-    if examples is not None and seconds is not None:
-        raise FuzzError("give a number of examples or a number of seconds, not both")
-    if examples is not None and examples < 1:
-        raise FuzzError(f"the number of examples must be at least 1, not {examples}")
-    if seconds is not None and seconds <= 0:
-        raise FuzzError(f"the number of seconds must be positive, not {seconds}")
+    names = op_names(ops)
+    chosen = preset_names(rules)
+    if exclude_rules:
+        dropped = set(preset_names(exclude_rules))
+        chosen = tuple(p for p in chosen if p not in dropped)
+        if not chosen:
+            raise FuzzError("--exclude-rules leaves no rule set to fuzz")
+    if compare not in COMPARE_LEVELS:
+        raise FuzzError(f"unknown comparison level {compare!r}: {', '.join(COMPARE_LEVELS)}")
+    required = frozenset(op_names(require, "required op")) if require else frozenset()
+    _check_budget(examples, seconds, max_findings)
+    try:
+        timeout = check_timeout(timeout, "the timeout")
+        shrink_seconds = check_timeout(shrink_seconds, "the shrinking time")
+    except TargetError as e:
+        raise FuzzError(str(e)) from None
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
     from moonrules.conformance.protocol import handle
-
-    ref: Handler = reference if reference is not None else handle
 
     owned: ProcessTarget | None = None
     process: ProcessTarget | None = None
@@ -1369,96 +1029,179 @@ def fuzz(
         call = _CallableTarget(target)
         name = _callable_command(target) or repr(target)
 
-    started = time.monotonic()
-    run = _Run(None if seconds is None else started + seconds, shrink_seconds, progress, op_names)
-    runs = {op: _OpRun(op, call, ref, run) for op in op_names}
-    strategies = {op: requests(op, presets) for op in op_names}
+    engine = _Engine(
+        call,
+        process,
+        reference if reference is not None else handle,
+        presets=chosen,
+        level=compare,
+        faults=False if valid_only else None,
+        require=required,
+        exclude_clauses=frozenset(exclude_clauses),
+        max_findings=max_findings,
+        shrink_seconds=shrink_seconds,
+        progress=progress,
+        ops=names,
+        target=target,
+    )
+    started = engine.started
+    deadline = None if seconds is None else started + seconds
     try:
-        if seconds is None:
-            n = examples if examples is not None else DEFAULT_EXAMPLES
-            for op in op_names:
-                _search(runs[op], strategies[op], n, random.Random(f"{seed}/{op}"))
+        if exhaustive:
+            _run_exhaustive(engine, names, chosen, max(1, batch), deadline)
         else:
-            round_ = 0
-            while time.monotonic() < started + seconds:
-                pending = [op for op in op_names if not runs[op].found]
-                if not pending:
-                    break
-                for op in pending:
-                    if time.monotonic() >= started + seconds:
-                        break
-                    rng = random.Random(f"{seed}/{op}/{round_}")
-                    # short rounds first, so that every op is reached in a short run
-                    _search(runs[op], strategies[op], min(100, 10 << round_), rng)
-                round_ += 1
-        findings = [
-            _finding(runs[op], process, target)
-            for op in op_names
-            if runs[op].found and runs[op].last is not None
-        ]
+            n = None if seconds is not None else (examples or DEFAULT_EXAMPLES)
+            _run_random(engine, names, chosen, seed, n, deadline, max(1, batch), valid_only)
     finally:
         if owned is not None:
             owned.close()
     return FuzzReport(
         target=name,
         seed=seed,
-        ops=op_names,
-        rules=presets,
-        cases=run.cases,
-        findings=findings,
+        ops=names,
+        rules=chosen,
+        cases=engine.cases,
+        findings=engine.findings,
         elapsed=time.monotonic() - started,
         starts=process.starts if process is not None else 1,
+        compare=compare,
+        unsupported=engine.unsupported,
+        notes=engine.notes,
+        excluded=engine.excluded,
+        gave_up=engine.gave_up,
     )
 
 
-def _finding(op_run: _OpRun, process: ProcessTarget | None, target: object) -> Finding:
-    """The finding of an op: its minimal outcome, asked again with ``id`` 1 when it is cheap."""
-    outcome = op_run.last
-    assert outcome is not None
-    fields = {k: v for k, v in outcome.request.items() if k != "id"}
-    if outcome.kind != "timeout":
-        again = op_run.check(fields, 1)
-        if again is not None:
-            outcome = again
-    request = outcome.request
-    line = shlex.quote(_dump(request))
-    if process is not None:
-        reproduce = f"echo {line} | {process.display}"
-    else:
-        func = _callable_command(target)  # type: ignore[arg-type]
-        if func:
-            module = func.rpartition(".")[0]
-            code = f"import {module}; from moonrules.conformance.fuzz import serve; serve({func})"
-            reproduce = f"echo {line} | python -c {shlex.quote(code)}"
-        else:
-            reproduce = f"target(json.loads({_dump(request)!r}))"
-    return Finding(
-        op=op_run.op,
-        kind=outcome.kind,
-        request=request,
-        expected=outcome.expected,
-        actual=outcome.actual,
-        detail=outcome.detail,
-        clauses=clauses_involved(request, outcome.expected, outcome.actual),
-        reproduce=reproduce,
-        examples=op_run.found_at,
-        shrinks=op_run.shrinks,
-    )
+@attrs.define
+class _OpState:
+    op: str
+    rng: random.Random
+    size: int | None
+    distinct: set[str] = attrs.Factory(set)
+    done: bool = False
+
+
+def _run_random(
+    engine: _Engine,
+    names: tuple[str, ...],
+    presets: tuple[str, ...],
+    seed: int,
+    examples: int | None,
+    deadline: float | None,
+    batch: int,
+    valid_only: bool,
+) -> None:
+    """Draw and run each op's cases: ``examples`` each, one op after the other, or, with a
+    ``deadline``, a batch of each op in turn until it passes."""
+    faults = False if valid_only else None
+    states = [_OpState(op, random.Random(f"{seed}/{op}"), space_size(op, presets)) for op in names]
+
+    def step(state: _OpState, n: int) -> None:
+        cases = []
+        for _ in range(n):
+            fields, choices = draw_request(state.op, presets, faults, state.rng)
+            cases.append(_Case(fields, tuple(choices)))
+        state.done = engine.run_cases(state.op, cases) or engine.done
+        if state.size is not None and not state.done:
+            for case in cases:
+                fields = case.fields
+                line = _dump(fields)
+                if engine.expected(line, fields, None).get("ok") is True:
+                    state.distinct.add(canonical(fields))
+            if len(state.distinct) >= state.size:
+                engine.notes.append(
+                    f"{state.op}: all {state.size} legal requests were drawn after "
+                    f"{engine.cases[state.op]} cases (its whole space)"
+                )
+                state.size = None
+                state.done = valid_only
+
+    if deadline is None:
+        assert examples is not None
+        for state in states:
+            while not state.done and engine.cases[state.op] < examples and not engine.done:
+                step(state, min(batch, examples - engine.cases[state.op]))
+        return
+    size = min(8, batch)  # short turns first, so that every op is reached in a short run
+    while time.monotonic() < deadline and not engine.done:
+        pending = [s for s in states if not s.done and s.op not in engine.unsupported]
+        if not pending:
+            break
+        for state in pending:
+            if time.monotonic() >= deadline or engine.done:
+                break
+            step(state, size)
+        size = min(batch, size * 2)
+
+
+def _run_exhaustive(
+    engine: _Engine,
+    names: tuple[str, ...],
+    presets: tuple[str, ...],
+    batch: int,
+    deadline: float | None,
+) -> None:
+    skipped = [op for op in names if op not in FINITE_OPS]
+    if skipped:
+        engine.notes.append(
+            f"not enumerable, skipped: {', '.join(skipped)} (fuzz them without --exhaustive)"
+        )
+    for op in names:
+        if op in skipped or engine.done:
+            continue
+        it = exhaustive(op, presets)
+        while True:
+            if deadline is not None and time.monotonic() >= deadline:
+                engine.notes.append(f"{op}: the time ran out after {engine.cases[op]} cases")
+                return
+            chunk = [_Case(fields, None) for fields in _take(it, batch)]
+            if not chunk:
+                engine.notes.append(f"{op}: every one of its {engine.cases[op]} legal requests")
+                break
+            if engine.run_cases(op, chunk):
+                break
+
+
+def _take(it: Iterator[Request], n: int) -> list[Request]:
+    out = []
+    for fields in it:
+        out.append(fields)
+        if len(out) >= n:
+            break
+    return out
 
 
 def iter_requests(
     op: str, rules: Sequence[str] | str | None = None, n: int = 10, seed: int = 0
 ) -> Iterator[Request]:
-    """``n`` requests of ``op`` drawn from :func:`requests` (for looking at what is fuzzed)."""
-    from hypothesis import find
-    from hypothesis.errors import NoSuchExample
+    """``n`` requests of ``op`` as the fuzzer draws them with ``seed`` (to look at)."""
+    names = preset_names(rules)
+    if op not in OPS:
+        raise FuzzError(f"unknown op {op!r}; the ops are {', '.join(OPS)}")
+    rng = random.Random(f"{seed}/{op}")
+    for _ in range(n):
+        yield draw_request(op, names, None, rng)[0]
 
-    out: list[Request] = []
 
-    def keep(fields: Request) -> bool:
-        out.append(fields)
-        return False
-
-    with contextlib.suppress(NoSuchExample):
-        find(requests(op, rules), keep, settings=_settings(n), random=random.Random(seed))
-    yield from out
+__all__ = [
+    "COMPARE_LEVELS",
+    "DEFAULT_EXAMPLES",
+    "DEFAULT_MAX_FINDINGS",
+    "DEFAULT_TIMEOUT",
+    "OPS",
+    "Finding",
+    "FuzzError",
+    "FuzzReport",
+    "ProcessTarget",
+    "Progress",
+    "TargetFailure",
+    "clauses_involved",
+    "comparable",
+    "compare",
+    "first_difference",
+    "fuzz",
+    "iter_requests",
+    "requests",
+    "serve",
+    "tile_text",
+]

@@ -1,4 +1,4 @@
-"""A target engine run as a subprocess: one request line in, one answer line out.
+"""A target engine run as a subprocess: request lines in, answer lines out.
 
 :class:`Target` runs a command that speaks the JSON-lines protocol of
 ``spec/protocol.md`` on its standard input and output; ``moonrules conform`` and
@@ -8,13 +8,29 @@ target's input and another reads its output, so that neither a target that never
 answers nor one that never reads blocks the caller beyond the per-request
 timeout; a third keeps the tail of its error output, for reports.
 
+Memory stays bounded whatever the target writes: an answer line longer than
+:data:`MAX_ANSWER_BYTES` is garbage (read no further than that), at most
+:data:`MAX_PENDING_LINES` answer lines wait to be read, and only the last
+:data:`TAIL_LINES` lines of its error output are kept, each clipped.
+
+The target runs in a process group of its own (a new session, on POSIX).
+Stopping it (at the end, after a timeout, a crash or garbage, or when the caller
+is interrupted) kills the whole group, so a child the target left behind goes
+too; every wait is bounded, and a child that holds the target's output open
+after the target exited does not make the caller wait for it.
+
+Requests may be pipelined: :meth:`Target.ask_many` writes several requests and
+then reads as many answers (the protocol answers in order, one line each).
+
 A request that gets no proper answer raises one of the kinds of
 :class:`TargetFault`:
 
 - :class:`TargetTimeout`: no answer line within the timeout;
-- :class:`TargetCrash`: the target closed its output (it exited, or died) without
+- :class:`TargetCrash`: the target exited (or closed its output) without
   answering;
-- :class:`TargetGarbage`: the answer line is not JSON, or not a JSON object;
+- :class:`TargetGarbage`: the answer line is not JSON (``NaN`` and
+  ``Infinity`` are not JSON), not a JSON object, nested deeper than
+  :data:`MAX_ANSWER_DEPTH`, or longer than :data:`MAX_ANSWER_BYTES`;
 - :class:`TargetExtraLine` (a kind of garbage): before a request was sent, the
   target had written a line nobody asked for, most often a second line after the
   previous request's answer (the protocol wants exactly one answer line per
@@ -23,34 +39,67 @@ A request that gets no proper answer raises one of the kinds of
   that request's answer: it is taken for it, and the true answer is then the
   extra line.
 
-After any fault the target is stopped (its whole process group, on POSIX), and
-the next request starts it again. A target that exited quietly after its last
-answer is also started again, without a fault.
+After any fault the target is stopped, and the next request starts it again. A
+target that exited quietly after its last answer is also started again, without
+a fault.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
 import threading
+import time
 from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import IO, ClassVar, Final, Literal
 
 from moonrules.records.record import JSON
+from moonrules.rules.errors import MoonError
 
 FaultKind = Literal["crash", "timeout", "garbage"]
 
 DEFAULT_TIMEOUT: Final = 10.0
-"""Seconds a target may take to answer one request, unless told otherwise."""
+"""Seconds a target may take to answer one request, unless told otherwise (conform and fuzz)."""
+
+MAX_TIMEOUT: Final = 86_400.0
+"""The longest timeout accepted: a day."""
+
+STARTUP_TIMEOUT: Final = 5.0
+"""Seconds the first answer after a start may take, at least (the target is loading)."""
 
 CLOSE_GRACE: Final = 1.0
 """Seconds :meth:`Target.close` lets the target exit on its own before killing it."""
+
+MAX_ANSWER_BYTES: Final = 16 * 2**20
+"""The longest answer line read (16 MiB); a longer one is garbage."""
+
+MAX_ANSWER_DEPTH: Final = 64
+"""The deepest nesting of arrays and objects accepted in an answer."""
+
+MAX_PENDING_LINES: Final = 4096
+"""Answer lines read ahead of the caller, at most; the target waits beyond that."""
+
+TAIL_LINES: Final = 20
+"""Lines of the target's error output kept, for reports."""
+
+_TAIL_LINE_BYTES: Final = 2000
+_POLL: Final = 0.05
+_EXIT_GRACE: Final = 0.3
+"""Seconds an answer may still arrive after the target exited (it was in the pipe)."""
+
+_OVERLONG: Final = b"\0overlong"
+
+
+class TargetError(MoonError, ValueError):
+    """A target cannot be set up as asked: an empty command, an unusable timeout."""
 
 
 class TargetFault(Exception):
@@ -77,12 +126,13 @@ class TargetCrash(TargetFault):
     """The target closed its output without answering (it exited, or was killed).
 
     ``status`` is its exit status (negative: the signal that killed it), ``None``
-    if it had not exited; ``last_words`` the last line of its error output, or ``""``.
+    if it had not exited; ``last_words`` the last line of its error output, or
+    ``""``; ``tail`` the last lines of its error output (at most :data:`TAIL_LINES`).
     """
 
     kind: ClassVar[FaultKind] = "crash"
 
-    def __init__(self, status: int | None, last_words: str) -> None:
+    def __init__(self, status: int | None, last_words: str, tail: Sequence[str] = ()) -> None:
         if status is None:
             how = "closed its output"
         elif status < 0:
@@ -95,13 +145,14 @@ class TargetCrash(TargetFault):
         super().__init__(detail)
         self.status = status
         self.last_words = last_words
+        self.tail = tuple(tail)
 
 
 class TargetGarbage(TargetFault):
-    """The answer line is not JSON, or not a JSON object; the target was stopped.
+    """The answer line is not a readable JSON object; the target was stopped.
 
     ``reason`` is the short reason (``"the answer is not JSON"``), ``line`` the
-    line itself.
+    line itself (clipped when it was too long to read).
     """
 
     kind: ClassVar[FaultKind] = "garbage"
@@ -136,15 +187,76 @@ def clip(text: str, n: int = 120) -> str:
 
 
 def split_command(command: str | Sequence[str]) -> list[str]:
-    """The argument vector of ``command``: split like a shell would, if it is a string."""
-    return shlex.split(command) if isinstance(command, str) else list(command)
+    """The argument vector of ``command``: split like a shell would, if it is a string.
+
+    Raises :class:`TargetError` for a string a shell could not split (an
+    unclosed quote) and for an empty command.
+    """
+    if isinstance(command, str):
+        try:
+            argv = shlex.split(command)
+        except ValueError as e:
+            raise TargetError(f"--target: cannot split {clip(command, 60)!r}: {e}") from None
+    else:
+        argv = list(command)
+    if not argv:
+        raise TargetError("--target: give the command that starts the engine")
+    return argv
+
+
+def check_timeout(value: float, what: str = "the timeout") -> float:
+    """``value`` if it is a usable number of seconds (finite, above 0, at most a day)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TargetError(f"{what} must be a number of seconds, not {value!r}")
+    if not math.isfinite(value) or not 0 < value <= MAX_TIMEOUT:
+        raise TargetError(
+            f"{what} must be more than 0 and at most {MAX_TIMEOUT:g} seconds, not {value:g}"
+        )
+    return float(value)
+
+
+def read_answer(text: str) -> dict[str, JSON]:
+    """An answer line read as a JSON object; :class:`TargetGarbage` if it is not one.
+
+    Strict JSON (``NaN`` and ``Infinity`` refused), nested at most
+    :data:`MAX_ANSWER_DEPTH` deep.
+    """
+    try:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise TargetGarbage("the answer is nested too deeply", text) from None
+    except ValueError:
+        raise TargetGarbage("the answer is not JSON", text) from None
+    if not isinstance(value, dict):
+        raise TargetGarbage("the answer is JSON but not an object", text)
+    if _depth(value) > MAX_ANSWER_DEPTH:
+        raise TargetGarbage(f"the answer is nested more than {MAX_ANSWER_DEPTH} deep", text)
+    return value
+
+
+def _refuse_constant(name: str) -> JSON:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _depth(value: JSON) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (list, dict)):
+            deepest = max(deepest, d)
+            if d > MAX_ANSWER_DEPTH:
+                return d
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
 
 
 class Target:
     """A protocol server run as a subprocess (see the module's documentation).
 
     ``command`` is a command line (split like a shell would) or an argument
-    vector; ``timeout`` the default seconds a request may wait for its answer.
+    vector; ``timeout`` the default seconds a request may wait for its answer;
+    ``startup_timeout``, if given, how long the first answer after each start may
+    take, if that is longer (the target is loading; see :data:`STARTUP_TIMEOUT`).
     :meth:`start` raises :class:`OSError` if the command cannot be run. Use it as
     a context manager, or call :meth:`close`.
     """
@@ -156,10 +268,12 @@ class Target:
         timeout: float = DEFAULT_TIMEOUT,
         env: Mapping[str, str] | None = None,
         cwd: str | os.PathLike[str] | None = None,
+        startup_timeout: float | None = None,
     ) -> None:
         self.command = command
         self.argv = split_command(command)
-        self.timeout = timeout
+        self.timeout = check_timeout(timeout)
+        self.startup_timeout = None if startup_timeout is None else check_timeout(startup_timeout)
         self.env = None if env is None else dict(env)
         self.cwd = cwd
         self.starts = 0
@@ -167,10 +281,12 @@ class Target:
         self.answered = 0
         """How many requests the target answered since it was last started."""
         self.proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._lines: queue.Queue[bytes | None] = queue.Queue(MAX_PENDING_LINES)
         self._writes: queue.Queue[bytes | None] = queue.Queue()
-        self._stderr: deque[bytes] = deque(maxlen=64)
-        self._stderr_pump: threading.Thread | None = None
+        self._stderr: deque[bytes] = deque(maxlen=TAIL_LINES)
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._exited_at: float | None = None
 
     @property
     def display(self) -> str:
@@ -181,6 +297,11 @@ class Target:
     def running(self) -> bool:
         """Whether the target was started and has not exited."""
         return self.proc is not None and self.proc.poll() is None
+
+    @property
+    def stderr_tail(self) -> list[str]:
+        """The last lines of the target's error output (at most :data:`TAIL_LINES`)."""
+        return [_text(b).strip() for b in self._stderr if b.strip()]
 
     def start(self) -> None:
         """Start the target, unless it runs; :class:`OSError` if it cannot be run."""
@@ -199,41 +320,91 @@ class Target:
         self.starts += 1
         self.answered = 0
         self.proc = proc
-        self._lines = queue.Queue()
+        self._exited_at = None
+        self._lines = queue.Queue(MAX_PENDING_LINES)
         self._writes = queue.Queue()
-        self._stderr = deque(maxlen=64)
+        self._stderr = deque(maxlen=TAIL_LINES)
+        self._stop = threading.Event()
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        threading.Thread(target=_pump_lines, args=(proc.stdout, self._lines), daemon=True).start()
-        threading.Thread(target=_pump_writes, args=(proc.stdin, self._writes), daemon=True).start()
-        self._stderr_pump = threading.Thread(
-            target=_pump_tail, args=(proc.stderr, self._stderr), daemon=True
-        )
-        self._stderr_pump.start()
+        stop = self._stop
+        self._threads = [
+            threading.Thread(
+                target=_pump_lines, args=(proc.stdout.fileno(), self._lines, stop), daemon=True
+            ),
+            threading.Thread(
+                target=_pump_writes, args=(proc.stdin, self._writes, stop), daemon=True
+            ),
+            threading.Thread(
+                target=_pump_tail, args=(proc.stderr.fileno(), self._stderr, stop), daemon=True
+            ),
+        ]
+        for t in self._threads:
+            t.start()
+
+    def _check_stray(self) -> None:
+        """Stop the target if it wrote a line out of turn (raised) or exited after answering."""
+        if self.proc is None:
+            return
+        with contextlib.suppress(queue.Empty):
+            stray = self._lines.get_nowait()
+            self.stop()
+            if stray is not None:
+                raise _garbage_line(stray, after_answer=self.answered > 0)
+        if self.proc is not None and self.proc.poll() is not None:
+            self.stop()  # it exited quietly after its last answer
+
+    def send(self, line: str) -> None:
+        """Write one request line (no line feed), starting the target if it does not run."""
+        self.start()
+        self._writes.put(line.encode("utf-8", errors="surrogatepass") + b"\n")
+
+    def receive(self, timeout: float | None = None) -> str:
+        """The next answer line, without its line end; a :class:`TargetFault` if none comes."""
+        wait = self.timeout if timeout is None else check_timeout(timeout)
+        within = f"{wait:g} s"
+        if self.answered == 0 and self.startup_timeout is not None:
+            if self.startup_timeout > wait:
+                within = (
+                    f"{self.startup_timeout:g} s (the first answer after a start; {within} after)"
+                )
+            wait = max(wait, self.startup_timeout)
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                answer = self._lines.get(timeout=_POLL)
+                break
+            except queue.Empty:
+                pass
+            now = time.monotonic()
+            proc = self.proc
+            if proc is None:
+                raise TargetCrash(None, "")
+            if proc.poll() is not None:  # exited; its output may be held open by a child
+                if self._exited_at is None:
+                    self._exited_at = now
+                elif now - self._exited_at > _EXIT_GRACE:
+                    raise self._crashed()
+            if now > deadline:
+                self.stop()
+                raise TargetTimeout(f"no answer within {within}; the target was stopped")
+        if answer is None:
+            raise self._crashed()
+        if answer == _OVERLONG:
+            self.stop()
+            raise TargetGarbage(f"the answer is longer than {MAX_ANSWER_BYTES} bytes", "(not read)")
+        self.answered += 1
+        return _text(answer)
 
     def ask(self, line: str, timeout: float | None = None) -> str:
         """Send one request line (no line feed); the answer line, without its line end.
 
         Starts the target if it does not run. Raises :class:`TargetExtraLine` (the
-        request is not sent), :class:`TargetTimeout` or :class:`TargetCrash`.
+        request is not sent), :class:`TargetTimeout`, :class:`TargetCrash` or
+        :class:`TargetGarbage` (an answer too long to read).
         """
-        if self.proc is not None:
-            with contextlib.suppress(queue.Empty):
-                stray = self._lines.get_nowait()
-                self.stop()  # it wrote a line out of turn, or exited after its answer
-                if stray is not None:
-                    raise TargetExtraLine(_text(stray), after_answer=self.answered > 0)
-        self.start()
-        self._writes.put(line.encode("utf-8") + b"\n")
-        wait = self.timeout if timeout is None else timeout
-        try:
-            answer = self._lines.get(timeout=wait)
-        except queue.Empty:
-            self.stop()
-            raise TargetTimeout(f"no answer within {wait:g} s; the target was stopped") from None
-        if answer is None:
-            raise self._crashed()
-        self.answered += 1
-        return _text(answer)
+        self._check_stray()
+        self.send(line)
+        return self.receive(timeout)
 
     def ask_object(self, line: str, timeout: float | None = None) -> tuple[dict[str, JSON], str]:
         """:meth:`ask`, and the answer read as a JSON object (with its line as written).
@@ -244,51 +415,61 @@ class Target:
         """
         text = self.ask(line, timeout)
         try:
-            value = json.loads(text)
-        except ValueError:
+            return read_answer(text), text
+        except TargetGarbage:
             self.stop()
-            raise TargetGarbage("the answer is not JSON", text) from None
-        if not isinstance(value, dict):
+            raise
+
+    def ask_many(self, lines: Sequence[str]) -> tuple[list[str], TargetFault | None]:
+        """Pipeline ``lines``: write them all, then read as many answer lines.
+
+        The answers so far and the fault that ended the batch (``None`` if every
+        request was answered). After a fault the target is stopped; which request
+        caused it is not known (ask them one at a time to tell).
+        """
+        answers: list[str] = []
+        try:
+            self._check_stray()
+            for line in lines:
+                self.send(line)
+            for _ in lines:
+                answers.append(self.receive())
+        except TargetFault as fault:
             self.stop()
-            raise TargetGarbage("the answer is JSON but not an object", text)
-        return value, text
+            return answers, fault
+        return answers, None
 
     def _crashed(self) -> TargetCrash:
-        proc, pump = self.proc, self._stderr_pump
+        proc = self.proc
         status = None
         if proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 status = proc.wait(timeout=1.0)
-        if pump is not None:
-            pump.join(timeout=1.0)  # the rest of its error output
-        lines = b"".join(self._stderr).decode("utf-8", errors="replace").strip().splitlines()
+        if len(self._threads) == 3:
+            self._threads[2].join(timeout=0.5)  # the rest of its error output
+        tail = self.stderr_tail
         self.stop()
-        return TargetCrash(status, clip(lines[-1].strip(), 300) if lines else "")
+        return TargetCrash(status, clip(tail[-1], 300) if tail else "", tail)
 
     def stop(self) -> None:
-        """Kill the target if it runs (its whole process group on POSIX)."""
+        """Kill the target if it runs, with its whole process group; every wait is bounded."""
         proc = self.proc
         self.proc = None
         if proc is None:
             return
-        self._writes.put(None)
-        if proc.poll() is None:
-            try:
-                if os.name == "posix":
-                    os.killpg(proc.pid, signal.SIGKILL)
-                else:  # pragma: no cover
-                    proc.kill()
-            except (ProcessLookupError, PermissionError):
-                proc.kill()
+        self._stop.set()
+        _kill_group(proc)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
+        for t in self._threads:
+            t.join(timeout=1.0)
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
 
     def close(self, grace: float = CLOSE_GRACE) -> None:
-        """End the target's input, give it ``grace`` seconds to exit, then kill it."""
+        """End the target's input, give it ``grace`` seconds to exit, then kill its group."""
         proc = self.proc
         if proc is not None and proc.poll() is None:
             self._writes.put(None)
@@ -303,46 +484,141 @@ class Target:
         self.close()
 
 
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the target's process group (the target, and any child it left behind)."""
+    if os.name != "posix":  # pragma: no cover
+        with contextlib.suppress(OSError):
+            proc.kill()
+        return
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # the group outlives its leader while members live
+    except (ProcessLookupError, PermissionError):
+        with contextlib.suppress(OSError):
+            proc.kill()
+
+
+def _garbage_line(line: bytes, *, after_answer: bool) -> TargetGarbage:
+    if line == _OVERLONG:
+        return TargetGarbage(f"a line longer than {MAX_ANSWER_BYTES} bytes", "(not read)")
+    return TargetExtraLine(_text(line), after_answer=after_answer)
+
+
 def _text(line: bytes) -> str:
     return line.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
-def _pump_lines(stream: IO[bytes], out: queue.Queue[bytes | None]) -> None:
-    try:
-        for line in stream:
-            out.put(line)
-    except (OSError, ValueError):
-        pass
-    out.put(None)  # the end of its output
+def _put(out: queue.Queue[bytes | None], item: bytes | None, stop: threading.Event) -> bool:
+    """Put ``item``, waiting while the queue is full; False when told to stop."""
+    while not stop.is_set():
+        try:
+            out.put(item, timeout=_POLL)
+            return True
+        except queue.Full:
+            continue
+    return False
 
 
-def _pump_writes(stream: IO[bytes], lines: queue.Queue[bytes | None]) -> None:
+def _readable(fd: int, stop: threading.Event) -> bytes | None:
+    """The next chunk of ``fd`` (``b""`` at its end), or ``None`` when told to stop."""
+    while not stop.is_set():
+        try:
+            ready, _, _ = select.select([fd], [], [], _POLL)
+        except (OSError, ValueError):
+            return b""
+        if ready:
+            try:
+                return os.read(fd, 1 << 16)
+            except OSError:
+                return b""
+    return None
+
+
+def _pump_lines(fd: int, out: queue.Queue[bytes | None], stop: threading.Event) -> None:
+    """Split the target's output into lines, none longer than :data:`MAX_ANSWER_BYTES`."""
+    buf = bytearray()
+    skipping = False  # the rest of an overlong line
+    while (chunk := _readable(fd, stop)) is not None:
+        if not chunk:
+            if buf and not _put(out, bytes(buf), stop):
+                return
+            _put(out, None, stop)
+            return
+        start = 0
+        while True:
+            nl = chunk.find(b"\n", start)
+            piece = chunk[start:] if nl < 0 else chunk[start:nl]
+            if not skipping:
+                buf += piece
+                if len(buf) > MAX_ANSWER_BYTES:
+                    buf.clear()
+                    skipping = True
+                    if not _put(out, _OVERLONG, stop):
+                        return
+            if nl < 0:
+                break
+            if not skipping and not _put(out, bytes(buf), stop):
+                return
+            buf.clear()
+            skipping = False
+            start = nl + 1
+
+
+def _pump_writes(
+    stream: IO[bytes], lines: queue.Queue[bytes | None], stop: threading.Event
+) -> None:
+    """Write the queued request lines; the input is closed at ``None``, or when told to stop."""
+    fd = stream.fileno()
+    with contextlib.suppress(OSError, ValueError):
+        os.set_blocking(fd, False)
     try:
-        while (line := lines.get()) is not None:
-            stream.write(line)
-            stream.flush()
+        while not stop.is_set():
+            try:
+                line = lines.get(timeout=_POLL)
+            except queue.Empty:
+                continue
+            if line is None:
+                break
+            view = memoryview(line)
+            while view and not stop.is_set():
+                _, ready, _ = select.select([], [fd], [], _POLL)
+                if ready:
+                    try:
+                        view = view[os.write(fd, view) :]
+                    except BlockingIOError:
+                        continue
     except (OSError, ValueError):  # it stopped reading: its answer will not come either
         pass
     with contextlib.suppress(OSError, ValueError):
         stream.close()
 
 
-def _pump_tail(stream: IO[bytes], tail: deque[bytes]) -> None:
-    try:
-        for line in stream:
-            tail.append(line[:2000])
-    except (OSError, ValueError):
-        pass
+def _pump_tail(fd: int, tail: deque[bytes], stop: threading.Event) -> None:
+    """Keep the last lines of the target's error output, each clipped; the rest is dropped."""
+    partial = bytearray()
+    while chunk := _readable(fd, stop):
+        *complete, rest = chunk.split(b"\n")
+        for piece in complete:
+            partial += piece[: max(0, _TAIL_LINE_BYTES - len(partial))]
+            tail.append(bytes(partial))
+            partial.clear()
+        partial += rest[: max(0, _TAIL_LINE_BYTES - len(partial))]
+    if partial:
+        tail.append(bytes(partial))
 
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "MAX_ANSWER_BYTES",
+    "MAX_ANSWER_DEPTH",
     "Target",
     "TargetCrash",
+    "TargetError",
     "TargetExtraLine",
     "TargetFault",
     "TargetGarbage",
     "TargetTimeout",
+    "check_timeout",
     "clip",
+    "read_answer",
     "split_command",
 ]

@@ -116,7 +116,10 @@ def test_a_line_before_any_request_is_not_blamed_on_one(tmp_path: Path) -> None:
     banner = 'print("engine v0.1", flush=True)\n' + ECHO
     with _target(tmp_path, banner) as target:
         target.start()
-        time.sleep(0.5)
+        for _ in range(200):  # until the banner is in (a loaded machine starts Python slowly)
+            if not target._lines.empty():
+                break
+            time.sleep(0.05)
         with pytest.raises(TargetExtraLine) as caught:
             target.ask('{"id": 7}')
         assert not caught.value.after_answer and caught.value.line == "engine v0.1"

@@ -3,20 +3,39 @@
 The target command is started (split like a shell would, but run without one),
 spoken to with the protocol of ``spec/protocol.md`` over its standard input and
 output, and sent every selected vector. The first line printed is ``N passed, M
-failed``; each failure follows with its request, the expected answer and the
-actual one. The exit status is 0 when every vector passes, 1 when any fails, 2 when
-the run cannot be made.
+failed`` (and how many were skipped as unsupported); the failures follow, grouped by
+cause with a count and one example each (``--verbose``: each one). The exit status is
+0 when every vector sent passes, 1 when any fails, 2 when the run cannot be made.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
+import sys
+import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import FrameType
+from typing import TextIO
 
-from moonrules.conformance.conform import DEFAULT_TIMEOUT, ConformError, conform
-from moonrules.conformance.target import split_command
+from moonrules.conformance.conform import ConformError, conform
+from moonrules.conformance.target import DEFAULT_TIMEOUT, TargetError, check_timeout, split_command
 
 HELP = "run the conformance vectors against another engine speaking the protocol"
+
+_EPILOG = """\
+Comparison levels (--compare): strict compares results, error codes and clause IDs (an
+engine that speaks this project's clause IDs); code drops the clause IDs; outcome compares
+only whether a request is accepted or refused, and the results. --valid-only sends only
+the vectors whose expected answer is not a refusal (an engine that does not validate).
+An op the target answers with unknown-op is reported once and its vectors skipped, unless
+--require names it; the protocol-level vectors (id echo, presets, rule objects) are then
+sent with an op the target supports.
+Example: moonrules conform --target "node engine.js" --compare outcome --valid-only
+"""
 
 
 def _list(text: str) -> list[str]:
@@ -31,12 +50,15 @@ def _seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError("the timeout must be more than 0 seconds")
-    return value
+    try:
+        return check_timeout(value, "the timeout")
+    except TargetError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.epilog = _EPILOG
+    p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument(
         "--target",
         required=True,
@@ -49,6 +71,26 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--clauses", type=_list, metavar="BID-3,LEAD-2", help="only vectors exercising these"
+    )
+    p.add_argument("--exclude-rules", type=_list, metavar="A,B", help="not these presets")
+    p.add_argument(
+        "--exclude-clauses", type=_list, metavar="LEAD-2", help="not vectors exercising these"
+    )
+    p.add_argument(
+        "--compare",
+        choices=("strict", "code", "outcome"),
+        default="strict",
+        help="what must agree (default strict; see below)",
+    )
+    p.add_argument(
+        "--valid-only", action="store_true", help="skip the vectors that expect a refusal"
+    )
+    p.add_argument(
+        "--require",
+        type=_list,
+        default=[],
+        metavar="A,B",
+        help="ops whose unknown-op answers are failures, not skipped",
     )
     p.add_argument(
         "--timeout",
@@ -63,20 +105,107 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="the directory of *.jsonl vector files (default: the ones shipped with moonrules)",
     )
+    p.add_argument("--verbose", action="store_true", help="list every failure, not one per cause")
+    p.add_argument("--quiet", action="store_true", help="no progress display on stderr")
+
+
+class _Terminated(SystemExit):
+    pass
+
+
+@contextlib.contextmanager
+def stopped_by_signals() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the command like an interrupt does: the code under way
+    unwinds (so that a target it runs is stopped with its process group), and the
+    command exits with 128 + the signal's number."""
+
+    def stop(number: int, frame: FrameType | None) -> None:
+        raise _Terminated(128 + number)
+
+    signals = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    try:
+        previous = [(s, signal.signal(s, stop)) for s in signals]
+    except ValueError:  # not the main thread: leave the signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        for s, handler in previous:
+            signal.signal(s, handler)
+
+
+def print_lines(lines: Sequence[str], stream: TextIO | None = None) -> bool:
+    """Print ``lines``; False when the reader went away (a broken pipe: nothing more is
+    written, not even at exit)."""
+    out = sys.stdout if stream is None else stream
+    try:
+        for line in lines:
+            out.write(line + "\n")
+        out.flush()
+    except BrokenPipeError:
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+        return False
+    return True
+
+
+class _Progress:
+    """``conform: 1234/6206 vectors, 3 failed`` on stderr, now and then, after 2 seconds."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.started = time.monotonic()
+        self.last = self.started
+        self.shown = False
+
+    def __call__(self, done: int, failed: int, total: int) -> None:
+        now = time.monotonic()
+        if now - self.started < 2.0 or now - self.last < (0.2 if self.stream.isatty() else 5.0):
+            return
+        self.last = now
+        text = f"conform: {done}/{total} vectors, {failed} failed, {now - self.started:.0f} s"
+        with contextlib.suppress(OSError, ValueError):
+            if self.stream.isatty():
+                self.stream.write("\r" + text)
+                self.shown = True
+            else:
+                self.stream.write(text + "\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.shown:
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.write("\r\033[K")
+                self.stream.flush()
 
 
 def run(args: argparse.Namespace) -> int:
-    argv = split_command(args.target)
-    if not argv:
-        raise ConformError("--target: give the command that starts the engine")
-    outcomes, lines = conform(
-        argv,
-        ops=args.ops,
-        rules=args.rules,
-        clauses=args.clauses,
-        timeout=args.timeout,
-        directory=args.vectors,
-    )
-    for line in lines:
-        print(line, flush=False)
-    return 0 if all(o.passed for o in outcomes) else 1
+    try:
+        argv = split_command(args.target)
+    except TargetError as e:
+        raise ConformError(str(e)) from None
+    progress = None if args.quiet else _Progress(sys.stderr)
+    with stopped_by_signals():
+        try:
+            outcomes, lines = conform(
+                argv,
+                ops=args.ops,
+                rules=args.rules,
+                clauses=args.clauses,
+                exclude_rules=args.exclude_rules,
+                exclude_clauses=args.exclude_clauses,
+                valid_only=args.valid_only,
+                compare=args.compare,
+                require=args.require,
+                timeout=args.timeout,
+                directory=args.vectors,
+                verbose=args.verbose,
+                progress=progress,
+            )
+        finally:
+            if progress is not None:
+                progress.close()
+    if not print_lines(lines):
+        return 141  # 128 + SIGPIPE, as a shell reports a reader gone away
+    return 0 if all(o.status != "failed" and o.status != "not-sent" for o in outcomes) else 1

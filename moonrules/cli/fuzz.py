@@ -10,7 +10,6 @@ preset).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import time
@@ -25,13 +24,57 @@ _EPILOG = """\
 The target is a command that speaks the protocol of spec/protocol.md: one JSON request
 per line on its standard input, one JSON answer per line on its standard output. Each op
 stops at its first finding, which is shrunk to a minimal request and reported with both
-answers, the clauses involved and a one-line reproduction. A target that crashes, hangs
-(--timeout) or prints garbage is a finding; it is restarted and the run goes on.
-Example: moonrules fuzz --target "node engine.js" --seconds 60 --seed 1
+answers, the clauses involved and a one-line reproduction; the run goes on, collecting
+up to --max-findings distinct findings per op (distinct by preset and clauses). A target
+that crashes, hangs (--timeout) or prints garbage is a finding; it is restarted and the
+run goes on with the other ops. An op the target answers with unknown-op is reported once
+as unsupported and skipped (unless --require names it).
+Examples:
+  moonrules fuzz --target "node engine.js" --seconds 60 --seed 1
+  moonrules fuzz --target "./engine" --compare outcome --valid-only --ops trick_winner
+  moonrules fuzz --target "./engine" --exhaustive --ops led_suit,legal_bids
 """
 
 
+def _positive_seconds(text: str) -> float:
+    """A number of seconds: finite, above 0, at most a day (argparse type)."""
+    from moonrules.conformance.target import TargetError, check_timeout
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    try:
+        return check_timeout(value, "the number of seconds")
+    except TargetError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"it must be at least 1, not {value}")
+    return value
+
+
+def _clauses(text: str) -> list[str]:
+    import re
+
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    bad = [n for n in names if not re.fullmatch(r"[A-Z]+-[0-9]+", n)]
+    if bad or not names:
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(bad) or text!r} is not a clause ID like BID-3"
+        )
+    return names
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from moonrules.conformance.target import DEFAULT_TIMEOUT
+
     p.epilog = _EPILOG
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument(
@@ -44,13 +87,54 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--rules", metavar="LIST", help="comma-separated presets to draw from (default: all)"
     )
+    p.add_argument("--exclude-rules", metavar="LIST", help="presets not to draw from")
+    p.add_argument(
+        "--exclude-clauses",
+        type=_clauses,
+        default=[],
+        metavar="LIST",
+        help="do not compare cases that exercise these clauses (e.g. LEAD-2)",
+    )
+    p.add_argument(
+        "--compare",
+        choices=("strict", "code", "outcome"),
+        default="strict",
+        help="what must agree: strict (results, error codes and clause IDs; the default), "
+        "code (no clause IDs), outcome (only accepted or refused, and the results)",
+    )
+    p.add_argument(
+        "--valid-only",
+        action="store_true",
+        help="draw only well-formed, legal requests (for an engine that does not validate)",
+    )
+    p.add_argument(
+        "--require",
+        metavar="LIST",
+        help="ops the target must support: unknown-op to them is a finding (default: an op "
+        "answered with unknown-op is reported as unsupported and skipped)",
+    )
     budget = p.add_mutually_exclusive_group()
-    budget.add_argument("--examples", type=int, metavar="N", help="examples per op (default 500)")
+    budget.add_argument(
+        "--examples", type=_count, metavar="N", help="examples per op (default 500)"
+    )
     budget.add_argument(
         "--seconds",
-        type=float,
+        type=_positive_seconds,
         metavar="S",
         help="fuzz the ops in turn for S seconds (shrinking a finding may take longer)",
+    )
+    budget.add_argument(
+        "--exhaustive",
+        action="store_true",
+        help="send every legal request of the finite ops (tiles, led_suit, legal_plays, "
+        "trick_winner, legal_bids, auction, score_hand) instead of drawing",
+    )
+    p.add_argument(
+        "--max-findings",
+        type=_count,
+        default=5,
+        metavar="N",
+        help="distinct findings per op before the op stops (default 5)",
     )
     p.add_argument(
         "--seed", type=int, help="the same seed, the same cases (default: a random seed, shown)"
@@ -63,14 +147,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress display on stderr")
     p.add_argument(
         "--timeout",
-        type=float,
-        default=5.0,
+        type=_positive_seconds,
+        default=DEFAULT_TIMEOUT,
         metavar="S",
-        help="seconds the target may take to answer one request (default 5)",
+        help=f"seconds the target may take to answer one request (default {DEFAULT_TIMEOUT:g})",
     )
     p.add_argument(
         "--shrink-seconds",
-        type=float,
+        type=_positive_seconds,
         default=60.0,
         metavar="S",
         help="the most time spent shrinking one finding (default 60)",
@@ -111,31 +195,33 @@ class _Display:
 
 
 def run(args: argparse.Namespace) -> int:
-    if importlib.util.find_spec("hypothesis") is None:
-        print(
-            "moonrules: error: fuzzing needs Hypothesis: pip install hypothesis",
-            file=sys.stderr,
-        )
-        return 2
+    from moonrules.cli.conform import stopped_by_signals
     from moonrules.conformance.fuzz import fuzz
 
     display = None if args.quiet else _Display(sys.stderr)
-    try:
-        report = fuzz(
-            args.target,
-            ops=args.ops,
-            rules=args.rules,
-            examples=args.examples,
-            seconds=args.seconds,
-            seed=args.seed,
-            progress=display,
-            timeout=args.timeout,
-            shrink_seconds=args.shrink_seconds,
-        )
-    finally:
-        if display is not None:
-            display.close()
-    print(report.to_text())
+    with stopped_by_signals():
+        try:
+            report = fuzz(
+                args.target,
+                ops=args.ops,
+                rules=args.rules,
+                examples=args.examples,
+                seconds=args.seconds,
+                seed=args.seed,
+                progress=display,
+                timeout=args.timeout,
+                shrink_seconds=args.shrink_seconds,
+                compare=args.compare,
+                valid_only=args.valid_only,
+                require=args.require,
+                exclude_rules=args.exclude_rules,
+                exclude_clauses=args.exclude_clauses,
+                max_findings=args.max_findings,
+                exhaustive=args.exhaustive,
+            )
+        finally:
+            if display is not None:
+                display.close()
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
             if args.report.endswith(".json"):
@@ -143,4 +229,8 @@ def run(args: argparse.Namespace) -> int:
                 f.write("\n")
             else:
                 f.write(report.to_text() + "\n")
+    from moonrules.cli.conform import print_lines
+
+    if not print_lines(report.to_text().split("\n")):
+        return 141
     return 0 if report.ok else 1

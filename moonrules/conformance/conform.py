@@ -22,25 +22,45 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 import attrs
 
-from moonrules.conformance.target import Target, TargetExtraLine, TargetFault, TargetGarbage
+from moonrules.conformance.protocol import OPS as PROTOCOL_OPS
+from moonrules.conformance.target import (
+    DEFAULT_TIMEOUT,
+    STARTUP_TIMEOUT,
+    Target,
+    TargetCrash,
+    TargetError,
+    TargetExtraLine,
+    TargetFault,
+    TargetGarbage,
+    check_timeout,
+    read_answer,
+)
 from moonrules.records.record import JSON, RecordError, rules_from_json
 from moonrules.rules.errors import MoonError, ParseError
 from moonrules.rules.ruleset import rules_by_name
 
 VECTOR_DIRS: Final = (
-    Path(__file__).resolve().parent / "vectors",
+    Path(__file__).resolve().parent / "data" / "vectors",
     Path(__file__).resolve().parents[2] / "spec" / "vectors",
 )
-"""Where the vectors are looked for, in order: inside the package, then in the repository."""
+"""Where the vectors are looked for, in order: inside the package (an installed wheel),
+then in the repository (a checkout)."""
 
-DEFAULT_TIMEOUT: Final = 10.0
-"""Seconds a target may take to answer one request."""
+CompareLevel = Literal["strict", "code", "outcome"]
+COMPARE_LEVELS: Final[tuple[CompareLevel, ...]] = ("strict", "code", "outcome")
+"""What must agree: ``strict``, the result, or the error's code and clause; ``code``, the
+result, or the error's code; ``outcome``, only accepted or refused, and the result (a replay
+violation's clause is compared only at ``strict``)."""
+
+CARRIER: Final = "tiles"
+"""The op the protocol-level vectors (id echo, presets, rule objects) are written with;
+they are sent with another op the target supports when it does not support this one."""
 
 MAX_RESTARTS_IN_A_ROW: Final = 5
 """A target that dies this many times in a row without answering once is given up on."""
@@ -78,6 +98,14 @@ class Vector:
             return None
         op = self.request.get("op")
         return op if isinstance(op, str) else None
+
+    @property
+    def protocol_level(self) -> bool:
+        """Whether the vector tests the protocol rather than an operation: it names no
+        operation (or one that does not exist), or it is written with :data:`CARRIER`."""
+        from moonrules.conformance.protocol import OPS
+
+        return self.op is None or self.op not in OPS or self.op == CARRIER
 
     @property
     def rules(self) -> str | None:
@@ -156,26 +184,23 @@ def select(
     ops: Sequence[str] | None = None,
     rules: Sequence[str] | None = None,
     clauses: Sequence[str] | None = None,
+    exclude_rules: Sequence[str] | None = None,
+    exclude_clauses: Sequence[str] | None = None,
+    valid_only: bool = False,
 ) -> list[Vector]:
     """The vectors of the given operations, presets (or aliases) and clauses.
 
     Each filter that is given must hold (a vector matches ``clauses`` when it
-    exercises any of them). ``None`` means no filter. A preset name that matches
-    no preset, or a clause that is not written like ``BID-3``, is refused.
+    exercises any of them; it is left out by ``exclude_rules`` when its preset is one
+    of them, by ``exclude_clauses`` when it exercises any of them). ``None`` means no
+    filter. ``valid_only`` leaves out the vectors whose expected answer is a refusal.
+    The protocol-level vectors (no op, or one no operation is called, and those of
+    :data:`CARRIER`) are kept whatever ``ops`` says: they test the protocol itself,
+    and :func:`run` sends the carrier's with an op the target supports. A preset name
+    that matches no preset, or a clause that is not written like ``BID-3``, is refused.
     """
-    wanted_rules: set[str] | None = None
-    if rules is not None:
-        wanted_rules = set()
-        for name in rules:
-            if name == "custom":
-                wanted_rules.add(name)
-                continue
-            try:
-                preset = rules_by_name(name).name
-            except ParseError as e:
-                raise ConformError(f"--rules: {e}") from None
-            assert preset is not None
-            wanted_rules.add(preset)
+    wanted_rules = None if rules is None else _preset_set(rules, "--rules")
+    unwanted_rules = _preset_set(exclude_rules or (), "--exclude-rules")
     if ops is not None:
         from moonrules.conformance.protocol import OPS
 
@@ -185,19 +210,40 @@ def select(
                 f"--ops: no operation is called {', '.join(unknown)}; the operations are "
                 + ", ".join(OPS)
             )
-    if clauses is not None:
-        bad = [c for c in clauses if not _CLAUSE.fullmatch(c)]
+    for flag, names in (("--clauses", clauses), ("--exclude-clauses", exclude_clauses)):
+        bad = [c for c in names or () if not _CLAUSE.fullmatch(c)]
         if bad:
-            raise ConformError(f"--clauses: {', '.join(bad)} is not a clause ID like BID-3")
+            raise ConformError(f"{flag}: {', '.join(bad)} is not a clause ID like BID-3")
     out = []
     for v in vectors:
-        if ops is not None and v.op not in ops:
+        if ops is not None and v.op not in ops and not v.protocol_level:
             continue
         if wanted_rules is not None and v.rules not in wanted_rules:
             continue
+        if v.rules in unwanted_rules:
+            continue
         if clauses is not None and not set(clauses) & set(v.clauses):
             continue
+        if exclude_clauses and set(exclude_clauses) & set(v.clauses):
+            continue
+        if valid_only and not v.expected.get("ok"):
+            continue
         out.append(v)
+    return out
+
+
+def _preset_set(names: Sequence[str], flag: str) -> set[str]:
+    out: set[str] = set()
+    for name in names:
+        if name == "custom":
+            out.add(name)
+            continue
+        try:
+            preset = rules_by_name(name).name
+        except ParseError as e:
+            raise ConformError(f"{flag}: {e}") from None
+        assert preset is not None
+        out.add(preset)
     return out
 
 
@@ -218,8 +264,10 @@ def json_equal(a: JSON, b: JSON) -> bool:
     return type(a) is type(b) and a == b
 
 
-def mismatch(expected: Mapping[str, JSON], actual: JSON) -> str | None:
-    """Why ``actual`` does not conform to ``expected``, or ``None`` if it does."""
+def mismatch(
+    expected: Mapping[str, JSON], actual: JSON, level: CompareLevel = "strict"
+) -> str | None:
+    """Why ``actual`` does not conform to ``expected`` at ``level``, or ``None`` if it does."""
     if not isinstance(actual, dict):
         return "the answer is not a JSON object"
     if "id" not in actual or not json_equal(actual["id"], expected["id"]):
@@ -227,38 +275,199 @@ def mismatch(expected: Mapping[str, JSON], actual: JSON) -> str | None:
     if actual.get("ok") is not expected["ok"]:
         return f"ok is {json.dumps(actual.get('ok'))}, expected {json.dumps(expected['ok'])}"
     if expected["ok"]:
-        if "result" not in actual or not json_equal(actual["result"], expected["result"]):
+        if "result" not in actual:
+            return "the answer has no result"
+        want, got = expected["result"], actual["result"]
+        if isinstance(want, dict) and isinstance(got, dict):
+            want, got = _free_text_out(want, level), _free_text_out(got, level)
+        if not json_equal(got, want):
             return "the result differs"
         return None
     error = actual.get("error")
     if not isinstance(error, dict):
         return "the answer has no error object"
-    want = expected["error"]
-    if error.get("code") != want["code"]:
-        return f"the error code is {json.dumps(error.get('code'))}, expected {want['code']!r}"
-    if error.get("rule") != want["rule"]:
-        return f"the error rule is {json.dumps(error.get('rule'))}, expected {want['rule']!r}"
+    want_error = expected["error"]
+    if level != "outcome" and error.get("code") != want_error["code"]:
+        return f"the error code is {json.dumps(error.get('code'))}, expected {want_error['code']!r}"
+    if level == "strict" and error.get("rule") != want_error["rule"]:
+        return f"the error rule is {json.dumps(error.get('rule'))}, expected {want_error['rule']!r}"
     if not isinstance(error.get("message"), str):
         return "the error has no message"
     return None
 
 
+def _free_text_out(result: dict[str, JSON], level: CompareLevel) -> dict[str, JSON]:
+    """A replay result without its violation's message (not normative), nor its clause
+    below ``strict``."""
+    violation = result.get("violation")
+    if not isinstance(violation, dict):
+        return result
+    dropped = ("message",) if level == "strict" else ("message", "rule")
+    return {**result, "violation": {k: v for k, v in violation.items() if k not in dropped}}
+
+
 # ---------------------------------------------------------------------------
 # Running the vectors
+
+Status = Literal["passed", "failed", "unsupported", "not-sent"]
 
 
 @attrs.frozen(slots=True)
 class Outcome:
-    """One vector's outcome: passed when ``problem`` is ``None``."""
+    """One vector's outcome: passed when ``problem`` is ``None``.
+
+    ``status`` tells a failure from an op the target does not support (``unsupported``:
+    the vector was skipped) and from a vector never sent (``not-sent``: the target was
+    given up on). ``sent`` is the vector as sent: a protocol-level vector goes with
+    another op when the target does not support :data:`CARRIER`.
+    """
 
     vector: Vector
     actual: str | None
     """The target's answer line, or ``None`` when there was none."""
     problem: str | None
+    status: Status = "passed"
+    sent: Vector | None = None
 
     @property
     def passed(self) -> bool:
-        return self.problem is None
+        return self.problem is None and self.status == "passed"
+
+
+@attrs.define
+class _Runner:
+    target: Target
+    level: CompareLevel
+    require: frozenset[str]
+    progress: Callable[[int, int, int], None] | None
+    outcomes: list[Outcome] = attrs.Factory(list)
+    deaths: int = 0
+    unsupported: dict[str, str] = attrs.Factory(dict)
+    supported: list[str] = attrs.Factory(list)
+    dead: str | None = None
+
+    def ask(self, v: Vector, original: Vector) -> Outcome:
+        try:
+            try:
+                line = self.target.ask(v.line)
+            except TargetExtraLine as extra:
+                if not (extra.after_answer and self.outcomes):
+                    raise
+                # the previous vector's fault: it fails, and this one is sent afresh
+                self.outcomes[-1] = attrs.evolve(
+                    self.outcomes[-1], problem=str(extra), status="failed"
+                )
+                line = self.target.ask(v.line)
+            answer = read_answer(line)
+        except TargetGarbage as garbage:
+            self.target.stop()
+            self.deaths = 0
+            return Outcome(original, garbage.line, garbage.reason, "failed", v)
+        except TargetFault as fault:
+            self.deaths += 1
+            if self.deaths >= MAX_RESTARTS_IN_A_ROW:
+                tail = fault.tail if isinstance(fault, TargetCrash) else ()
+                self.dead = (
+                    f"the target died {self.deaths} times in a row without answering; the "
+                    f"vectors left were not sent. Last: {fault}"
+                    + "".join(f"\n  stderr: {t}" for t in tail[-10:])
+                )
+            return Outcome(original, None, str(fault), "failed", v)
+        self.deaths = 0
+        if v.op is not None and v.op in PROTOCOL_OPS and _unknown_op(answer, v.expected):
+            if v.op not in self.require:
+                self.unsupported.setdefault(v.op, line)
+                return Outcome(original, line, None, "unsupported", v)
+        elif v.op is not None and v.op not in self.supported and v.op in PROTOCOL_OPS:
+            self.supported.append(v.op)
+        problem = mismatch(v.expected, answer, self.level)
+        return Outcome(original, line, problem, "failed" if problem else "passed", v)
+
+    def run(self, v: Vector) -> None:
+        if self.dead is not None:
+            self.outcomes.append(Outcome(v, None, "not sent", "not-sent"))
+            return
+        sent = v
+        if v.op in self.unsupported:
+            carried = self.carry(v) if v.op == CARRIER else None
+            if carried is None:
+                self.outcomes.append(Outcome(v, None, None, "unsupported"))
+                return
+            sent = carried
+        outcome = self.ask(sent, v)
+        if outcome.status == "unsupported" and v.op == CARRIER:
+            carried = self.carry(v)
+            if carried is not None:
+                outcome = self.ask(carried, v)
+        self.outcomes.append(outcome)
+        if self.progress is not None:
+            failed = sum(o.status == "failed" for o in self.outcomes)
+            self.progress(len(self.outcomes), failed, 0)
+
+    def carry(self, v: Vector) -> Vector | None:
+        """``v`` written with an op the target supports, if one is known (see :func:`carry`)."""
+        for op in self.supported:
+            carried = carry(v, op)
+            if carried is not None:
+                return carried
+        return None
+
+
+def _unknown_op(answer: dict[str, JSON], expected: Mapping[str, JSON]) -> bool:
+    """Whether the target answered ``unknown-op`` where the reference does not."""
+    error = answer.get("error")
+    want = expected.get("error")
+    return (
+        answer.get("ok") is False
+        and isinstance(error, dict)
+        and error.get("code") == "unknown-op"
+        and not (isinstance(want, dict) and want.get("code") == "unknown-op")
+    )
+
+
+_CARRIED_FIELDS: Final[dict[str, tuple[dict[str, JSON], ...]]] = {
+    "legal_bids": ({"bids": []},),
+    "auction": ({"bids": []},),
+    "led_suit": tuple({"trump": t, "tile": "2-1"} for t in ("none", 6, 2, "doubles")),
+    "legal_plays": tuple({"trump": t, "hand": ["2-1"], "trick": []} for t in ("none", 6, 2)),
+    "trick_winner": tuple(
+        {"trump": t, "trick": trick}
+        for t in ("none", 6, 2)
+        for trick in (["2-1", "3-1", "3-2"], ["2-1", "3-1", "3-2", "4-1"])
+    ),
+    "score_hand": tuple(
+        {"bidder": 0, "bid": bid, "tricks": tricks}
+        for bid in (4, 5, 3)
+        for tricks in ([7, 0, 0], [7, 0, 0, 0])
+    ),
+    "game_winner": ({"scores": [0, 0, 0]}, {"scores": [0, 0]}),
+}
+
+
+def carry(v: Vector, op: str) -> Vector | None:
+    """A protocol-level vector of :data:`CARRIER` written with ``op`` instead.
+
+    The request keeps its ``id``, ``rules`` and any other member, and gets fields of
+    ``op`` for which the reference's answer is the same kind of answer as before
+    (accepted, or refused with the same code and clause); the expected answer is the
+    reference's. ``None`` if no such fields are known for ``op``.
+    """
+    from moonrules.conformance.protocol import handle
+
+    if v.raw or not isinstance(v.request, dict) or v.op != CARRIER:
+        return None
+    for fields in _CARRIED_FIELDS.get(op, ()):
+        request = {**v.request, "op": op, **fields}
+        expected = handle(request)
+        want, got = v.expected, expected
+        same = got["ok"] == want["ok"] and (
+            got["ok"]
+            or (got["error"]["code"], got["error"]["rule"])
+            == (want["error"]["code"], want["error"]["rule"])
+        )
+        if same:
+            return Vector(f"{v.name} (as {op})", request, expected, v.clauses)
+    return None
 
 
 def run(
@@ -268,6 +477,9 @@ def run(
     timeout: float = DEFAULT_TIMEOUT,
     env: Mapping[str, str] | None = None,
     cwd: str | os.PathLike[str] | None = None,
+    compare: CompareLevel = "strict",
+    require: Sequence[str] = (),
+    progress: Callable[[int, int, int], None] | None = None,
 ) -> list[Outcome]:
     """Run ``vectors`` against the target command ``argv``; one outcome per vector, in order.
 
@@ -275,66 +487,86 @@ def run(
     started once, and again after each time it dies, times out or writes a line
     that is not a JSON object (that vector fails); after
     :data:`MAX_RESTARTS_IN_A_ROW` deaths without an answer in between, the
-    remaining vectors fail without being sent. A second line after an answer
+    remaining vectors are not sent (status ``not-sent``). A second line after an answer
     (the protocol wants exactly one) fails the vector whose answer it followed,
     when it is seen before the next vector is sent (one after the last answer is
     not waited for); the target is started afresh and the next vector sent to it.
-    Raises :class:`OSError` if the command cannot be started at all.
+
+    Answers are compared at ``compare`` (:data:`COMPARE_LEVELS`). An op the target
+    answers with ``unknown-op`` is unsupported: its vectors are skipped (status
+    ``unsupported``), unless it is in ``require``; the protocol-level vectors of
+    :data:`CARRIER` are then sent with an op the target supports (:func:`carry`).
+    ``progress(done, failed, total)`` is called after each vector. Raises
+    :class:`OSError` if the command cannot be started at all.
     """
-    target = Target(argv, timeout=timeout, env=env, cwd=cwd)
+    target = Target(argv, timeout=timeout, env=env, cwd=cwd, startup_timeout=STARTUP_TIMEOUT)
     target.start()
-    outcomes: list[Outcome] = []
-    deaths = 0
+    runner = _Runner(target, compare, frozenset(require), None)
+    if progress is not None:
+        total = len(vectors)
+        runner.progress = lambda done, failed, _: progress(done, failed, total)
+    # the carrier's vectors last, once the ops the target supports are known
+    order = sorted(range(len(vectors)), key=lambda i: vectors[i].op == CARRIER)
     try:
-        for v in vectors:
-            if deaths >= MAX_RESTARTS_IN_A_ROW:
-                outcomes.append(
-                    Outcome(v, None, f"not sent: the target died {deaths} times in a row")
-                )
-                continue
-            try:
-                try:
-                    answer, line = target.ask_object(v.line)
-                except TargetExtraLine as extra:
-                    if not (extra.after_answer and outcomes):
-                        raise
-                    # the previous vector's fault: it fails, and this one is sent afresh
-                    outcomes[-1] = attrs.evolve(outcomes[-1], problem=str(extra))
-                    answer, line = target.ask_object(v.line)
-            except TargetGarbage as garbage:
-                deaths = 0
-                outcomes.append(Outcome(v, garbage.line, garbage.reason))
-                continue
-            except TargetFault as fault:
-                deaths += 1
-                outcomes.append(Outcome(v, None, str(fault)))
-                continue
-            deaths = 0
-            outcomes.append(Outcome(v, line, mismatch(v.expected, answer)))
+        for i in order:
+            runner.run(vectors[i])
     finally:
         target.close()
-    return outcomes
+    by_vector = dict(zip(order, runner.outcomes, strict=True))
+    return [by_vector[i] for i in range(len(vectors))]
 
 
 def _compact(value: JSON) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def report(outcomes: Sequence[Outcome], *, elapsed: float | None = None) -> list[str]:
-    """The lines to print: ``N passed, M failed``, then each failure."""
-    failed = [o for o in outcomes if not o.passed]
-    summary = f"{len(outcomes) - len(failed)} passed, {len(failed)} failed"
+def _cause(o: Outcome) -> tuple[str, str, str, str]:
+    v = o.vector
+    return (v.op or "(no op)", v.rules or "-", ", ".join(v.clauses) or "-", o.problem or "")
+
+
+def report(
+    outcomes: Sequence[Outcome], *, elapsed: float | None = None, verbose: bool = False
+) -> list[str]:
+    """The lines to print: ``N passed, M failed`` (and the unsupported and unsent), then the
+    failures grouped by cause (op, preset, clauses, what differs), with a count and one
+    example each, or every failure with ``verbose``."""
+    failed = [o for o in outcomes if o.status == "failed"]
+    passed = sum(o.passed for o in outcomes)
+    skipped = [o for o in outcomes if o.status == "unsupported"]
+    unsent = [o for o in outcomes if o.status == "not-sent"]
+    summary = f"{passed} passed, {len(failed) + len(unsent)} failed"
+    if skipped:
+        summary += f", {len(skipped)} skipped (unsupported)"
     if elapsed is not None:
         summary += f" ({elapsed:.1f} s)"
     lines = [summary]
+    ops = sorted({o.vector.op or "" for o in skipped})
+    if ops:
+        lines.append(f"unsupported (answered unknown-op, skipped): {', '.join(ops)}")
+    if unsent:
+        lines.append(f"{len(unsent)} vectors were not sent: the target was given up on")
+    groups: dict[tuple[str, str, str, str], list[Outcome]] = {}
     for o in failed:
-        v = o.vector
+        groups.setdefault(_cause(o) if not verbose else (str(len(groups)), "", "", ""), []).append(
+            o
+        )
+    for members in groups.values():
+        o = members[0]
+        v = o.sent or o.vector
         lines.append("")
-        lines.append(f"FAIL {v.name}: {o.problem}")
+        head = f"FAIL {o.vector.name}: {o.problem}"
+        if len(members) > 1:
+            head = f"FAIL x{len(members)} like {o.vector.name}: {o.problem}"
+        lines.append(head)
         lines.append(f"  clauses:  {', '.join(v.clauses) or '-'}")
         lines.append(f"  request:  {v.line}")
         lines.append(f"  expected: {_compact(v.expected)}")
         lines.append(f"  actual:   {o.actual if o.actual is not None else '(no answer)'}")
+        if len(members) > 1:
+            others = ", ".join(m.vector.name for m in members[1:4])
+            more = f" and {len(members) - 4} more" if len(members) > 4 else ""
+            lines.append(f"  also:     {others}{more} (--verbose lists each)")
     return lines
 
 
@@ -344,21 +576,53 @@ def conform(
     ops: Sequence[str] | None = None,
     rules: Sequence[str] | None = None,
     clauses: Sequence[str] | None = None,
+    exclude_rules: Sequence[str] | None = None,
+    exclude_clauses: Sequence[str] | None = None,
+    valid_only: bool = False,
+    compare: CompareLevel = "strict",
+    require: Sequence[str] = (),
     timeout: float = DEFAULT_TIMEOUT,
     directory: Path | None = None,
     env: Mapping[str, str] | None = None,
     cwd: str | os.PathLike[str] | None = None,
+    verbose: bool = False,
+    progress: Callable[[int, int, int], None] | None = None,
 ) -> tuple[list[Outcome], list[str]]:
     """Load, filter and run the vectors; the outcomes and the report's lines."""
-    chosen = select(load_vectors(directory), ops=ops, rules=rules, clauses=clauses)
+    try:
+        timeout = check_timeout(timeout, "--timeout")
+    except TargetError as e:
+        raise ConformError(str(e)) from None
+    if compare not in COMPARE_LEVELS:
+        raise ConformError(f"--compare: one of {', '.join(COMPARE_LEVELS)}, not {compare!r}")
+    chosen = select(
+        load_vectors(directory),
+        ops=ops,
+        rules=rules,
+        clauses=clauses,
+        exclude_rules=exclude_rules,
+        exclude_clauses=exclude_clauses,
+        valid_only=valid_only,
+    )
     if not chosen:
         raise ConformError("no vector matches the filters given")
     start = time.monotonic()
-    outcomes = run(argv, chosen, timeout=timeout, env=env, cwd=cwd)
-    return outcomes, report(outcomes, elapsed=time.monotonic() - start)
+    outcomes = run(
+        argv,
+        chosen,
+        timeout=timeout,
+        env=env,
+        cwd=cwd,
+        compare=compare,
+        require=require,
+        progress=progress,
+    )
+    return outcomes, report(outcomes, elapsed=time.monotonic() - start, verbose=verbose)
 
 
 __all__ = [
+    "CARRIER",
+    "COMPARE_LEVELS",
     "DEFAULT_TIMEOUT",
     "MAX_RESTARTS_IN_A_ROW",
     "VECTOR_DIRS",
@@ -367,6 +631,7 @@ __all__ = [
     "Target",
     "TargetFault",
     "Vector",
+    "carry",
     "conform",
     "json_equal",
     "load_vectors",

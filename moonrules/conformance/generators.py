@@ -223,26 +223,39 @@ def _distinct(
     texts, each written either way. Each tile after the first ``lo`` is preceded by a
     choice to go on, and each is chosen from the whole pool (the next free one when
     taken), so that shrinking drops a tile whole without changing the others."""
-    taken = set(avoid)
-    hi = min(hi, len(pool) - len(taken))
+    n = len(pool)
+    taken = [t in avoid for t in pool] if avoid else [False] * n
+    hi = min(hi, n - sum(taken))
     tiles: list[Tile] = []
     texts: list[str] = []
     while len(tiles) < hi and (len(tiles) < lo or c.more()):
-        i = c.num(0, len(pool) - 1)
-        while pool[i] in taken:
-            i = (i + 1) % len(pool)
+        i = c.num(0, n - 1)
+        while taken[i]:
+            i = (i + 1) % n
+        taken[i] = True
         t = pool[i]
-        taken.add(t)
         tiles.append(t)
         texts.append(tile_text(t, c.coin()))
     return tiles, texts
 
 
+@functools.lru_cache(maxsize=64)
+def _trumps(rules: RuleSet) -> tuple[Trump, ...]:
+    return rules.trumps
+
+
+@functools.lru_cache(maxsize=64)
+def _bids(rules: RuleSet) -> tuple[int, ...]:
+    return rules.bids
+
+
+@functools.lru_cache(maxsize=64)
 def _outside(rules: RuleSet) -> tuple[Tile, ...]:
     inside = set(rules.tile_set.tiles)
     return tuple(t for t in TILES if t not in inside)
 
 
+@functools.lru_cache(maxsize=64)
 def _unoffered(rules: RuleSet) -> tuple[Trump, ...]:
     return tuple(t for t in Trump if t not in rules.trumps)
 
@@ -297,7 +310,7 @@ def _start_trump_request(
     if _outside(rules):
         every.insert(0, "outside-set")
     fault = _pick_fault(c, mode, rules, every)
-    return name, rules, fault, c.pick(rules.trumps)
+    return name, rules, fault, c.pick(_trumps(rules))
 
 
 def _trump_faults(
@@ -467,7 +480,7 @@ def _score_hand_request(c: Choices, presets: tuple[str, ...], mode: bool | None)
     ]
     fault = c.pick(faults) if _faulty(c, mode) else None
     bidder = c.num(0, n - 1)
-    bid = c.pick(rules.bids)
+    bid = c.pick(_bids(rules))
     # the bidder's side takes as many tricks as the bid needs, give or take (exactly is
     # the simplest: the edge of SCORE-1); the seats of each side share their tricks
     won = max(0, min(7, min(bid, 7) + c.num(-7, 7)))

@@ -10,7 +10,7 @@ timeout; a third keeps the tail of its error output, for reports.
 
 Memory stays bounded whatever the target writes: an answer line longer than
 :data:`MAX_ANSWER_BYTES` is garbage (read no further than that), at most
-:data:`MAX_PENDING_LINES` answer lines wait to be read, and only the last
+:data:`MAX_PENDING_CHUNKS` chunks of answers wait to be read, and only the last
 :data:`TAIL_LINES` lines of its error output are kept, each clipped.
 
 The target runs in a process group of its own (a new session, on POSIX).
@@ -73,7 +73,7 @@ MAX_TIMEOUT: Final = 86_400.0
 """The longest timeout accepted: a day."""
 
 STARTUP_TIMEOUT: Final = 5.0
-"""Seconds the first answer after a start may take, at least (the target is loading)."""
+"""Seconds the first answer of a run may take, at least (the target is loading)."""
 
 CLOSE_GRACE: Final = 1.0
 """Seconds :meth:`Target.close` lets the target exit on its own before killing it."""
@@ -84,8 +84,9 @@ MAX_ANSWER_BYTES: Final = 16 * 2**20
 MAX_ANSWER_DEPTH: Final = 64
 """The deepest nesting of arrays and objects accepted in an answer."""
 
-MAX_PENDING_LINES: Final = 4096
-"""Answer lines read ahead of the caller, at most; the target waits beyond that."""
+MAX_PENDING_CHUNKS: Final = 256
+"""Chunks of output (64 KiB at most, or one long line) read ahead of the caller, at most;
+the target waits beyond that."""
 
 TAIL_LINES: Final = 20
 """Lines of the target's error output kept, for reports."""
@@ -255,7 +256,7 @@ class Target:
 
     ``command`` is a command line (split like a shell would) or an argument
     vector; ``timeout`` the default seconds a request may wait for its answer;
-    ``startup_timeout``, if given, how long the first answer after each start may
+    ``startup_timeout``, if given, how long the first answer after the first start may
     take, if that is longer (the target is loading; see :data:`STARTUP_TIMEOUT`).
     :meth:`start` raises :class:`OSError` if the command cannot be run. Use it as
     a context manager, or call :meth:`close`.
@@ -281,7 +282,8 @@ class Target:
         self.answered = 0
         """How many requests the target answered since it was last started."""
         self.proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[bytes | None] = queue.Queue(MAX_PENDING_LINES)
+        self._lines: queue.Queue[list[bytes] | None] = queue.Queue(MAX_PENDING_CHUNKS)
+        self._ready: deque[bytes] = deque()
         self._writes: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[bytes] = deque(maxlen=TAIL_LINES)
         self._stop = threading.Event()
@@ -321,7 +323,8 @@ class Target:
         self.answered = 0
         self.proc = proc
         self._exited_at = None
-        self._lines = queue.Queue(MAX_PENDING_LINES)
+        self._lines = queue.Queue(MAX_PENDING_CHUNKS)
+        self._ready = deque()
         self._writes = queue.Queue()
         self._stderr = deque(maxlen=TAIL_LINES)
         self._stop = threading.Event()
@@ -345,11 +348,19 @@ class Target:
         """Stop the target if it wrote a line out of turn (raised) or exited after answering."""
         if self.proc is None:
             return
-        with contextlib.suppress(queue.Empty):
-            stray = self._lines.get_nowait()
+        stray: bytes | None = None
+        if self._ready:
+            stray = self._ready[0]
+        else:
+            with contextlib.suppress(queue.Empty):
+                chunk = self._lines.get_nowait()
+                if chunk is None:
+                    self.stop()
+                    return
+                stray = chunk[0]
+        if stray is not None:
             self.stop()
-            if stray is not None:
-                raise _garbage_line(stray, after_answer=self.answered > 0)
+            raise _garbage_line(stray, after_answer=self.answered > 0)
         if self.proc is not None and self.proc.poll() is not None:
             self.stop()  # it exited quietly after its last answer
 
@@ -362,19 +373,21 @@ class Target:
         """The next answer line, without its line end; a :class:`TargetFault` if none comes."""
         wait = self.timeout if timeout is None else check_timeout(timeout)
         within = f"{wait:g} s"
-        if self.answered == 0 and self.startup_timeout is not None:
+        if self.starts == 1 and self.answered == 0 and self.startup_timeout is not None:
             if self.startup_timeout > wait:
-                within = (
-                    f"{self.startup_timeout:g} s (the first answer after a start; {within} after)"
-                )
+                within = f"{self.startup_timeout:g} s (the first answer; {within} after)"
             wait = max(wait, self.startup_timeout)
         deadline = time.monotonic() + wait
-        while True:
+        while not self._ready:
             try:
-                answer = self._lines.get(timeout=_POLL)
-                break
+                chunk = self._lines.get(timeout=_POLL)
             except queue.Empty:
-                pass
+                chunk = []
+            if chunk is None:
+                raise self._crashed()
+            if chunk:
+                self._ready.extend(chunk)
+                break
             now = time.monotonic()
             proc = self.proc
             if proc is None:
@@ -387,8 +400,7 @@ class Target:
             if now > deadline:
                 self.stop()
                 raise TargetTimeout(f"no answer within {within}; the target was stopped")
-        if answer is None:
-            raise self._crashed()
+        answer = self._ready.popleft()
         if answer == _OVERLONG:
             self.stop()
             raise TargetGarbage(f"the answer is longer than {MAX_ANSWER_BYTES} bytes", "(not read)")
@@ -430,8 +442,9 @@ class Target:
         answers: list[str] = []
         try:
             self._check_stray()
-            for line in lines:
-                self.send(line)
+            self.start()
+            text = "".join(line + "\n" for line in lines)
+            self._writes.put(text.encode("utf-8", errors="surrogatepass"))
             for _ in lines:
                 answers.append(self.receive())
         except TargetFault as fault:
@@ -507,7 +520,9 @@ def _text(line: bytes) -> str:
     return line.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
-def _put(out: queue.Queue[bytes | None], item: bytes | None, stop: threading.Event) -> bool:
+def _put(
+    out: queue.Queue[list[bytes] | None], item: list[bytes] | None, stop: threading.Event
+) -> bool:
     """Put ``item``, waiting while the queue is full; False when told to stop."""
     while not stop.is_set():
         try:
@@ -533,13 +548,17 @@ def _readable(fd: int, stop: threading.Event) -> bytes | None:
     return None
 
 
-def _pump_lines(fd: int, out: queue.Queue[bytes | None], stop: threading.Event) -> None:
-    """Split the target's output into lines, none longer than :data:`MAX_ANSWER_BYTES`."""
+def _pump_lines(fd: int, out: queue.Queue[list[bytes] | None], stop: threading.Event) -> None:
+    """Split the target's output into lines, none longer than :data:`MAX_ANSWER_BYTES`;
+    the lines of each chunk read are queued together."""
     buf = bytearray()
     skipping = False  # the rest of an overlong line
     while (chunk := _readable(fd, stop)) is not None:
+        lines: list[bytes] = []
         if not chunk:
-            if buf and not _put(out, bytes(buf), stop):
+            if buf:
+                lines.append(bytes(buf))
+            if lines and not _put(out, lines, stop):
                 return
             _put(out, None, stop)
             return
@@ -552,15 +571,16 @@ def _pump_lines(fd: int, out: queue.Queue[bytes | None], stop: threading.Event) 
                 if len(buf) > MAX_ANSWER_BYTES:
                     buf.clear()
                     skipping = True
-                    if not _put(out, _OVERLONG, stop):
-                        return
+                    lines.append(_OVERLONG)
             if nl < 0:
                 break
-            if not skipping and not _put(out, bytes(buf), stop):
-                return
+            if not skipping:
+                lines.append(bytes(buf))
             buf.clear()
             skipping = False
             start = nl + 1
+        if lines and not _put(out, lines, stop):
+            return
 
 
 def _pump_writes(

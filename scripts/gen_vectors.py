@@ -270,6 +270,24 @@ _SAMPLE_HAND = {
 # tiles
 
 
+def gen_id_range(v: Vectors) -> None:
+    """The ids every engine must echo exactly (spec/protocol.md, section 2): integers within
+    plus or minus 2**53 - 1 (what a double holds exactly, as in JavaScript), long and
+    non-ASCII strings, and values built of them, on an answer and on a refusal."""
+    f = "errors"
+    top = 2**53 - 1
+    ids: dict[str, JSON] = {
+        "largest-integer": top,
+        "smallest-integer": -top,
+        "long-text": "moon-" * 200,
+        "escapes": 'tab\tquote"backslash\\',
+        "nested-integers": {"run": 7, "ids": [top, -top, "x"]},
+    }
+    for name, rid in ids.items():
+        v.add(f, f"id/{name}", {"id": rid, "op": "tiles"}, keep_id=True)
+        v.add(f, f"id/{name}/on-error", {"id": rid, "op": "tiles", "x": 1}, keep_id=True)
+
+
 def gen_tiles(v: Vectors) -> None:
     for preset in PRESETS:
         v.add("tiles", preset, {"op": "tiles", **rules_request(preset)})
@@ -1270,6 +1288,7 @@ def generate() -> dict[str, list[Vector]]:
     v = Vectors()
     rng = random.Random("moonrules/vectors/1")
     gen_errors(v)
+    gen_id_range(v)
     gen_tiles(v)
     gen_led_suit(v, rng)
     gen_legal_plays(v, rng)

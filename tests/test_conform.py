@@ -298,3 +298,235 @@ def test_a_damaged_vector_file_is_refused(tmp_path: Path) -> None:
     assert result.returncode == 2 and "edited or damaged" in result.stderr
     with pytest.raises(c.ConformError, match="no vector files"):
         c.load_vectors(tmp_path / "empty")
+
+
+# ---------------------------------------------------------------------------
+# From an installed wheel
+
+
+def test_conform_runs_from_an_installed_wheel(tmp_path: Path) -> None:
+    """The wheel carries the protocol text, the schemas and every vector file.
+
+    Builds the wheel from a copy of the checkout (``setup.py`` copies ``spec/`` into
+    the package), installs it into a fresh virtual environment (no system packages;
+    attrs from the package index), checks that every shipped file is a byte-for-byte
+    copy of ``spec/``, and runs ``moonrules conform`` from outside the checkout against
+    ``python -m moonrules serve`` of that environment. Every vector file is loaded
+    (their hashes are checked); only the ``led_suit`` vectors of the standard rules
+    and the protocol-level ones are sent, to keep the test short.
+    """
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, src / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "data")
+    for name in ("moonrules", "spec"):
+        shutil.copytree(ROOT / name, src / name, ignore=ignore)
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+
+    def run(*argv: str | Path, cwd: Path = tmp_path) -> str:
+        done = subprocess.run(
+            [str(a) for a in argv],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=env,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+        return done.stdout
+
+    wheels = tmp_path / "dist"
+    run(sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+        "-w", wheels, src)  # fmt: skip
+    (wheel,) = wheels.glob("moonrules-*.whl")
+    venv = tmp_path / "venv"
+    run(sys.executable, "-m", "venv", venv)
+    python = venv / "bin" / "python"
+    run(python, "-m", "pip", "install", "-q", "--disable-pip-version-check", wheel)
+    data = Path(
+        run(
+            python, "-c", "import moonrules.conformance.conform as c; print(c.vector_dir())"
+        ).strip()
+    ).parent
+    assert venv in data.parents and data.name == "data"
+    shipped = sorted(p.relative_to(data) for p in data.rglob("*") if p.is_file())
+    spec = ROOT / "spec"
+    expected = sorted(
+        p.relative_to(spec)
+        for pattern in ("protocol.md", "schema/*.json", "vectors/*.jsonl")
+        for p in spec.glob(pattern)
+    )
+    assert shipped == expected
+    assert all((data / p).read_bytes() == (spec / p).read_bytes() for p in shipped)
+    serve = f"{shlex.quote(str(python))} -m moonrules serve"
+    out = run(
+        venv / "bin" / "moonrules", "conform", "--target", serve, "--ops", "led_suit",
+        "--rules", "standard", "--quiet",
+    )  # fmt: skip
+    assert out.startswith(
+        f"{len(c.select(c.load_vectors(), ops=['led_suit'], rules=['standard']))} passed, 0 failed"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Partial engines, comparison levels, reporting, signals
+
+
+PARTIAL_ENGINE = """
+import json, sys
+from moonrules.conformance.protocol import handle
+for line in sys.stdin:
+    request = json.loads(line) if line.lstrip().startswith("{") else None
+    if isinstance(request, dict) and request.get("op") not in ("led_suit", "legal_bids"):
+        answer = {"id": request.get("id"), "ok": False,
+                  "error": {"code": "unknown-op", "message": "not here", "rule": None}}
+    else:
+        answer = handle(request)
+        if not answer["ok"] and answer["error"]["rule"]:
+            answer["error"]["rule"] = "MY-1"  # its own clause IDs
+    print(json.dumps(answer), flush=True)
+"""
+
+
+def test_a_partial_engine_has_its_unsupported_ops_skipped(tmp_path: Path) -> None:
+    target = _script(tmp_path, "partial", PARTIAL_ENGINE)
+    vectors = c.load_vectors()
+    chosen = [
+        *_of(vectors, "tiles"),
+        *_of(vectors, "trick_winner")[:20],
+        *_of(vectors, "led_suit")[:40],
+        *_of(vectors, "legal_bids")[:40],
+    ]
+    outcomes = c.run(target, chosen, timeout=20, env=ENV, compare="code")
+    by_status: dict[str, set[str | None]] = {}
+    for o in outcomes:
+        by_status.setdefault(o.status, set()).add(o.vector.op)
+    assert by_status["unsupported"] == {"trick_winner"}
+    assert "failed" not in by_status, c.report(outcomes)
+    carried = [o for o in outcomes if o.vector.op == "tiles"]
+    assert carried and all(o.passed and o.sent and o.sent.op == "led_suit" for o in carried)
+    assert all("(as led_suit)" in (o.sent.name if o.sent else "") for o in carried)
+    lines = c.report(outcomes)
+    assert lines[0].startswith(f"{len(chosen) - 20} passed, 0 failed, 20 skipped (unsupported)")
+    assert lines[1] == "unsupported (answered unknown-op, skipped): trick_winner"
+    # strict: its clause IDs are not the reference's; --require: unknown-op is a failure
+    refused = [v for v in _of(vectors, "led_suit") if not v.expected["ok"]]
+    refused = [v for v in refused if v.expected["error"]["rule"]]
+    strict = c.run(target, refused[:10], timeout=20, env=ENV)
+    assert any(o.problem and "error rule" in o.problem for o in strict)
+    required = c.run(target, _of(vectors, "trick_winner")[:3], env=ENV, require=["trick_winner"])
+    assert [o.status for o in required] == ["failed"] * 3
+
+
+def test_comparison_levels() -> None:
+    expected = {"id": 1, "ok": False, "error": {"code": "illegal", "message": "m", "rule": "BID-3"}}
+    other_rule = {"id": 1, "ok": False, "error": {"code": "illegal", "message": "x", "rule": None}}
+    other_code = {"id": 1, "ok": False, "error": {"code": "bad-request", "message": "x"}}
+    assert c.mismatch(expected, other_rule) is not None
+    assert c.mismatch(expected, other_rule, "code") is None
+    assert c.mismatch(expected, other_code, "code") is not None
+    assert c.mismatch(expected, other_code, "outcome") is None
+    accepted = {"id": 1, "ok": True, "result": 1}
+    assert c.mismatch(expected, accepted, "outcome") == "ok is true, expected false"
+    replay = {"id": 1, "ok": True, "result": {"valid": False, "violation": {"rule": "BID-3"}}}
+    mine = {"id": 1, "ok": True, "result": {"valid": False, "violation": {"rule": "X-1"}}}
+    assert c.mismatch(replay, mine) == "the result differs"
+    assert c.mismatch(replay, mine, "code") is None
+
+
+def test_valid_only_and_exclusions_filter_vectors() -> None:
+    vectors = c.load_vectors()
+    valid = c.select(vectors, valid_only=True)
+    assert valid and all(v.expected["ok"] for v in valid)
+    no_lead2 = c.select(vectors, exclude_clauses=["LEAD-2"], exclude_rules=["pagat"])
+    assert no_lead2 and all("LEAD-2" not in v.clauses and v.rules != "pagat" for v in no_lead2)
+    with pytest.raises(c.ConformError, match="--exclude-rules"):
+        c.select(vectors, exclude_rules=["chess"])
+
+
+def test_a_dead_target_is_reported_once_with_its_last_words(tmp_path: Path) -> None:
+    target = _script(tmp_path, "dies", "import sys\nsys.stderr.write('no engine here\\n')\n")
+    result = _moonrules("conform", "--target", shlex.join(target), "--quiet")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) < 40 and "not sent" in result.stdout, lines
+    assert "the target was given up on" in result.stdout
+    assert "no engine here" in result.stdout
+
+
+@pytest.mark.parametrize("value", ["inf", "nan", "-1", "1e400", "0"])
+def test_timeouts_that_are_no_positive_number_are_refused(value: str) -> None:
+    for command in ("conform", "fuzz"):
+        result = _moonrules(command, "--target", SERVE, "--timeout", value, timeout=60)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert result.stderr.strip().splitlines()[-1].startswith(f"moonrules {command}: error:")
+
+
+def test_a_target_that_cannot_be_split_is_one_line_of_error() -> None:
+    for command in ("conform", "fuzz"):
+        result = _moonrules(command, "--target", "'x", timeout=60)
+        assert result.returncode == 2
+        assert result.stderr.strip() == 'moonrules: error: --target: cannot split "\'x": ' + (
+            "No closing quotation"
+        )
+
+
+def test_a_reader_going_away_is_a_non_zero_exit(tmp_path: Path) -> None:
+    """``conform ... | head -1``: the command stops quietly with 141, not 0."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "moonrules", "conform", "--target", "false", "--quiet"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=ENV,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before anything is written
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 141
+    assert b"Traceback" not in err
+
+
+def test_sigterm_to_conform_ends_its_target(tmp_path: Path) -> None:
+    import signal
+
+    pid_file = tmp_path / "target.pid"
+    target = _script(
+        tmp_path,
+        "slow",
+        f"""
+        import os, sys, time
+        open({str(pid_file)!r}, "w").write(str(os.getpid()))
+        for line in sys.stdin:
+            time.sleep(3600)
+        """,
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "moonrules", "conform", "--target", shlex.join(target), "--quiet"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=ENV,
+    )
+    try:
+        for _ in range(300):
+            if pid_file.exists() and pid_file.read_text():
+                break
+            time.sleep(0.1)
+        pid = int(pid_file.read_text())
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    for _ in range(50):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the target outlived conform")

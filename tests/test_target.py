@@ -12,10 +12,12 @@ import pytest
 from moonrules.conformance.target import (
     Target,
     TargetCrash,
+    TargetError,
     TargetExtraLine,
     TargetFault,
     TargetGarbage,
     TargetTimeout,
+    check_timeout,
     split_command,
 )
 
@@ -186,3 +188,104 @@ def test_conform_fails_the_vector_an_extra_line_followed(tmp_path: Path) -> None
     assert [o.passed for o in outcomes] == [False, True, True]
     assert outcomes[0].problem == ("an extra line after the previous answer: 'a debugging line'")
     assert outcomes[0].actual is not None and outcomes[0].actual.startswith("{")
+
+
+# ---------------------------------------------------------------------------
+# Hostile targets: bounded memory, no hang, no process left behind
+
+
+def _rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def test_a_target_writing_without_end_is_garbage_in_bounded_memory(tmp_path: Path) -> None:
+    """/dev/zero on stdout (no line end ever) and endless stderr: memory stays bounded."""
+    before = _rss_mb()
+    with (
+        Target(["sh", "-c", "cat /dev/zero"], timeout=20) as target,
+        pytest.raises(TargetGarbage, match="longer than"),
+    ):
+        target.ask("{}")
+    noisy = "cat /dev/zero >&2 & read line; echo '{\"id\": 1}'; sleep 2"
+    with Target(["sh", "-c", noisy], timeout=20) as target:
+        time.sleep(1.0)  # a few hundred MB of stderr go by meanwhile
+        assert target.ask("{}") == '{"id": 1}'
+        assert all(len(line) <= 2000 for line in target.stderr_tail)
+    assert _rss_mb() - before < 150
+
+
+def test_a_child_holding_the_output_open_neither_hangs_nor_outlives_the_target(
+    tmp_path: Path,
+) -> None:
+    pid_file = tmp_path / "child.pid"
+    script = f"sleep 300 & echo $! > {pid_file}; read line; exit 0"
+    start = time.monotonic()
+    with (
+        Target(["sh", "-c", script], timeout=20) as target,
+        pytest.raises(TargetCrash, match="exited with status 0"),
+    ):
+        target.ask("{}")
+    assert time.monotonic() - start < 10
+    child = int(pid_file.read_text())
+    for _ in range(50):
+        if not _alive(child):
+            break
+        time.sleep(0.1)
+    assert not _alive(child), "the target's child was left running"
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/stat")
+    return not (status.exists() and status.read_text().split()[2] == "Z")
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        ('{"id": NaN}', "not JSON"),
+        ('{"id": 1, "ok": true, "result": Infinity}', "not JSON"),
+        ('{"a": ' * 100_000 + "1" + "}" * 100_000, "nested"),
+        ('{"a": ' * 100 + "1" + "}" * 100, "nested more than 64"),
+        ("[1, 2]", "not an object"),
+    ],
+    ids=["nan", "infinity", "nested-100000", "nested-100", "array"],
+)
+def test_answers_that_are_not_strict_json_objects_are_garbage(
+    tmp_path: Path, answer: str, reason: str
+) -> None:
+    body = f"import sys\nfor line in sys.stdin:\n    print({answer!r}, flush=True)\n"
+    with _target(tmp_path, body) as target, pytest.raises(TargetGarbage, match=reason):
+        target.ask_object("{}")
+
+
+def test_requests_are_pipelined_and_answered_in_order(tmp_path: Path) -> None:
+    with _target(tmp_path, ECHO) as target:
+        lines = [f'{{"id": {i}}}' for i in range(2000)]
+        answers, fault = target.ask_many(lines)
+        assert fault is None and answers == lines
+        answers, fault = target.ask_many(['{"id": 1}', '"die"', '{"id": 3}'])
+        assert answers == ['{"id": 1}'] and isinstance(fault, TargetCrash)
+        assert target.ask('{"id": 4}') == '{"id": 4}'
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("nan"), -1.0, 0.0, 1e400, 1e308])
+def test_a_timeout_must_be_a_positive_finite_number_of_seconds(value: float) -> None:
+    with pytest.raises(TargetError, match="more than 0"):
+        Target(["true"], timeout=value)
+    with pytest.raises(TargetError):
+        check_timeout(value)
+
+
+def test_a_command_that_cannot_be_split_is_refused() -> None:
+    with pytest.raises(TargetError, match="cannot split"):
+        split_command("'x")
+    with pytest.raises(TargetError, match="give the command"):
+        split_command("  ")

@@ -397,6 +397,121 @@ def test_same_seed_same_run() -> None:
     ]
 
 
+LEVEL_OPS = {"score_made_off_by_one": ("score_hand",), "team_mixup": ("score_hand",)}
+"""Ops the level test fuzzes where a mutant also shows in replay (slow to shrink)."""
+
+
+@pytest.mark.parametrize("level", ["code", "outcome"])
+def test_every_mutant_is_caught_at_the_looser_levels(level: str) -> None:
+    """Every mutant changes an outcome (a result, or accepted versus refused), so the
+    looser comparison levels catch each one too."""
+    for name in sorted(CHECKS):
+        mutant = load(name)
+        ops = LEVEL_OPS.get(name, mutant.SHOWS_IN)
+        report = fuzz(
+            mutant.handle,
+            ops=list(ops),
+            examples=BOUND,
+            seed=SEED,
+            max_findings=1,
+            compare=level,  # type: ignore[arg-type]
+            shrink_seconds=5,
+        )
+        assert {f.op for f in report.findings} == set(ops), (name, report.to_text())
+
+
+def test_findings_are_collected_distinct_up_to_the_limit() -> None:
+    mutant = load("doubles_always_trump")
+    report = fuzz(mutant.handle, ops=["led_suit"], examples=BOUND, seed=SEED, max_findings=3)
+    keys = [(f.rules, tuple(f.clauses)) for f in report.findings]
+    assert len(keys) == 3 and len(set(keys)) == 3
+    assert report.cases["led_suit"] < BOUND  # the op stopped at its third finding
+    one = fuzz(mutant.handle, ops=["led_suit"], examples=BOUND, seed=SEED, max_findings=1)
+    assert len(one.findings) == 1
+
+
+def test_excluded_clauses_hide_a_known_gap() -> None:
+    """An engine without the first-lead-trump variant passes once LEAD-2 is excluded."""
+
+    def no_lead_trump(request: dict[str, Any]) -> dict[str, Any]:
+        answer = handle(request)
+        if request.get("op") == "legal_plays" and answer["ok"] and not request.get("trick"):
+            hand = {str(Tile.parse(t)) for t in request["hand"]}
+            answer = {**answer, "result": sorted(hand, key=Tile.parse, reverse=True)}
+        return answer
+
+    gap = fuzz(no_lead_trump, ops=["legal_plays"], examples=400, seed=SEED, valid_only=True)
+    assert gap.findings and all("LEAD-2" in f.clauses for f in gap.findings)
+    hidden = fuzz(
+        no_lead_trump,
+        ops=["legal_plays"],
+        examples=400,
+        seed=SEED,
+        valid_only=True,
+        exclude_clauses=["LEAD-2"],
+    )
+    assert hidden.ok and hidden.excluded > 0, hidden.to_text()
+    by_rules = fuzz(
+        no_lead_trump,
+        ops=["legal_plays"],
+        examples=400,
+        seed=SEED,
+        valid_only=True,
+        exclude_rules=["lead-trump"],
+    )
+    assert by_rules.ok and "lead-trump" not in by_rules.rules
+
+
+def test_valid_only_draws_only_legal_requests() -> None:
+    seen: list[bool] = []
+
+    def spy(request: dict[str, Any]) -> dict[str, Any]:
+        answer = handle(request)
+        result = answer.get("result")
+        seen.append(
+            answer["ok"] and not (isinstance(result, dict) and result.get("valid") is False)
+        )
+        return answer
+
+    report = fuzz(spy, examples=40, seed=SEED, valid_only=True)
+    assert report.ok and all(seen) and len(seen) >= 40 * (len(OPS) - 1)
+
+
+def test_exhaustive_runs_every_legal_request_of_the_finite_ops() -> None:
+    from moonrules.conformance.generators import exhaustive, space_size
+
+    report = fuzz(
+        handle, ops=["tiles", "led_suit", "auction", "view"], rules="standard", exhaustive=True
+    )
+    assert report.ok
+    assert report.cases["led_suit"] == space_size("led_suit", ["standard"]) == 9 * (7 + 2 * 15)
+    assert report.cases["auction"] == sum(1 for _ in exhaustive("auction", ["standard"]))
+    assert report.cases["view"] == 0 and any("not enumerable" in n for n in report.notes)
+    mutant = load("led_suit_first_written")
+    caught = fuzz(mutant.handle, ops=["led_suit"], rules="standard", exhaustive=True)
+    assert caught.findings and caught.findings[0].kind == "disagreement"
+
+
+def test_a_random_run_says_when_it_has_drawn_an_ops_whole_space() -> None:
+    report = fuzz(
+        handle, ops=["led_suit"], rules="no-double-blank", examples=9000, seed=SEED, valid_only=True
+    )
+    assert any(n.startswith("led_suit: all 288 ") for n in report.notes), report.notes
+    assert report.cases["led_suit"] < 9000  # valid-only: nothing left to draw, it stopped
+    quick = fuzz(handle, ops=["tiles"], examples=500, seed=SEED)
+    assert quick.cases["tiles"] == 500 and any("tiles: all 11 " in n for n in quick.notes)
+
+
+def test_a_target_that_keeps_dying_is_given_up_on(tmp_path: Path) -> None:
+    path = tmp_path / "dead.py"
+    path.write_text("import sys\nsys.stderr.write('engine missing\\n')\nsys.exit(4)\n")
+    started = time.monotonic()
+    report = fuzz(f"{PY} {path}", examples=50, seed=SEED)
+    assert time.monotonic() - started < 60
+    assert not report.ok and report.gave_up is not None
+    assert "engine missing" in report.gave_up and "given up" in report.summary()
+
+
 # ---------------------------------------------------------------------------
 # Targets that crash, hang or print garbage: reported, restarted, never hung on
 

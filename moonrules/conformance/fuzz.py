@@ -705,12 +705,16 @@ class _Engine:
         out: list[_Outcome | None] = [
             self.judge(op, r, e, a) for r, e, a in zip(requests_, expected, answers, strict=False)
         ]
+        crashes = 0
         for r in requests_[len(answers) :]:
             fields = {k: v for k, v in r.items() if k != "id"}
             outcome = self.ask_one(op, fields, r["id"])
             out.append(outcome)
             if outcome is not None and outcome.kind == "timeout":
                 break  # the rest are not asked: each hang would cost the timeout
+            crashes = crashes + 1 if outcome is not None and outcome.kind == "crash" else 0
+            if crashes >= MAX_FAULTS_IN_A_ROW:
+                break  # nor to a target that keeps dying
         return out
 
     # -- findings
@@ -740,6 +744,7 @@ class _Engine:
         if self.unsupported_answer(op, outcome):
             if op not in self.require:
                 self.unsupported[op] = _dump(outcome.actual)
+                self.cases[op] = 0  # nothing of it was compared
                 return True
             outcome = attrs.evolve(outcome, kind="unsupported", detail="answered unknown-op")
         if self.faults_in_a_row >= MAX_FAULTS_IN_A_ROW:

@@ -166,17 +166,24 @@ class ProcessTarget(Target):
 
     def many(self, lines: Sequence[str]) -> tuple[list[Response], TargetFailure | None]:
         """Pipeline ``lines``; the answers read (as objects) and the failure that ended them."""
-        texts, fault = self.ask_many(lines)
+        fault = self.send_many(lines)
+        return self.collect(len(lines)) if fault is None else ([], _failure(fault))
+
+    def collect(self, n: int) -> tuple[list[Response], TargetFailure | None]:
+        """The answers (as objects) to ``n`` requests sent with :meth:`send_many`."""
+        texts, fault = self.receive_many(n)
         answers: list[Response] = []
         for text in texts:
             try:
                 answers.append(read_answer(text))
             except TargetFault as e:
                 self.stop()
-                return answers, TargetFailure(e.kind, e.detail)
-        if fault is not None:
-            return answers, TargetFailure(fault.kind, fault.detail, getattr(fault, "tail", ()))
-        return answers, None
+                return answers, _failure(e)
+        return answers, None if fault is None else _failure(fault)
+
+
+def _failure(fault: TargetFault) -> TargetFailure:
+    return TargetFailure(fault.kind, fault.detail, getattr(fault, "tail", ()))
 
 
 class _CallableTarget:
@@ -279,7 +286,7 @@ def _same(a: JSON, b: JSON) -> bool:
     """Equality of JSON scalars: ``1`` and ``1.0`` are one number, ``true`` is no number."""
     if _is_number(a) and _is_number(b):
         return bool(a == b)
-    return type(a) is type(b) and _dump(a) == _dump(b)
+    return type(a) is type(b) and bool(a == b)
 
 
 def first_difference(a: JSON, b: JSON, path: str = "") -> str | None:
@@ -688,14 +695,22 @@ class _Engine:
             return [self.ask_one(op, fields) for fields in batch]
         requests_: list[Request] = []
         lines: list[str] = []
-        expected: list[Response] = []
+        fields_lines: list[str] = []
         for fields in batch:
             self.next_id += 1
             fields_line = _dump(fields)
+            fields_lines.append(fields_line)
             requests_.append({"id": self.next_id, **fields})
             lines.append(f'{{"id":{self.next_id},{fields_line[1:]}' if fields else "{}")
-            expected.append(self.expected(fields_line, fields, self.next_id))
-        answers, failure = self.process.many(lines)
+        # the reference answers while the target does
+        sent = self.process.send_many(lines)
+        expected = [
+            self.expected(line, fields, r["id"])
+            for line, fields, r in zip(fields_lines, batch, requests_, strict=True)
+        ]
+        answers, failure = (
+            self.process.collect(len(lines)) if sent is None else ([], _failure(sent))
+        )
         if failure is None:
             return [
                 self.judge(op, r, e, a)

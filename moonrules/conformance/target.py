@@ -230,7 +230,8 @@ def read_answer(text: str) -> dict[str, JSON]:
         raise TargetGarbage("the answer is not JSON", text) from None
     if not isinstance(value, dict):
         raise TargetGarbage("the answer is JSON but not an object", text)
-    if _depth(value) > MAX_ANSWER_DEPTH:
+    brackets = text.count("[") + text.count("{")  # (an upper bound of the depth, quickly)
+    if brackets > MAX_ANSWER_DEPTH and _depth(value) > MAX_ANSWER_DEPTH:
         raise TargetGarbage(f"the answer is nested more than {MAX_ANSWER_DEPTH} deep", text)
     return value
 
@@ -439,13 +440,28 @@ class Target:
         request was answered). After a fault the target is stopped; which request
         caused it is not known (ask them one at a time to tell).
         """
-        answers: list[str] = []
+        fault = self.send_many(lines)
+        if fault is not None:
+            return [], fault
+        return self.receive_many(len(lines))
+
+    def send_many(self, lines: Sequence[str]) -> TargetFault | None:
+        """Write ``lines`` without waiting (read the answers with :meth:`receive_many`);
+        a fault if a line the target wrote out of turn stopped it first."""
         try:
             self._check_stray()
-            self.start()
-            text = "".join(line + "\n" for line in lines)
-            self._writes.put(text.encode("utf-8", errors="surrogatepass"))
-            for _ in lines:
+        except TargetFault as fault:
+            return fault
+        self.start()
+        text = "".join(line + "\n" for line in lines)
+        self._writes.put(text.encode("utf-8", errors="surrogatepass"))
+        return None
+
+    def receive_many(self, n: int) -> tuple[list[str], TargetFault | None]:
+        """The next ``n`` answer lines, or those that came and the fault that ended them."""
+        answers: list[str] = []
+        try:
+            for _ in range(n):
                 answers.append(self.receive())
         except TargetFault as fault:
             self.stop()

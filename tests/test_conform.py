@@ -530,3 +530,42 @@ def test_sigterm_to_conform_ends_its_target(tmp_path: Path) -> None:
         time.sleep(0.1)
     else:
         raise AssertionError("the target outlived conform")
+
+
+@pytest.mark.parametrize(
+    ("rules", "answer"),
+    [
+        ({"colour": 1, "players": "x"}, ("bad-request", None)),  # (1) in the order written
+        ({"players": 5, "trump_numbers": [9]}, ("illegal", "TRUMP-5")),  # (2) before (3)
+        ({"players": 4, "min_bid": 9}, ("illegal", "RULES-1")),  # (3) before (4)
+        (
+            {"min_bid": 9, "tile_set": "no-double-blank-21", "trump_numbers": [0]},
+            ("illegal", "BID-4"),  # (4) before (6)
+        ),
+        (
+            {"widow_timing": "after-trump", "players": 4, "tile_set": "double-six-28"}
+            | {"trump_numbers": []},
+            ("illegal", "RULES-1"),  # (5) before (6)
+        ),
+        (
+            {"tile_set": "no-double-blank-21", "trump_numbers": [0], "target": 0},
+            ("illegal", "TRUMP-5"),  # (6) before (7)
+        ),
+        ({"target": 0}, ("illegal", "RULES-1")),
+        ({"rules": " Lead_Trump "}, None),  # a name: case, whitespace and _ do not matter
+    ],
+)
+def test_the_order_of_rule_object_checks_is_the_one_protocol_md_gives(
+    rules: dict[str, object], answer: tuple[str, str | None] | None
+) -> None:
+    """spec/protocol.md, section 4.5: which fault of a rule object is answered first."""
+    from moonrules.conformance.protocol import handle
+
+    value = rules.get("rules", rules)
+    got = handle({"op": "tiles", "rules": value})
+    if answer is None:
+        assert got["ok"]
+    else:
+        assert (got["error"]["code"], got["error"]["rule"]) == answer
+    text = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
+    assert "A rule object with several faults gets the answer of the first found" in text

@@ -507,6 +507,73 @@ def test_presets_are_read_only() -> None:
     assert m.rules_by_name("standard") == before == m.new_game(seed=1).rules
 
 
+def _library_calls() -> dict[str, tuple[Any, type[Exception], str]]:
+    from moonrules.game import Deal, check_deal, illegal_play_reason, with_deal
+    from moonrules.rules.scoring import score_hand
+
+    s = m.new_game(seed=1)
+    standard = m.PRESETS["standard"]
+    playing = s
+    while playing.phase is not m.Phase.PLAY:
+        playing = m.apply(playing, m.legal_actions(playing)[-1])
+    bad_deal = Deal((("6-6",) * 7,) * 3, None)  # type: ignore[arg-type]
+    return {
+        "apply(None)": (lambda: m.apply(None, m.Pass()), TypeError, "state"),  # type: ignore[arg-type]
+        "apply(s, 5)": (lambda: m.apply(s, 5), TypeError, "action"),  # type: ignore[arg-type]
+        "legal_actions('x')": (lambda: m.legal_actions("x"), TypeError, "state"),  # type: ignore[arg-type]
+        "legal_plays trump 6": (
+            lambda: m.legal_plays(m.tiles("6-6"), m.tiles("5-5"), 6),  # type: ignore[arg-type]
+            TypeError,
+            "trump",
+        ),
+        "legal_plays text hand": (
+            lambda: m.legal_plays("6-6", (), m.Trump.SIX),  # type: ignore[arg-type]
+            TypeError,
+            "hand",
+        ),
+        "trick_winner text": (
+            lambda: m.trick_winner(["6-6", "5-5", "4-4"], m.Trump.SIX),  # type: ignore[list-item]
+            TypeError,
+            "trick[0]",
+        ),
+        "led_suit text": (lambda: m.led_suit("6-6", m.Trump.SIX), TypeError, "tile"),  # type: ignore[arg-type]
+        "check_deal None": (lambda: check_deal(standard, None), TypeError, "deal"),  # type: ignore[arg-type]
+        "check_deal rules": (lambda: check_deal("standard", s), TypeError, "rules"),  # type: ignore[arg-type]
+        "new_game deal text": (lambda: m.new_game(deal="x"), TypeError, "deal"),  # type: ignore[arg-type]
+        "new_game seed text": (lambda: m.new_game(seed="7"), TypeError, "seed"),  # type: ignore[arg-type]
+        "with_deal text tiles": (lambda: with_deal(s, bad_deal), TypeError, "deal.hands[0]"),
+        "with_deal None": (lambda: with_deal(None, bad_deal), TypeError, "state"),  # type: ignore[arg-type]
+        "score_hand seat 5": (lambda: score_hand(standard, 5, 5, (5, 1, 1)), ValueError, "bidder"),
+        "score_hand tricks": (lambda: score_hand(standard, 0, 5, (5, 2)), ValueError, "tricks"),
+        "score_hand rules": (lambda: score_hand("x", 0, 5, (5, 1, 1)), TypeError, "rules"),  # type: ignore[arg-type]
+        "from_index 28": (lambda: m.Tile.from_index(28), ValueError, "index"),
+        "from_index -1": (lambda: m.Tile.from_index(-1), ValueError, "index"),
+        "from_index text": (lambda: m.Tile.from_index("1"), TypeError, "index"),  # type: ignore[arg-type]
+        "illegal_play_reason text": (
+            lambda: illegal_play_reason(playing, "6-6"),  # type: ignore[arg-type]
+            TypeError,
+            "tile",
+        ),
+        "apply Play text": (lambda: m.apply(playing, m.Play("6-6")), TypeError, "tile"),  # type: ignore[arg-type]
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_library_calls()))
+def test_library_entry_points_name_the_argument_they_cannot_use(name: str) -> None:
+    call, error, parameter = _library_calls()[name]
+    with pytest.raises(error) as e:
+        call()
+    assert str(e.value).startswith(f"{parameter}: "), str(e.value)
+    assert len(str(e.value)) < 200
+
+
+def test_every_index_of_the_set_is_a_tile_and_no_other() -> None:
+    assert [m.Tile.from_index(i).index for i in range(28)] == list(range(28))
+    for bad in (-28, -1, 28, 10**6, True):
+        with pytest.raises((ValueError, TypeError)):
+            m.Tile.from_index(bad)
+
+
 # ---------------------------------------------------------------------------
 # 8. Smaller items
 

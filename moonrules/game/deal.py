@@ -21,13 +21,32 @@ from moonrules.game.state import (
     make_state,
     with_hand,
 )
-from moonrules.rules.errors import IllegalDeal, OutOfTurn
+from moonrules.rules.errors import IllegalDeal, OutOfTurn, wrong_type
 from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.rules.tiles import TILES, Tile, TileSet, mask_of
 
 
+def _check_types(rules: RuleSet, deal: Deal) -> None:
+    if not isinstance(rules, RuleSet):
+        raise wrong_type("rules", "a RuleSet", rules)
+    if not isinstance(deal, Deal):
+        raise wrong_type("deal", "a Deal (Deal.of reads tile texts)", deal)
+    if not isinstance(deal.hands, tuple) or not all(isinstance(h, tuple) for h in deal.hands):
+        raise wrong_type("deal.hands", "a tuple of tuples of tiles", deal.hands)
+    for seat, hand in enumerate(deal.hands):
+        for t in hand:
+            if type(t) is not Tile:
+                raise wrong_type(f"deal.hands[{seat}]", "Tile values (Deal.of reads text)", t)
+    if deal.widow is not None and type(deal.widow) is not Tile:
+        raise wrong_type("deal.widow", "a Tile or None", deal.widow)
+
+
 def check_deal(rules: RuleSet, deal: Deal) -> None:
-    """DEAL-3: the deal must divide the rule set's tiles exactly; raise :class:`IllegalDeal`."""
+    """DEAL-3: the deal must divide the rule set's tiles exactly; raise :class:`IllegalDeal`.
+
+    :class:`TypeError` names the argument that is not a rule set or a deal of tiles.
+    """
+    _check_types(rules, deal)
     if len(deal.hands) != rules.players:
         raise IllegalDeal(
             "DEAL-3", f"a deal has one hand per player ({rules.players}), not {len(deal.hands)}"
@@ -152,7 +171,7 @@ def new_game(
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     if type(seed) is not int:
-        raise TypeError(f"a seed is a whole number, not {seed!r}")
+        raise wrong_type("seed", "a whole number", seed)
     if first_bidder is None:
         first_bidder = random.Random(f"moonrules/first-bidder/{seed}").randrange(r.players)
     elif type(first_bidder) is not int or not 0 <= first_bidder < r.players:
@@ -171,6 +190,8 @@ def with_deal(state: GameState, deal: Deal) -> GameState:
     Only before the hand's first call; raises :class:`IllegalDeal` (DEAL-3) for a
     deal that does not divide the rule set's tiles exactly.
     """
+    if not isinstance(state, GameState):
+        raise wrong_type("state", "a GameState", state)
     h = state.hand
     if state.is_over or h.phase is not Phase.BIDDING or h.calls:
         raise OutOfTurn("TURN-1", "a hand can be redealt only before its first call")

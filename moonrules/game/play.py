@@ -57,7 +57,7 @@ from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.kernel.memo import auction_end, calls_after, offered, per_calls, per_trump, scored
 from moonrules.kernel.tables import LED_SUIT, SUIT_MASK, winner_index
 from moonrules.rules.auction import PASS, check_call, legal_calls
-from moonrules.rules.errors import IllegalAction, OutOfTurn
+from moonrules.rules.errors import IllegalAction, OutOfTurn, wrong_type
 from moonrules.rules.ruleset import FirstLead, Renege, RuleSet, WidowTiming
 from moonrules.rules.scoring import game_winner, score_hand
 from moonrules.rules.suits import TRUMP_SUIT, Trump, suit_name
@@ -106,7 +106,11 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
 
     Never empty while the game goes on.
     """
-    if state.game.winner is not None:
+    try:
+        game = state.game
+    except AttributeError:
+        raise wrong_type("state", "a GameState", state) from None
+    if game.winner is not None:
         return ()
     h = state.hand
     p = h.phase
@@ -132,7 +136,11 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     Raises :class:`~moonrules.rules.errors.IllegalAction` (with the clause ID) for any
     action the rules forbid; the state given is never changed.
     """
-    if state.game.winner is not None:
+    try:
+        game = state.game
+    except AttributeError:
+        raise wrong_type("state", "a GameState", state) from None
+    if game.winner is not None:
         raise IllegalAction("END-1", "the game is over; no more actions")
     if seat is not None and seat != seat_to_act(state):
         raise OutOfTurn(
@@ -162,7 +170,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
     if kind is NameTrump and p is _NAMING:
         return _name_trump(state, action.trump)  # type: ignore[attr-defined]
     if not isinstance(action, Action):
-        raise TypeError(f"{action!r} is not an action")
+        raise wrong_type("action", "an Action (Pass, Bid, Discard, NameTrump or Play)", action)
     wanted = {
         Phase.BIDDING: "a call (pass or bid)",
         Phase.DISCARD: "the bidder's discard",
@@ -292,10 +300,9 @@ def _name_trump(state: GameState, trump: Trump) -> GameState:
 
 def _index_of(tile: Tile) -> int:
     """The index of ``tile``; :class:`TypeError` for anything that is not a tile."""
-    try:
-        return tile._index
-    except AttributeError:
-        raise TypeError(f"{tile!r} is not a tile") from None
+    if type(tile) is not Tile:
+        raise wrong_type("tile", "a Tile (Tile.parse reads '6-4')", tile)
+    return tile._index
 
 
 def illegal_play_reason(state: GameState, tile: Tile) -> IllegalAction | None:
@@ -304,11 +311,15 @@ def illegal_play_reason(state: GameState, tile: Tile) -> IllegalAction | None:
     The error names the clause (TRICK-1, LEAD-2, FOLLOW-1, FOLLOW-2) and says
     what was allowed instead.
     """
+    if not isinstance(state, GameState):
+        raise wrong_type("state", "a GameState", state)
+    bit = 1 << _index_of(tile)
+    if state.hand.phase is not Phase.PLAY or state.game.winner is not None:
+        raise OutOfTurn("TURN-1", "tiles are played only while a hand is being played")
     h = state.hand
     n = state.game.rules.players
     seat = (h.leader + len(h.trick)) % n
     hand = h.hands[seat]
-    bit = 1 << tile.index
     legal = legal_play_mask(state)
     if hand & bit and legal & bit:
         return None
@@ -416,7 +427,7 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     try:  # _index_of, inline on the hot path
         index = tile._index
     except AttributeError:
-        raise TypeError(f"{tile!r} is not a tile") from None
+        raise wrong_type("tile", "a Tile (Tile.parse reads '6-4')", tile) from None
     bit = 1 << index
     if not _legal_mask(h, state.game.rules) & bit:
         err = illegal_play_reason(state, tile)

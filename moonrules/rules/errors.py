@@ -135,6 +135,15 @@ def shown(value: object) -> str:
 _BIG: Final = 10**QUOTE_LENGTH
 
 
+def wrong_type(parameter: str, expected: str, value: object) -> TypeError:
+    """The :class:`TypeError` for an argument of the wrong type, naming the parameter.
+
+    >>> wrong_type("trump", "a Trump", 6)
+    TypeError('trump: expected a Trump, not 6')
+    """
+    return TypeError(f"{parameter}: expected {expected}, not {shown(value)}")
+
+
 __all__ = [
     "IllegalAction",
     "IllegalDeal",
@@ -144,4 +153,5 @@ __all__ = [
     "RulesError",
     "quote",
     "shown",
+    "wrong_type",
 ]

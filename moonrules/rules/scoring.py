@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import attrs
 
 from moonrules.rules.auction import MOON
+from moonrules.rules.errors import shown, wrong_type
 from moonrules.rules.ruleset import MoonMade, RuleSet, Scoring, TieRule
 
 
@@ -32,6 +33,24 @@ def is_made(bid: int, tricks_won: int) -> bool:
     return tricks_won >= (7 if bid == MOON else bid)
 
 
+def _check_hand(rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int]) -> None:
+    """:class:`TypeError` or :class:`ValueError` for an argument :func:`score_hand` cannot use."""
+    if not isinstance(rules, RuleSet):
+        raise wrong_type("rules", "a RuleSet", rules)
+    if type(bidder) is not int:
+        raise wrong_type("bidder", "a seat number", bidder)
+    if not 0 <= bidder < rules.players:
+        raise ValueError(f"bidder: seats are numbered 0 to {rules.players - 1}, not {bidder}")
+    if type(bid) is not int:
+        raise wrong_type("bid", "a whole number of tricks", bid)
+    if isinstance(tricks, (str, bytes)) or not isinstance(tricks, Sequence):
+        raise wrong_type("tricks", "a sequence of tricks won per seat", tricks)
+    if len(tricks) != rules.players or any(type(t) is not int for t in tricks):
+        raise ValueError(
+            f"tricks: expected {rules.players} whole numbers, one per seat, not {shown(tricks)}"
+        )
+
+
 def score_hand(
     rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int], *, made: bool | None = None
 ) -> HandScore:
@@ -45,6 +64,7 @@ def score_hand(
     >>> score_hand(STANDARD, 0, 5, [4, 2, 1])
     HandScore(made=False, deltas=(-5, 2, 1), game_won=False)
     """
+    _check_hand(rules, bidder, bid, tricks)
     side = rules.side_of(bidder)
     per_side = side_tricks(rules, tricks)
     if made is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Final
 
-from moonrules.rules.errors import ParseError, shown
+from moonrules.rules.errors import ParseError, shown, wrong_type
 from moonrules.rules.tiles import Tile
 
 TRUMP_SUIT: Final = 7
@@ -131,12 +131,21 @@ def in_suit(tile: Tile, suit: Suit, trump: Trump) -> bool:
     return tile.has(suit)
 
 
+def check_tile_and_trump(tile: Tile, trump: Trump, parameter: str = "tile") -> None:
+    """:class:`TypeError` naming the parameter unless ``tile`` is a Tile and ``trump`` a Trump."""
+    if type(tile) is not Tile:
+        raise wrong_type(parameter, "a Tile (Tile.parse reads '6-4')", tile)
+    if type(trump) is not Trump:
+        raise wrong_type("trump", "a Trump (Trump.parse reads 0-6, 'doubles', 'none')", trump)
+
+
 def led_suit(tile: Tile, trump: Trump) -> Suit:
     """The suit a led tile calls (LEAD-3): trump if it is a trump, else its higher number.
 
     >>> led_suit(Tile(3, 2), Trump.SIX), led_suit(Tile(6, 2), Trump.TWO) == TRUMP_SUIT
     (3, True)
     """
+    check_tile_and_trump(tile, trump)
     if is_trump(tile, trump):
         return TRUMP_SUIT
     return tile.high

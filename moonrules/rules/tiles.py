@@ -15,7 +15,7 @@ from typing import Final
 
 import attrs
 
-from moonrules.rules.errors import ParseError, quote, shown
+from moonrules.rules.errors import ParseError, quote, shown, wrong_type
 
 _TILE_RE = re.compile(r"^\s*([0-9])\s*-\s*([0-9])\s*$")
 
@@ -66,7 +66,11 @@ class Tile:
 
     @staticmethod
     def from_index(index: int) -> Tile:
-        """The tile with index ``index`` (0-27)."""
+        """The tile with index ``index`` (0-27); :class:`ValueError` for any other number."""
+        if type(index) is not int or not 0 <= index < len(TILES):
+            if not isinstance(index, int) or isinstance(index, bool):
+                raise wrong_type("index", "a tile index 0-27", index)
+            raise ValueError(f"index: a tile index runs from 0 to 27, not {shown(index)}")
         return TILES[index]
 
     @property

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from moonrules.rules.suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit, rank
+from moonrules.rules.errors import wrong_type
+from moonrules.rules.suits import (
+    TRUMP_SUIT,
+    Trump,
+    check_tile_and_trump,
+    in_suit,
+    is_trump,
+    led_suit,
+    rank,
+)
 from moonrules.rules.tiles import Tile
 
 
@@ -17,6 +26,14 @@ def follows(tile: Tile, led: Tile, trump: Trump) -> bool:
     False
     """
     return in_suit(tile, led_suit(led, trump), trump)
+
+
+def _check_tiles(tiles: Sequence[Tile], parameter: str, trump: Trump) -> None:
+    """:class:`TypeError` naming the parameter for anything but a sequence of tiles."""
+    if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Sequence):
+        raise wrong_type(parameter, "a sequence of Tile values", tiles)
+    for i, t in enumerate(tiles):
+        check_tile_and_trump(t, trump, f"{parameter}[{i}]")
 
 
 def legal_plays(
@@ -35,6 +52,8 @@ def legal_plays(
     >>> legal_plays([Tile(4, 4), Tile(1, 0)], [Tile(4, 2)], Trump.DOUBLES)
     (Tile(4, 4), Tile(1, 0))
     """
+    _check_tiles(hand, "hand", trump)
+    _check_tiles(trick, "trick", trump)
     if not trick:
         if lead_trump:
             trumps = tuple(t for t in hand if is_trump(t, trump))
@@ -57,8 +76,9 @@ def trick_winner(trick: Sequence[Tile], trump: Trump) -> int:
     >>> trick_winner([Tile(3, 2), Tile(5, 3), Tile(3, 3)], Trump.SIX)
     2
     """
+    _check_tiles(trick, "trick", trump)
     if not trick:
-        raise ValueError("an empty trick has no winner")
+        raise ValueError("trick: an empty trick has no winner")
     led = led_suit(trick[0], trump)
     best = 0
     best_key = (led == TRUMP_SUIT, rank(trick[0], led, trump))

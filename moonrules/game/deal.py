@@ -209,7 +209,8 @@ def next_hand(state: GameState, done: Hand, scores: tuple[int, ...]) -> GameStat
     number = done.contract.number + 1
     first = (done.contract.first_bidder + 1) % rules.players
     hand = _seeded_hand(rules, g.seed, number, first)
-    return make_state(make_game(rules, g.seed, scores, (*g.history, done), None), hand)
+    game = make_game(rules, g.seed, scores, (*g.history, done), None, g.seed_given, None)
+    return make_state(game, hand)
 
 
 __all__ = ["check_deal", "new_game", "next_hand", "seeded_deal", "shuffled", "with_deal"]

@@ -414,7 +414,8 @@ def apply_renege(state: GameState, tile: Tile) -> GameState:
     bidder_side = rules.side_of(h.bidder)
     winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
     if winner is not None:
-        return GameState(Game(rules, state.game.seed, scores, state.game.history, winner), hand)
+        g = state.game
+        return GameState(Game(rules, g.seed, scores, g.history, winner, g.seed_given), hand)
     return next_hand(state, hand, scores)
 
 
@@ -464,7 +465,9 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     bidder_side = rules.side_of(c.bidder)
     winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
     if winner is not None:
-        return make_state(make_game(rules, g.seed, scores, g.history, winner), hand)
+        return make_state(
+            make_game(rules, g.seed, scores, g.history, winner, g.seed_given, None), hand
+        )
     return next_hand(state, hand, scores)
 
 

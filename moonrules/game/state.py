@@ -168,6 +168,13 @@ class Game:
     """Every earlier hand of the game, thrown-in hands included."""
     winner: int | None = None
     """The winning side (a seat; a team in partnership rules), once the game is over."""
+    seed_given: bool = attrs.field(default=True, eq=False, repr=False)
+    """Whether the seed was given, not assumed: a record without one is read with seed 0
+    and written back without it. Not part of the game's value (ignored by ``==``)."""
+    open_hand: Hand | None = attrs.field(default=None, eq=False, repr=False)
+    """The hand the game dealt after the last hand of the record it was read from,
+    while the game waits for its first call: the record ended between hands, and is
+    written back so, while that hand is untouched. Not part of the game's value."""
 
 
 @attrs.frozen(slots=True)
@@ -314,7 +321,7 @@ make_hand: Final = positional_builder(Hand)
 make_state: Final = positional_builder(GameState)
 """``GameState(game, hand)``."""
 make_game: Final = positional_builder(Game)
-"""``Game(rules, seed, scores, history, winner)``."""
+"""``Game(rules, seed, scores, history, winner, seed_given, open_hand)``."""
 make_trick: Final = positional_builder(Trick)
 """``Trick(leader, tiles, winner)``."""
 

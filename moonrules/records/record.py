@@ -287,13 +287,31 @@ def _hand_json(h: Hand, rules: RuleSet) -> dict[str, JSON]:
 
 
 def to_record(state: GameState) -> dict[str, JSON]:
-    """The record of a game so far, mid-hand included; :func:`from_record` rebuilds it."""
-    hands = [*state.history, state.hand]
-    return {
-        "rules": rules_json(state.rules),
-        "seed": state.seed,
-        "hands": [_hand_json(h, state.rules) for h in hands],
-    }
+    """The record of a game so far, mid-hand included; :func:`from_record` rebuilds it.
+
+    A state read by :func:`from_record` gives its record back as it was written:
+    without ``seed`` if it had none, and ending between hands if it did (while the
+    hand the game dealt after it is untouched).
+    """
+    g = state.game
+    hands = [*g.history]
+    if g.open_hand is None or state.hand != g.open_hand or not hands:
+        hands.append(state.hand)
+    out: dict[str, JSON] = {"rules": rules_json(g.rules)}
+    if g.seed_given:
+        out["seed"] = g.seed
+    out["hands"] = [_hand_json(h, g.rules) for h in hands]
+    return out
+
+
+def _as_read(state: GameState, record: dict[str, JSON], hands: int) -> GameState:
+    """``state`` noting what the record it was read from left out (see :func:`to_record`)."""
+    seed_given = "seed" in record
+    g = state.game
+    open_hand = state.hand if state.hand.number > hands and g.winner is None else None
+    if seed_given and open_hand is None:
+        return state
+    return GameState(attrs.evolve(g, seed_given=seed_given, open_hand=open_hand), state.hand)
 
 
 # ---------------------------------------------------------------------------
@@ -509,7 +527,7 @@ def replay(record: JSON, *, rules: RuleSet | None = None) -> ReplayResult:
             reached = new_game(rules, seed, first_bidder=0)
         return ReplayResult(reached, tuple(summaries), stop.violation)
     assert state is not None
-    return ReplayResult(state, tuple(summaries), None)
+    return ReplayResult(_as_read(state, record, len(hands)), tuple(summaries), None)
 
 
 def _replay_hand(

@@ -14,6 +14,7 @@ are generated once per session in a temporary directory, never checked in.
 
 from __future__ import annotations
 
+import doctest
 import io
 import json
 import os
@@ -663,3 +664,13 @@ def test_solve_on_a_record_breaking_a_rule_gives_the_ruling(
     assert "breaks a rule" in line and "(TURN-1)" in line
     status, _, err = _cli(["claim", record, "--seat", "0"], capsys)
     assert "(TURN-1)" in _one_line_refusal(status, err)
+
+
+def test_the_limits_page_says_what_the_code_does() -> None:
+    page = ROOT / "docs" / "limits.md"
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 2 and result.failed == 0
+    lines = [line for line in page.read_text().splitlines() if line[:2] in ("→ ", "← ")]
+    assert lines
+    for sent, answer in zip(lines[::2], lines[1::2], strict=True):
+        assert handle_line(sent[2:]) == answer[2:]

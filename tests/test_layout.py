@@ -38,6 +38,7 @@ LAYER: dict[str, int] = {
     "conformance": 5,  # protocol, target runner, vectors, fuzzing
     "study": 5,  # bidding studies: many deals solved on a pool or a cluster, tables, plots
     "bots": 5,  # players that see one seat's view: random, basic, strong; matches
+    "verification": 5,  # the proof catalogue and its runner
     "cli": 6,  # one module per command
 }
 """Each subpackage's layer, lowest first. Equal numbers: siblings that do not import each other."""

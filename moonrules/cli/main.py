@@ -31,6 +31,7 @@ COMMANDS = (
     "serve",
     "conform",
     "fuzz",
+    "verify",
     "study",
 )
 

@@ -1,0 +1,141 @@
+"""The proof catalogue (``moonrules verify``, ``spec/proofs.md``): complete, fresh, and holding.
+
+- every clause of ``spec/rules.md`` is covered by at least one property, and every clause a
+  property names exists;
+- the clauses over finite domains are covered exhaustively, the integer rules by SMT;
+- ``spec/proofs.md`` and ``docs/verification.md`` are what ``scripts/gen_proofs.py`` writes;
+- every property holds on its ``--quick`` domain (one test each, so they spread over the
+  workers); the full run is ``python -m moonrules verify`` (CI runs it);
+- a property that fails is reported with its counterexample and exit status 1; an unknown
+  property is one line and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from moonrules.cli.main import main
+from moonrules.verification import CATALOGUE, Method, Outcome, Property, coverage, spec_clauses
+from moonrules.verification.core import require
+from moonrules.verification.document import render_docs, render_proofs
+from moonrules.verification.runner import check
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = (ROOT / "spec" / "rules.md").read_text(encoding="utf-8")
+CLAUSES = spec_clauses(SPEC)
+
+FINITE = re.compile(r"(TILE|SUIT|LEAD|FOLLOW|EX|RULES)-\d+|TRUMP-[2-5]|TRICK-2|BID-[2-8]")
+"""Clauses whose whole domain is finite and small enough to enumerate."""
+INTEGER = re.compile(r"(SCORE|END)-\d+|RENEGE-2")
+"""Clauses over unbounded integers: scores, targets, tricks taken."""
+
+
+def test_the_spec_has_clauses() -> None:
+    assert len(CLAUSES) > 50 and len(set(CLAUSES)) == len(CLAUSES)
+    assert {"TILE-1", "SCORE-6", "END-3", "CLAIM-1", "EX-6"} <= set(CLAUSES)
+
+
+def test_every_clause_has_a_property() -> None:
+    bare = [c for c, props in coverage(CLAUSES).items() if not props]
+    assert not bare, f"clauses no property covers: {bare}"
+
+
+def test_every_clause_a_property_names_exists() -> None:
+    unknown = {(p.id, c) for p in CATALOGUE for c in p.clauses if c not in CLAUSES}
+    assert not unknown
+
+
+def test_finite_clauses_are_covered_exhaustively() -> None:
+    finite = [c for c in CLAUSES if FINITE.fullmatch(c)]
+    assert len(finite) > 30
+    missing = [
+        c for c in finite if not any(p.method is Method.EXHAUSTIVE for p in coverage([c])[c])
+    ]
+    assert not missing, f"finite clauses without an exhaustive property: {missing}"
+
+
+def test_integer_clauses_are_proved_by_smt() -> None:
+    integer = [c for c in CLAUSES if INTEGER.fullmatch(c)]
+    assert len(integer) == 10
+    missing = [c for c in integer if not any(p.method is Method.SMT for p in coverage([c])[c])]
+    assert not missing, f"integer clauses without an SMT proof: {missing}"
+
+
+def test_property_ids_are_unique_and_not_clause_shaped() -> None:
+    ids = [p.id for p in CATALOGUE]
+    assert len(set(ids)) == len(ids)
+    assert not [i for i in ids if re.fullmatch(r"[a-z]+(-[a-z]+)*", i) is None]
+
+
+def test_tested_properties_say_why() -> None:
+    assert all(p.reason for p in CATALOGUE if p.method in (Method.TESTED, Method.SMT))
+
+
+@pytest.mark.parametrize(
+    ("path", "render"),
+    [("spec/proofs.md", render_proofs), ("docs/verification.md", render_docs)],
+    ids=["proofs", "docs"],
+)
+def test_generated_pages_are_fresh(path: str, render: object) -> None:
+    text = (ROOT / path).read_text(encoding="utf-8")
+    assert text == render(SPEC), f"{path} is stale: run python scripts/gen_proofs.py"  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("prop", CATALOGUE, ids=lambda p: p.id)
+def test_property_holds_on_its_quick_domain(prop: Property) -> None:
+    """Each property's ``--quick`` check, as ``moonrules verify --quick`` runs it."""
+    result = check(prop, quick=True)
+    assert result.ok, result.outcome.counterexample
+    assert result.outcome.cases > 0
+
+
+def _broken(quick: bool) -> Outcome:
+    require(1 + 1 == 3, "1 + 1 is not 3")
+    return Outcome(1)
+
+
+def test_a_failing_property_reports_its_counterexample() -> None:
+    prop = Property("broken", ("TILE-1",), "Fails.", Method.EXHAUSTIVE, "one case", _broken)
+    result = check(prop)
+    assert not result.ok and result.outcome.counterexample == "1 + 1 is not 3"
+    doc = result.to_json()
+    assert doc["result"] == "fail" and doc["counterexample"] == "1 + 1 is not 3"
+
+
+def test_an_exception_in_a_check_is_a_failure() -> None:
+    def explodes(quick: bool) -> Outcome:
+        return Outcome(len([]) // 0)
+
+    result = check(Property("x", (), "", Method.TESTED, "", explodes))
+    assert not result.ok and "ZeroDivisionError" in (result.outcome.counterexample or "")
+
+
+def test_the_command_prints_a_table_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "--quick", "--only", "tile-sets,first-bidder"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["property", "clauses", "method", "cases", "seconds", "result"]
+    assert out[1].split()[0] == "tile-sets" and out[1].split()[-1] == "pass"
+    assert out[-1].startswith("2 of 2 properties hold")
+    assert main(["verify", "--quick", "--json", "--only", "tile-sets"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["passed"] is True
+    [p] = doc["properties"]
+    assert p["id"] == "tile-sets" and p["method"] == "exhaustive" and p["cases"] > 100
+
+
+def test_an_unknown_property_is_one_line_and_status_2() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "moonrules", "verify", "--only", "NO-SUCH-ID"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert run.returncode == 2 and run.stdout == ""
+    [line] = run.stderr.splitlines()
+    assert line.startswith("moonrules: error: no property is called 'NO-SUCH-ID'")

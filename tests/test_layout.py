@@ -2,7 +2,8 @@
 
 ``moonrules/`` holds subpackages by concern, stacked in :data:`LAYER`:
 
-    rules <- kernel <- game <- records <- analysis <- arbitration, conformance, study, bots <- cli
+    rules <- kernel <- game <- records <- analysis
+        <- arbitration, conformance, study, bots, verification <- cli
 
 A module may import its own subpackage and any subpackage of a lower layer; never a higher
 one, and never another subpackage of its own layer (``arbitration`` and ``conformance`` do

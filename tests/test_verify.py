@@ -139,3 +139,41 @@ def test_an_unknown_property_is_one_line_and_status_2() -> None:
     assert run.returncode == 2 and run.stdout == ""
     [line] = run.stderr.splitlines()
     assert line.startswith("moonrules: error: no property is called 'NO-SUCH-ID'")
+
+
+def test_a_wrong_tie_rule_is_refuted_by_the_smt_proof(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mutant ``game_winner`` that lets seat order break a tie (END-2) is caught, with the
+    scores CrossHair found."""
+    from moonrules.rules.scoring import game_winner
+    from moonrules.verification import smt
+
+    def seat_order_breaks_ties(
+        rules: object, scores: list[int], bidder: int | None = None
+    ) -> int | None:
+        top = max(scores)
+        return scores.index(top) if top >= rules.target else None  # type: ignore[attr-defined]
+
+    assert smt.game_winner is game_winner
+    monkeypatch.setattr(smt, "game_winner", seat_order_breaks_ties)
+    result = check(next(p for p in CATALOGUE if p.id == "game-end"), quick=True)
+    assert not result.ok
+    assert "refuted" in (result.outcome.counterexample or "")
+
+
+def test_a_wrong_follow_rule_is_caught_exhaustively(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mutant ``legal_plays`` that lets a trump follow the suit of its other number (a
+    mistake the digest records) is caught."""
+    from moonrules.rules.suits import is_trump, led_suit
+    from moonrules.rules.tricks import legal_plays
+    from moonrules.verification import exhaustive
+
+    def trump_follows(hand, trick, trump, *, lead_trump=False):  # type: ignore[no-untyped-def]
+        if trick and not is_trump(trick[0], trump):
+            suit = led_suit(trick[0], trump)
+            following = tuple(t for t in hand if t.has(suit))
+            return following or tuple(hand)
+        return legal_plays(hand, trick, trump, lead_trump=lead_trump)
+
+    monkeypatch.setattr(exhaustive, "legal_plays", trump_follows)
+    result = check(next(p for p in CATALOGUE if p.id == "follow-rules"), quick=True)
+    assert not result.ok and "legal_plays" in (result.outcome.counterexample or "")

@@ -69,7 +69,7 @@ CATALOGUE: Final[tuple[Property, ...]] = (
     ),
     Property(
         "trick-winner",
-        ("TRICK-2", "TRICK-1"),
+        ("TRICK-2",),
         "Every trick has exactly one winner: the tile whose TRICK-2 key (highest trump, else "
         "highest of the suit led) beats every other, as the kernel's table lookup (the game's "
         "code) and the readable trick_winner both compute.",

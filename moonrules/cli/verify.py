@@ -78,16 +78,21 @@ def run(args: argparse.Namespace) -> int:
             print(_row(cells, widths), flush=True)
     failed = [r for r in results if not r.ok]
     total = sum(r.seconds for r in results)
+    cpu = sum(r.cpu_seconds for r in results)
     if args.json:
         doc = {
             "quick": args.quick,
             "passed": not failed,
             "seconds": round(total, 3),
+            "cpu_seconds": round(cpu, 3),
             "properties": [r.to_json() for r in results],
         }
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        print(f"{len(results) - len(failed)} of {len(results)} properties hold ({total:.1f} s)")
+        print(
+            f"{len(results) - len(failed)} of {len(results)} properties hold "
+            f"({total:.1f} s, {cpu:.1f} s of CPU)"
+        )
         for r in failed:
             print(f"\n{r.prop.id} fails: {r.outcome.counterexample}", file=sys.stderr)
     return 1 if failed else 0

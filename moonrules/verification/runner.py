@@ -18,7 +18,10 @@ class Result:
     prop: Property
     outcome: Outcome
     seconds: float
+    """Wall-clock seconds."""
     quick: bool
+    cpu_seconds: float = 0.0
+    """Processor seconds of this process (the wall clock also counts other work on the machine)."""
 
     @property
     def ok(self) -> bool:
@@ -38,6 +41,7 @@ class Result:
             "cases": self.outcome.cases,
             "note": self.outcome.note,
             "seconds": round(self.seconds, 3),
+            "cpu_seconds": round(self.cpu_seconds, 3),
             "result": "pass" if self.ok else "fail",
             "counterexample": self.outcome.counterexample,
         }
@@ -45,7 +49,7 @@ class Result:
 
 def check(prop: Property, quick: bool = False) -> Result:
     """Check one property; an exception inside the check is a failure, reported as such."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         outcome = prop.check(quick)
     except Failure as e:
@@ -57,7 +61,7 @@ def check(prop: Property, quick: bool = False) -> Result:
             "the check raised an exception",
             f"{type(e).__name__}: {e} (at {where.filename}:{where.lineno})",
         )
-    return Result(prop, outcome, time.perf_counter() - start, quick)
+    return Result(prop, outcome, time.perf_counter() - start, quick, time.process_time() - cpu)
 
 
 def run(properties: Iterable[Property], quick: bool = False) -> Iterator[Result]:

@@ -674,3 +674,41 @@ def test_the_limits_page_says_what_the_code_does() -> None:
     assert lines
     for sent, answer in zip(lines[::2], lines[1::2], strict=True):
         assert handle_line(sent[2:]) == answer[2:]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--trump", "6", "--trick", "6-6", "--play", "6-6"], "6-6 is already in the trick"),
+        (["--trump", "6", "--trick", "5-5", "--hand", "6-6 5-5", "--play", "6-6"], "both in"),
+        (["--score", "--bidder", "0", "--bid", "5", "--tricks", "9,-1,-1"], "not -1"),
+        (["--score", "--bidder", "0", "--bid", "5", "--tricks", "\u0663,\u0662,\u0662"], "whole"),
+        (["--score", "--bidder", "\u0663", "--bid", "5", "--tricks", "5,1,1"], "a seat"),
+        (["--trump", "6", "--trick", "6-6", "--leader", "99"], "not 99"),
+        (["--trump", "6", "--trick", "6-6", "--leader", "3"], "numbered 0 to 2, not 3"),
+        (["--bids", "\u00b2"], "'\u00b2' is not a call"),
+        (["--bids", "5," + BIG], "is not a call"),
+    ],
+)
+def test_explain_refuses_an_impossible_situation_in_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        status = main(["explain", *args])
+    except SystemExit as e:  # a usage error, from the option parser
+        status = int(e.code or 0)
+    line = _one_line_refusal(status, capsys.readouterr().err)
+    assert message in line
+
+
+def test_explain_scores_and_rules_on_tricks_within_the_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = _cli(
+        ["explain", "--trump", "6", "--trick", "6-6 5-5 4-4", "--leader", "2"], capsys
+    )
+    assert status == 0 and "Seat 2 wins" in out
+    status, out, _ = _cli(
+        ["explain", "--score", "--bidder", "0", "--bid", "5", "--tricks", "5,1,1"], capsys
+    )
+    assert status == 0 and "(SCORE-1)" in out

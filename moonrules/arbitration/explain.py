@@ -22,7 +22,7 @@ import attrs
 
 from moonrules.rules.auction import MOON, PASS, Auction, call_name, check_call, legal_calls
 from moonrules.rules.clauses import trump_clause
-from moonrules.rules.errors import IllegalAction, ParseError
+from moonrules.rules.errors import IllegalAction, ParseError, quote, shown
 from moonrules.rules.ruleset import FirstLead, RuleSet, Scoring
 from moonrules.rules.scoring import HandScore, game_winner, score_hand, side_tricks
 from moonrules.rules.suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit, rank
@@ -174,6 +174,8 @@ def _check_situation(
             raise ParseError(f"{min(both)} is both in the hand and in the trick")
     if len(set(trick)) != len(trick):
         raise ParseError("a tile appears twice in the trick")
+    if play in trick:
+        raise ParseError(f"{play} is already in the trick; there is one of each tile")
     if len(trick) >= r.players:
         raise ParseError(f"the trick already has {len(trick)} tiles: it is complete")
 
@@ -296,6 +298,8 @@ def explain_trick(
     n = players or len(ts)
     if len(ts) > n:
         raise ParseError(f"a trick has at most {n} tiles, one per player")
+    if type(leader) is not int or not 0 <= leader < n:
+        raise ParseError(f"the leader is a seat, numbered 0 to {n - 1}, not {shown(leader)}")
     led = ts[0]
     suit = led_suit(led, trump)
     reasons = [_led_reason(led, trump)]
@@ -356,9 +360,9 @@ def _parse_call(text: str) -> int:
     t = text.strip().lower()
     if t in ("pass", "p", "0", "-"):
         return PASS
-    if t.isdigit():
+    if t.isascii() and t.isdigit() and len(t) <= 3:
         return int(t)
-    raise ParseError(f"{text!r} is not a call: write 'pass' or a number of tricks")
+    raise ParseError(f"{quote(text)} is not a call: write 'pass' or a number of tricks")
 
 
 def parse_calls(text: str) -> list[int]:
@@ -431,6 +435,21 @@ def explain_auction(rules: RuleSet, calls: Sequence[int], first_bidder: int = 0)
     return Explanation(verdict, tuple(reasons), True, "BID-2", allowed=legal)
 
 
+def _check_score(rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int]) -> None:
+    """:class:`ParseError` unless a hand can end with these tricks, bidder and bid."""
+    n = rules.players
+    if len(tricks) != n:
+        raise ParseError(f"give the tricks of each of the {n} seats, not {len(tricks)} numbers")
+    if any(t < 0 for t in tricks):
+        raise ParseError(f"a seat takes no fewer than 0 tricks, not {min(tricks)}")
+    if sum(tricks) != 7:
+        raise ParseError(f"the tricks of a hand add up to 7, not {sum(tricks)}")
+    if not 0 <= bidder < n:
+        raise ParseError(f"seats are numbered 0 to {n - 1}, not {bidder}")
+    if bid not in rules.bids:
+        raise ParseError(f"{bid} is not a bid of these rules ({', '.join(map(str, rules.bids))})")
+
+
 def explain_score(
     rules: RuleSet,
     bidder: int,
@@ -444,15 +463,7 @@ def explain_score(
     With ``totals`` (per side, before the hand) it also says whether the game ends
     (END-1 … END-3, SCORE-4).
     """
-    n = rules.players
-    if len(tricks) != n:
-        raise ParseError(f"give the tricks of each of the {n} seats, not {len(tricks)} numbers")
-    if any(t < 0 for t in tricks) or sum(tricks) != 7:
-        raise ParseError(f"the tricks of a hand add up to 7, not {sum(tricks)}")
-    if not 0 <= bidder < n:
-        raise ParseError(f"seats are numbered 0 to {n - 1}, not {bidder}")
-    if bid not in rules.bids:
-        raise ParseError(f"{bid} is not a bid of these rules ({', '.join(map(str, rules.bids))})")
+    _check_score(rules, bidder, bid, tricks)
     side = rules.side_of(bidder)
     per_side = side_tricks(rules, tricks)
     result: HandScore = score_hand(rules, bidder, bid, tricks)

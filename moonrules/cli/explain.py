@@ -23,7 +23,7 @@ from moonrules.arbitration import (
     explain_trick,
     parse_calls,
 )
-from moonrules.rules.errors import ParseError
+from moonrules.rules.errors import ParseError, quote
 from moonrules.rules.ruleset import rules_by_name
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import Tile, tiles
@@ -37,29 +37,47 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--hand", help='the player\'s tiles, e.g. "5-3 6-6 1-1"')
     p.add_argument("--trick", help='the trick so far, led tile first, e.g. "3-2"')
     p.add_argument("--play", help="the tile proposed (with --trick, or alone as a lead)")
-    p.add_argument("--leader", type=int, default=0, help="the seat that led the trick (default 0)")
+    p.add_argument(
+        "--leader", type=_seat, default=0, help="the seat that led the trick (default 0)"
+    )
     p.add_argument(
         "--first-lead",
         action="store_true",
         help="the play is the first lead of the hand (for first_lead = trump, LEAD-2)",
     )
     p.add_argument("--bids", help='the calls in order, e.g. "5,pass,6"')
-    p.add_argument("--first", type=int, default=0, help="the seat that calls first (default 0)")
+    p.add_argument("--first", type=_seat, default=0, help="the seat that calls first (default 0)")
     p.add_argument(
         "--score", action="store_true", help="score a hand (with --bidder, --bid, --tricks)"
     )
-    p.add_argument("--bidder", type=int, help="the bidder's seat")
+    p.add_argument("--bidder", type=_seat, help="the bidder's seat")
     p.add_argument("--bid", help="the contract (a number of tricks, or 21)")
     p.add_argument("--tricks", help="the tricks each seat took, e.g. 4,2,1")
     p.add_argument("--totals", help="the running totals before the hand, one per side")
 
 
+def _whole(text: str) -> int:
+    """A whole number in ASCII digits (at most 9 of them); :class:`ValueError` otherwise."""
+    if re.fullmatch(r"[+-]?[0-9]{1,9}", text.strip()) is None:
+        raise ValueError(text)
+    return int(text)
+
+
+def _seat(text: str) -> int:
+    try:
+        return _whole(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seat is a number, not {quote(text)}") from None
+
+
 def _numbers(text: str, what: str) -> list[int]:
     parts = [p for p in re.split(r"[\s,]+", text) if p]
     try:
-        return [int(p) for p in parts]
+        return [_whole(p) for p in parts]
     except ValueError:
-        raise ParseError(f"{what} are whole numbers separated by commas, not {text!r}") from None
+        raise ParseError(
+            f"{what} are whole numbers separated by commas, not {quote(text)}"
+        ) from None
 
 
 def explanation(args: argparse.Namespace) -> Explanation:
@@ -72,7 +90,7 @@ def explanation(args: argparse.Namespace) -> Explanation:
             raise ParseError("--score needs --bidder, --bid and --tricks")
         bid = _numbers(args.bid, "bids")
         if len(bid) != 1:
-            raise ParseError(f"--bid is one number, not {args.bid!r}")
+            raise ParseError(f"--bid is one number, not {quote(args.bid)}")
         totals = _numbers(args.totals, "totals") if args.totals else None
         return explain_score(
             rules, args.bidder, bid[0], _numbers(args.tricks, "tricks"), totals=totals

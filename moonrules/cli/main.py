@@ -16,6 +16,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import NoReturn
 
 from moonrules import __version__
 from moonrules.rules.errors import MoonError
@@ -45,8 +46,15 @@ def _modules() -> list[tuple[str, ModuleType]]:
     return out
 
 
+class _Parser(argparse.ArgumentParser):
+    """A parser whose usage errors are one line (``--help`` still shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="moonrules",
         description="Moon, the Texas domino game: play, check records, rule on disputes, "
         "and test other engines against the reference.",

@@ -83,3 +83,27 @@ def test_the_actions_of_every_single_tile_and_chunk_edge() -> None:
         assert _plays(1 << i) == (Play(t),) and _discards(1 << i) == (Discard(t),)
     for mask in (0, (1 << 10) - 1, (1 << 19) - (1 << 10), (1 << 28) - (1 << 19), (1 << 28) - 1):
         assert [p.tile.index for p in _plays(mask)] == [i for i in range(28) if mask >> i & 1]
+
+
+def test_the_builders_source_is_shown_by_inspect_and_tracebacks() -> None:
+    """The generated code is registered with linecache (as attrs does): ``inspect`` finds it,
+    and a traceback through a builder shows its lines."""
+    import inspect
+    import traceback
+
+    from moonrules.kernel.builders import builder_filename
+
+    source = inspect.getsource(make_contract)
+    assert source.startswith("def build_Contract(number, first_bidder, deal, widow, calls,")
+    assert "set_trump(value, trump)" in source
+    assert inspect.getsourcefile(make_contract) == builder_filename(Contract)
+    bad = make_state.__globals__["set_game"]
+    try:
+        make_state.__globals__["set_game"] = lambda value, game: 1 / 0
+        with pytest.raises(ZeroDivisionError) as err:
+            make_state(None, None)
+    finally:
+        make_state.__globals__["set_game"] = bad
+    shown = "".join(traceback.format_tb(err.value.__traceback__))
+    assert builder_filename(GameState) in shown
+    assert "set_game(value, game)" in shown

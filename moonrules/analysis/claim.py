@@ -31,7 +31,6 @@ from moonrules.game import GameState, Phase, Play, apply
 from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.kernel.tables import winner_index
 from moonrules.rules.errors import IllegalAction
-from moonrules.rules.ruleset import FirstLead
 from moonrules.rules.tiles import TILES, Tile
 
 
@@ -67,14 +66,14 @@ class _Search:
         self.n = rules.players
         self.trump = h.trump
         self.side = tuple(rules.side_of(s) == rules.side_of(seat) for s in range(self.n))
-        self.lead_trump = rules.first_lead is FirstLead.TRUMP
+        self.rules = rules
         self.memo: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], bool] = {}
 
     def legal(self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int) -> int:
         """The legal plays of the player to act (the kernel's LEAD-1, LEAD-2, FOLLOW-*)."""
         hand = hands[(leader + len(trick)) % self.n]
         led = trick[0] if trick else NO_LEAD
-        return legal_mask(hand, led, self.trump, done == 0 and self.lead_trump)
+        return legal_mask(hand, led, self.trump, self.rules, done)
 
     def children(
         self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int

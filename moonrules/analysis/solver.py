@@ -223,19 +223,23 @@ class _Search:
         "n",
         "nodes",
         "reps_cache",
+        "rules",
         "side",
         "t",
+        "total",
         "trump",
         "tt",
     )
 
-    def __init__(
-        self, hands: tuple[int, ...], trump: int, side: tuple[bool, ...], cache: SolverCache
-    ) -> None:
-        self.hands = list(hands)
-        self.n = len(hands)
-        self.t = _TABLES[trump]
-        self.trump = trump
+    def __init__(self, state: GameState, side: tuple[bool, ...], cache: SolverCache) -> None:
+        h = state.hand
+        self.hands = list(h.hands)
+        self.n = len(h.hands)
+        self.t = _TABLES[h.trump]
+        self.trump = h.trump
+        self.rules = state.rules
+        # The tricks of the whole hand: those done and those the leader has tiles for.
+        self.total = len(h.tricks) + h.hands[h.leader].bit_count() + (1 if h.trick else 0)
         self.side = side
         self.tt = cache.entries
         self.reps_cache = cache.classes
@@ -412,8 +416,7 @@ class _Search:
                 return False
             if not entry.reps:
                 entry.reps = [-1] * self.n
-        # A lead after the first trick: LEAD-1 (the root handles the hand's first lead).
-        leads = legal_mask(hands[leader], NO_LEAD, self.trump, False)
+        leads = legal_mask(hands[leader], NO_LEAD, self.trump, self.rules, self.total - remaining)
         result = self._lead(leader, need, entry.reps, leads, entry)
         if result:
             if need > entry.lo:
@@ -474,7 +477,7 @@ class _Search:
         seat = (leader + pos) % n
         hands = self.hands
         hand = hands[seat]
-        m = legal_mask(hand, led, self.trump, False)
+        m = legal_mask(hand, led, self.trump, self.rules, 0)  # 0: read only for a lead
         side = self.side
         maximizing = side[seat]
         last = pos == n - 1
@@ -570,7 +573,7 @@ class _Search:
         seat = (leader + pos) % n
         hands = self.hands
         hand = hands[seat]
-        moves = legal_mask(hand, led, self.trump, False)
+        moves = legal_mask(hand, led, self.trump, self.rules, 0)  # 0: read only for a lead
         side = self.side
         maximizing = side[seat]
         last = pos == n - 1
@@ -634,7 +637,7 @@ def _prepare(state: GameState, cache: SolverCache | None) -> tuple[_Search, Solv
     if cache is None:
         cache = SolverCache()
     cache._use((state.rules.players, h.trump, side))
-    return _Search(h.hands, h.trump, side, cache), cache
+    return _Search(state, side, cache), cache
 
 
 def _root_probe(search: _Search, state: GameState, need: int) -> bool:
@@ -775,27 +778,27 @@ def solve_minimax(state: GameState, *, memo: bool = False) -> int:
     side = _side_of(state)
     n = state.rules.players
     trump = h.trump
+    rules = state.rules
     hands = list(h.hands)
+    total = len(h.tricks) + h.hands[h.leader].bit_count() + (1 if h.trick else 0)
     seen: dict[tuple[int, ...], int] = {}
 
     def boundary(leader: int) -> int:
         if not memo:
-            return value(leader, (), None)
+            return value(leader, ())
         key = (leader, *hands)
         v = seen.get(key)
         if v is None:
-            v = seen[key] = value(leader, (), None)
+            v = seen[key] = value(leader, ())
         return v
 
-    def value(leader: int, trick: tuple[int, ...], lead_mask: int | None) -> int:
+    def value(leader: int, trick: tuple[int, ...]) -> int:
         seat = (leader + len(trick)) % n
         hand = hands[seat]
         if not hand:
             return 0
-        if trick:
-            legal = legal_mask(hand, trick[0], trump, False)
-        else:
-            legal = hand if lead_mask is None else lead_mask
+        led = trick[0] if trick else NO_LEAD
+        legal = legal_mask(hand, led, trump, rules, total - hand.bit_count())
         results = []
         for i in _bits(legal):
             hands[seat] = hand & ~(1 << i)
@@ -804,9 +807,8 @@ def solve_minimax(state: GameState, *, memo: bool = False) -> int:
                 winner = (leader + winner_index(played, trump)) % n
                 results.append(int(side[winner]) + boundary(winner))
             else:
-                results.append(value(leader, played, None))
+                results.append(value(leader, played))
             hands[seat] = hand
         return max(results) if side[seat] else min(results)
 
-    root_mask = legal_play_mask(state) if not h.trick else None
-    return _won_so_far(state, side) + value(h.leader, h.trick, root_mask)
+    return _won_so_far(state, side) + value(h.leader, h.trick)

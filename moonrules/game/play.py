@@ -58,7 +58,7 @@ from moonrules.kernel.memo import auction_end, calls_after, offered, per_calls, 
 from moonrules.kernel.tables import LED_SUIT, SUIT_MASK, winner_index
 from moonrules.rules.auction import PASS, check_call, legal_calls
 from moonrules.rules.errors import IllegalAction, OutOfTurn, wrong_type
-from moonrules.rules.ruleset import FirstLead, Renege, RuleSet, WidowTiming
+from moonrules.rules.ruleset import Renege, WidowTiming
 from moonrules.rules.scoring import game_winner, score_hand
 from moonrules.rules.suits import TRUMP_SUIT, Trump, suit_name
 from moonrules.rules.tiles import TILES, Tile, tiles_of
@@ -81,23 +81,19 @@ _call_actions: Final = per_calls(call_action)
 """The actions of the legal calls after a tuple of calls (memoised)."""
 _trump_actions: Final = per_trump(TRUMP_ACTIONS.__getitem__)
 """The NameTrump actions of the trumps the rules offer (memoised)."""
-_LEAD_TRUMP: Final = FirstLead.TRUMP
 _TILE_AT: Final = TILES.__getitem__
 
 
 def legal_play_mask(state: GameState) -> int:
     """Mask of the tiles the player to act may play (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3)."""
-    return _legal_mask(state.hand, state.game.rules)
-
-
-def _legal_mask(h: Hand, rules: RuleSet) -> int:
-    """:func:`legal_play_mask` of a hand in play under ``rules``, by the kernel's rule."""
+    h = state.hand
     trick = h.trick
-    held = h.hands[(h.leader + len(trick)) % len(h.hands)]
-    if trick:
-        return legal_mask(held, trick[0], h.contract.trump, False)
     return legal_mask(
-        held, NO_LEAD, h.contract.trump, not h.tricks and rules.first_lead is _LEAD_TRUMP
+        h.hands[(h.leader + len(trick)) % len(h.hands)],
+        trick[0] if trick else NO_LEAD,
+        h.contract.trump,
+        state.game.rules,
+        len(h.tricks),
     )
 
 
@@ -114,8 +110,17 @@ def legal_actions(state: GameState) -> tuple[Action, ...]:
         return ()
     h = state.hand
     p = h.phase
-    if p is _PLAYING:
-        return _plays(_legal_mask(h, state.game.rules))
+    if p is _PLAYING:  # legal_play_mask, inline on the hot path
+        trick = h.trick
+        return _plays(
+            legal_mask(
+                h.hands[(h.leader + len(trick)) % len(h.hands)],
+                trick[0] if trick else NO_LEAD,
+                h.contract.trump,
+                state.game.rules,
+                len(h.tricks),
+            )
+        )
     if p is _BIDDING:
         return _call_actions(state.game.rules, h.contract.calls)
     if p is _DISCARDING:
@@ -148,14 +153,15 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         )
     h = state.hand
     p = h.phase
-    kind = type(action)
-    if kind is Play and p is _PLAYING:
-        return _play(state, h, action.tile)  # type: ignore[attr-defined]
-    if p is _BIDDING:
-        if kind is Pass:
+    # isinstance, not ``match``: a class pattern costs more on this path, the game's hottest.
+    if isinstance(action, Play):
+        if p is _PLAYING:
+            return _play(state, h, action.tile)
+    elif p is _BIDDING:
+        if isinstance(action, Pass):
             return _call(state, PASS)
-        if kind is Bid:
-            amount = action.amount  # type: ignore[attr-defined]
+        if isinstance(action, Bid):
+            amount = action.amount
             if type(amount) is not int or amount <= PASS:
                 raise IllegalAction(
                     "BID-4",
@@ -165,10 +171,11 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
                     allowed_calls=legal_calls(state.auction),
                 )
             return _call(state, amount)
-    if kind is Discard and p is _DISCARDING:
-        return _discard(state, action.tile)  # type: ignore[attr-defined]
-    if kind is NameTrump and p is _NAMING:
-        return _name_trump(state, action.trump)  # type: ignore[attr-defined]
+    elif isinstance(action, Discard):
+        if p is _DISCARDING:
+            return _discard(state, action.tile)
+    elif isinstance(action, NameTrump) and p is _NAMING:
+        return _name_trump(state, action.trump)
     if not isinstance(action, Action):
         raise wrong_type("action", "an Action (Pass, Bid, Discard, NameTrump or Play)", action)
     wanted = {
@@ -430,16 +437,18 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     except AttributeError:
         raise wrong_type("tile", "a Tile (Tile.parse reads '6-4')", tile) from None
     bit = 1 << index
-    if not _legal_mask(h, state.game.rules) & bit:
-        err = illegal_play_reason(state, tile)
-        assert err is not None
-        raise err
     trick = h.trick
     n = len(h.hands)
     leader = h.leader
     seat = (leader + len(trick)) % n
+    held = h.hands[seat]
+    led = trick[0] if trick else NO_LEAD
+    if not legal_mask(held, led, h.contract.trump, state.game.rules, len(h.tricks)) & bit:
+        err = illegal_play_reason(state, tile)
+        assert err is not None
+        raise err
     after = list(h.hands)
-    after[seat] ^= bit
+    after[seat] = held ^ bit
     hands = tuple(after)
     trick += (index,)
     if len(trick) < n:

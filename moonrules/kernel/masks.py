@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from moonrules.kernel.tables import FOLLOW_MASK, SUIT_MASK
+from moonrules.rules.ruleset import FirstLead, RuleSet
 from moonrules.rules.suits import TRUMP_SUIT
 
 TRUMP_MASK: Final[tuple[int, ...]] = tuple(row[TRUMP_SUIT] for row in SUIT_MASK)
@@ -20,18 +21,22 @@ NO_LEAD: Final = -1
 """The ``led`` of :func:`legal_mask` for a player who leads."""
 
 
-def legal_mask(held: int, led: int, trump: int, lead_trump: bool) -> int:
+_FIRST_LEAD_TRUMP: Final = FirstLead.TRUMP
+
+
+def legal_mask(held: int, led: int, trump: int, rules: RuleSet, done: int) -> int:
     """The mask of the tiles of ``held`` that may be played (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3).
 
     ``led``: the index of the trick's led tile, or :data:`NO_LEAD` for the leader.
-    ``trump``: ``Trump.value``. ``lead_trump``: this lead is the hand's first and the
-    rules say ``first_lead = trump``. Leading, any tile (LEAD-1), or a trump if the
-    leader holds one when ``lead_trump`` (LEAD-2); following, a tile of the suit led
-    if the player holds one (FOLLOW-1, FOLLOW-2), else any tile (FOLLOW-3).
+    ``trump``: ``Trump.value``. ``done``: the tricks of the hand already completed (read
+    only for a lead). Leading, any tile (LEAD-1); but the hand's first lead
+    (``done == 0``) under ``first_lead = trump`` must be a trump if the leader holds one
+    (LEAD-2). Following, a tile of the suit led if the player holds one (FOLLOW-1,
+    FOLLOW-2), else any tile (FOLLOW-3).
     """
     if led >= 0:
         return held & FOLLOW_MASK[trump][led] or held
-    if lead_trump:
+    if done == 0 and rules.first_lead is _FIRST_LEAD_TRUMP:
         return held & TRUMP_MASK[trump] or held
     return held
 

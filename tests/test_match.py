@@ -89,3 +89,13 @@ def test_match_bad_input(args: list[str], message: str, capsys: pytest.CaptureFi
     assert main(["match", *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("moonrules: error: ") and message in err
+
+
+def test_a_match_of_hands_stops_at_the_same_game_whatever_the_workers() -> None:
+    names = ["basic", "random", "random"]
+    one = run_match("standard", names, 100, seed=3, hands=20, workers=1)
+    two = run_match("standard", names, 100, seed=3, hands=20, workers=2)
+    assert one == two
+    counts = [len(g.hands) for g in one]
+    assert sum(counts) >= 20 > sum(counts[:-1])
+    assert one == run_match("standard", names, len(one), seed=3)

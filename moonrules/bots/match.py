@@ -198,33 +198,54 @@ def run_match(
     max_hands: int = 1000,
     timing: bool = False,
     progress: Callable[[int], None] | None = None,
+    hands: int | None = None,
 ) -> list[GameResult]:
     """Play ``games`` games between the bots named ``names`` (one per seat), turning the
     lineup one seat round each game; on ``workers`` processes (1: in this process).
 
+    With ``hands``, play games until they hold that many hands between them instead
+    (``games`` is then the most games played): the first games, in order, whose hands
+    reach the number, whatever the number of workers.
     ``factory`` makes a bot from a name (it must be picklable for workers > 1).
-    ``progress(done)`` is called as games finish. Results come in game order.
+    ``progress(done)`` is called as games (with ``hands``: hands) finish. Results come in
+    game order.
     """
     r = as_rules(rules)
     if len(names) != r.players:
         raise ValueError(f"{r.players} players need {r.players} bot names, not {len(names)}")
     for name in names:
         factory(name)  # unknown names fail here, before any game
-    jobs = [
-        _GameJob(r, seed, i, lineup_of(names, i), factory, max_hands, timing) for i in range(games)
-    ]
+
+    def job(i: int) -> _GameJob:
+        return _GameJob(r, seed, i, lineup_of(names, i), factory, max_hands, timing)
+
     results: list[GameResult] = []
+    played = 0
+
+    def done(res: GameResult) -> bool:
+        nonlocal played
+        results.append(res)
+        played += len(res.hands)
+        if progress is not None:
+            progress(len(results) if hands is None else min(played, hands))
+        return hands is not None and played >= hands
+
     if workers <= 1 or games <= 1:
-        for job in jobs:
-            results.append(_play_job(job))
-            if progress is not None:
-                progress(len(results))
+        for i in range(games):
+            if done(_play_job(job(i))):
+                break
         return results
+    batch = max(2 * workers, r.players)
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for res in pool.map(_play_job, jobs, chunksize=1):
-            results.append(res)
-            if progress is not None:
-                progress(len(results))
+        for first in range(0, games, batch if hands is not None else games):
+            last = min(games, first + (batch if hands is not None else games))
+            stop = False
+            for res in pool.map(_play_job, [job(i) for i in range(first, last)], chunksize=1):
+                if done(res):
+                    stop = True
+                    break
+            if stop:
+                break
     return results
 
 

@@ -35,6 +35,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "per team). Known: " + ", ".join(BOTS) + " (default basic,random)",
     )
     p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument(
+        "--hands",
+        type=int,
+        default=None,
+        help="play games until they hold this many hands (then --games is the most games)",
+    )
     p.add_argument("--rules", default="standard", help="a preset name (default standard)")
     p.add_argument("--seed", type=int, default=0, help="the match's seed (default 0)")
     p.add_argument(
@@ -114,7 +120,7 @@ def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
     except ImportError:  # pragma: no cover - without the play extra
 
         def plain(done: int) -> None:
-            print(f"\r{label}: {done}/{total} games", end="", file=sys.stderr, flush=True)
+            print(f"\r{label}: {done}/{total}", end="", file=sys.stderr, flush=True)
 
         yield plain
         print(file=sys.stderr)
@@ -162,16 +168,21 @@ def run(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     if workers < 1:
         raise ParseError(f"--workers must be at least 1, not {workers}")
+    if args.hands is not None and args.hands < 1:
+        raise ParseError(f"--hands must be at least 1, not {args.hands}")
     if args.max_hands < 1:
         raise ParseError(f"--max-hands must be at least 1, not {args.max_hands}")
     factory = functools.partial(make_bot, strong=strong_options(args))
     start = time.perf_counter()
     try:
-        with progress_bar(args.games, "games") as tick:
+        total, label = (args.games, "games") if args.hands is None else (args.hands, "hands")
+        games = args.games if args.hands is None else max(args.games, args.hands)
+        with progress_bar(total, label) as tick:
             results = run_match(
                 rules,
                 names,
-                args.games,
+                games,
+                hands=args.hands,
                 seed=args.seed,
                 workers=workers,
                 factory=factory,

@@ -264,11 +264,11 @@ def test_game_solver_and_claims_run_on_the_kernel(
 
 
 def test_no_copy_of_the_play_rules_outside_the_kernel() -> None:
-    """The game's moves, the solver and the claim search take the follow and first-lead
-    rules from the kernel only: none of them reads the follow table, the trump mask or the
-    first-lead option itself."""
+    """The game's moves, the solver, the claim search and the bots' legal plays and
+    inferences take the follow and first-lead rules from the kernel only: none of them
+    reads the follow table, the trump mask or the first-lead option itself."""
     root = Path(moonrules.__file__).parent
-    for path in ("game/play.py", "analysis/solver.py", "analysis/claim.py"):
+    for path in ("game/play.py", "analysis/solver.py", "analysis/claim.py", "bots/base.py"):
         tree = ast.parse((root / path).read_text(encoding="utf-8"))
         names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}

@@ -11,16 +11,16 @@ seat has shown out of), which is what a bot that samples the hidden tiles needs.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Protocol, runtime_checkable
 
 import attrs
 
 from moonrules.game import Action, Bid, Discard, NameTrump, Pass, Phase, Play, PlayerView
-from moonrules.kernel.tables import FOLLOW_MASK, SUIT_MASK
+from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.rules.auction import PASS, Auction, legal_calls
-from moonrules.rules.ruleset import FirstLead
-from moonrules.rules.suits import TRUMP_SUIT
+from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.tiles import TILES, mask_of
 
 __all__ = ["Bot", "Knowledge", "call_value", "knowledge", "view_legal_actions"]
@@ -78,15 +78,13 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
 
 
 def legal_mask_of(view: PlayerView) -> int:
-    """The mask of the tiles the seat may play now (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3)."""
+    """The mask of the tiles the seat may play now (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3).
+
+    The rule itself is the kernel's one copy, :func:`moonrules.kernel.masks.legal_mask`.
+    """
     assert view.trump is not None
-    trump = view.trump.value
-    held = mask_of(view.hand)
-    if view.trick:
-        return held & FOLLOW_MASK[trump][view.trick[0].index] or held
-    if view.tricks or view.rules.first_lead is not FirstLead.TRUMP:
-        return held
-    return held & SUIT_MASK[trump][TRUMP_SUIT] or held
+    led = view.trick[0].index if view.trick else NO_LEAD
+    return legal_mask(mask_of(view.hand), led, view.trump.value, view.rules, len(view.tricks))
 
 
 def _bits(mask: int) -> list[int]:
@@ -121,6 +119,23 @@ class Knowledge:
     """The mask of the tiles each seat has played in this hand."""
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _ruled_out(played: int, led: int, trump: int, rules: RuleSet, first: bool) -> int:
+    """The tiles a seat cannot have held when it played tile index ``played``.
+
+    A tile ``x`` is ruled out when holding it beside ``played`` would have made
+    ``played`` illegal: the kernel's one copy of LEAD-2 and FOLLOW-1 … FOLLOW-3
+    (:func:`moonrules.kernel.masks.legal_mask`) decides, so no rule is restated here.
+    """
+    done = 0 if first else 1
+    out = 0
+    for x in range(len(TILES)):
+        pair = (1 << played) | (1 << x)
+        if x != played and not legal_mask(pair, led, trump, rules, done) >> played & 1:
+            out |= 1 << x
+    return out
+
+
 def knowledge(view: PlayerView) -> Knowledge:
     """Gather :class:`Knowledge` from ``view`` (nothing else is read)."""
     n = view.players
@@ -136,18 +151,11 @@ def knowledge(view: PlayerView) -> Knowledge:
         all_tricks.append((view.leader, tuple(x.index for x in view.trick)))
     for k, (leader, tiles) in enumerate(all_tricks):
         assert trump is not None
-        follow = FOLLOW_MASK[trump][tiles[0]]
         for pos, i in enumerate(tiles):
             seat = (leader + pos) % n
             played[seat] |= 1 << i
-            if pos and not follow >> i & 1:
-                void[seat] |= follow
-        if (
-            k == 0
-            and view.rules.first_lead is FirstLead.TRUMP
-            and not SUIT_MASK[trump][TRUMP_SUIT] >> tiles[0] & 1
-        ):
-            void[leader] |= SUIT_MASK[trump][TRUMP_SUIT]
+            led = tiles[0] if pos else NO_LEAD
+            void[seat] |= _ruled_out(i, led, trump, view.rules, k == 0)
     out = own
     for m in played:
         out |= m

@@ -712,3 +712,23 @@ def test_explain_scores_and_rules_on_tricks_within_the_table(
         ["explain", "--score", "--bidder", "0", "--bid", "5", "--tricks", "5,1,1"], capsys
     )
     assert status == 0 and "(SCORE-1)" in out
+
+
+def test_the_guides_say_what_the_code_does() -> None:
+    import re
+
+    guide = (ROOT / "docs" / "guides" / "disputes.md").read_text()
+    example = next(b for b in re.findall(r"```text\n(.*?)```", guide, re.S) if "hand 1" in b)
+    [said] = re.findall(r"`(line \d+: expected 'trump X'[^`]*)`", guide)
+    with pytest.raises(NotationError) as e:
+        parse_notation(example.replace("trump 6", "trump spades"))
+    assert str(e.value) == said
+    app = (ROOT / "docs" / "guides" / "app.md").read_text()
+    [printed] = re.findall(r"# (DEAL-3 - .*)", app)
+    deal = m.new_game(seed=5).hands
+    bad = m.Deal.of([["6-6"] * 7, deal[1], deal[2]], widow="0-0")
+    with pytest.raises(m.IllegalDeal) as d:
+        m.new_game(seed=5, deal=bad)
+    assert (
+        f"{d.value.rule} - {d.value.message}" == printed == "DEAL-3 - 6-6 was dealt twice to seat 0"
+    )

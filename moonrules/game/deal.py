@@ -71,9 +71,12 @@ def check_deal(rules: RuleSet, deal: Deal) -> None:
                     tile=t,
                 )
             if t in seen:
-                raise IllegalDeal(
-                    "DEAL-3", f"{t} was dealt twice: to {seen[t]} and to {where}", seat=seat, tile=t
+                twice = (
+                    f"twice to {where}"
+                    if seen[t] == where
+                    else f"twice: to {seen[t]} and to {where}"
                 )
+                raise IllegalDeal("DEAL-3", f"{t} was dealt {twice}", seat=seat, tile=t)
             seen[t] = where
     if rules.has_widow and deal.widow is None:
         raise IllegalDeal("DEAL-2", "these rules have a widow, and the deal names none")

@@ -82,6 +82,31 @@ CATALOGUE: Final[tuple[Property, ...]] = (
         subject="moonrules.kernel.tables.winner_index, moonrules.rules.tricks.trick_winner",
     ),
     Property(
+        "kernel",
+        (
+            "LEAD-1",
+            "LEAD-2",
+            "FOLLOW-1",
+            "FOLLOW-2",
+            "FOLLOW-3",
+            "LEAD-3",
+            "SUIT-3",
+            "SUIT-4",
+            "TRICK-2",
+        ),
+        "The kernel's one legal-play mask, its trick winner and its tables, which the game, the "
+        "solver, the claim search and the bots run on, equal the rule functions.",
+        Method.EXHAUSTIVE,
+        "every preset and every tile set under every first-lead rule with all nine trumps "
+        "offered (17 rule sets); for each, every position and every hand of one or two tiles "
+        "(which covers every hand, as moonrules.kernel.check argues), every ordered trick of two "
+        "and three tiles, and the led-suit and strength tables",
+        exhaustive.check_kernel,
+        quick_domain="the presets only",
+        subject="moonrules.kernel.masks.legal_mask, moonrules.kernel.tables, "
+        "moonrules.kernel.check.kernel_mismatches",
+    ),
+    Property(
         "follow-rules",
         ("LEAD-1", "LEAD-2", "FOLLOW-1", "FOLLOW-2", "FOLLOW-3"),
         "The legal plays are the leader's whole hand (its trumps under LEAD-2 if it holds any), "

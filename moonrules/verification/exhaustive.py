@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import itertools
 
+from moonrules.kernel.check import kernel_mismatches
 from moonrules.kernel.tables import winner_index
 from moonrules.rules.auction import MOON, PASS, Auction, apply_call, legal_calls
 from moonrules.rules.errors import IllegalAction, ParseError, RulesError
 from moonrules.rules.ruleset import (
+    PRESETS,
     AllPass,
     FirstLead,
     MoonMade,
@@ -502,3 +504,29 @@ __all__ = [
     "check_tile_sets",
     "check_trick_winner",
 ]
+
+
+# ---------------------------------------------------------------------------
+# The kernel (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3, LEAD-3, SUIT-3, SUIT-4, TRICK-2)
+
+
+def kernel_rule_sets() -> dict[str, RuleSet]:
+    """Every preset, and every tile set (with its player count) under every first-lead rule
+    with all nine trumps offered: every value of each rule-set field that changes the play."""
+    out: dict[str, RuleSet] = dict(PRESETS)
+    for ts in TileSet:
+        for lead in FirstLead:
+            players = 4 if ts is TileSet.DOUBLE_SIX_28 else 3
+            out[f"{ts.value}/{lead.value}"] = RuleSet(players=players, tile_set=ts, first_lead=lead)
+    return out
+
+
+def check_kernel(quick: bool) -> Outcome:
+    """The kernel's legal-play mask, trick winner and tables equal the rule functions
+    (:func:`moonrules.kernel.check.kernel_mismatches`) for every rule set of
+    :func:`kernel_rule_sets` (the presets only with ``--quick``)."""
+    sets = dict(PRESETS) if quick else kernel_rule_sets()
+    for name, rules in sorted(sets.items()):
+        found = kernel_mismatches(rules, limit=1)
+        require(not found, f"rule set {name}: {found[0] if found else ''}")
+    return Outcome(len(sets), "rule sets, each over the kernel check's whole domain")

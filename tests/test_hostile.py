@@ -732,3 +732,21 @@ def test_the_guides_say_what_the_code_does() -> None:
     assert (
         f"{d.value.rule} - {d.value.message}" == printed == "DEAL-3 - 6-6 was dealt twice to seat 0"
     )
+
+
+def test_the_html_page_of_a_long_record_shows_in_full_only_the_last_hands_and_the_dispute(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from moonrules.arbitration.report_html import FULL_HANDS
+
+    state = m.new_game(seed=3)
+    while state.hand_number < 3 * FULL_HANDS:
+        state = m.apply(state, m.Pass())
+    record = to_record(state)
+    path, page = tmp_path / "long.json", tmp_path / "long.html"
+    path.write_text(json.dumps(record))
+    assert _cli(["check", str(path), "--html", str(page)], capsys)[0] == 0
+    html = page.read_text()
+    assert html.count('<section class="hand"') == FULL_HANDS
+    assert 'id="hand-1"' not in html and f'id="hand-{3 * FULL_HANDS}"' in html
+    assert f"{2 * FULL_HANDS} hands not in dispute are summarised" in html

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from moonrules.arbitration import render
 from moonrules.arbitration.explain import side_name
 from moonrules.arbitration.report import HandReport, Report
@@ -133,8 +135,17 @@ def report_html(report: Report, *, title: str | None = None) -> str:
             )
     rows.append("</table>")
     body.append("".join(rows))
+    full = _hands_in_full(report)
+    if len(full) < len(report.hands):
+        body.append(
+            f'<p class="meta">{len(report.hands) - len(full)} hands not in dispute are '
+            "summarised in the score table above; the page shows in full the last "
+            f"{FULL_HANDS} hands and the hand in dispute (moonrules check --json gives every hand)."
+            "</p>"
+        )
     for h in report.hands:
-        body.append(_hand_html(report, h, seat_names, unit))
+        if h.number in full:
+            body.append(_hand_html(report, h, seat_names, unit))
     body.append(f"<footer>{_esc(report.end)}</footer>")
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -143,6 +154,20 @@ def report_html(report: Report, *, title: str | None = None) -> str:
         + "\n".join(body)
         + "</main></body></html>\n"
     )
+
+
+FULL_HANDS: Final = 40
+"""A record of more hands shows in full only its last ``FULL_HANDS`` and the one in dispute:
+the page of a record of thousands of hands stays small."""
+
+
+def _hands_in_full(report: Report) -> set[int]:
+    """The numbers of the hands the page shows in full."""
+    numbers = [h.number for h in report.hands]
+    full = set(numbers[-FULL_HANDS:])
+    if report.ruling is not None:
+        full.add(report.ruling.hand + 1)
+    return full
 
 
 def _hand_html(report: Report, h: HandReport, seat_names: list[str], unit: str) -> str:

@@ -750,3 +750,14 @@ def test_the_html_page_of_a_long_record_shows_in_full_only_the_last_hands_and_th
     assert html.count('<section class="hand"') == FULL_HANDS
     assert 'id="hand-1"' not in html and f'id="hand-{3 * FULL_HANDS}"' in html
     assert f"{2 * FULL_HANDS} hands not in dispute are summarised" in html
+
+
+def test_max_bytes_raises_the_limit_above_the_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = json.dumps(_sample_record())
+    path = tmp_path / "padded.json"
+    path.write_text(text[:-1] + " " * MAX_RECORD_BYTES + "}")
+    status, _, err = _cli(["check", str(path)], capsys)
+    assert "larger than 4 MiB" in _one_line_refusal(status, err)
+    assert _cli(["check", str(path), "--max-bytes", "8M"], capsys)[0] == 0

@@ -15,6 +15,7 @@ import attrs
 
 from moonrules.arbitration.explain import Explanation, Reason
 from moonrules.game import GameState
+from moonrules.records.jsontext import MAX_RECORD_BYTES
 from moonrules.records.notation import Notation, looks_like_json, parse_notation
 from moonrules.records.record import JSON, RecordError, ReplayResult, load_record
 from moonrules.rules.ruleset import RuleSet
@@ -34,16 +35,16 @@ class Source:
         return "json" if self.notation is None else "notation"
 
 
-def read_record(text: str) -> Source:
+def read_record(text: str, *, max_length: int | None = MAX_RECORD_BYTES) -> Source:
     """Read record text, JSON or the notation (told apart by the first character).
 
     Raises :class:`~moonrules.records.record.RecordError` (with the line, or the field)
-    for text that is neither.
+    for text that is neither; JSON longer than ``max_length`` characters is refused.
     """
     if not text.strip():
         raise RecordError("", "the record is empty: expected a JSON record or the notation")
     if looks_like_json(text):
-        return Source(load_record(text.lstrip("\ufeff")))
+        return Source(load_record(text.lstrip("\ufeff"), max_length=max_length))
     n = parse_notation(text.lstrip("\ufeff"))
     return Source(n.record, n)
 

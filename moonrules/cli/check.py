@@ -105,7 +105,7 @@ def load(path: str, max_bytes: int = MAX_RECORD_BYTES) -> tuple[Source, str]:
     Raises :class:`~moonrules.records.record.RecordError` if it is unreadable.
     """
     text, name = read_text(path, max_bytes)
-    return read_record(text), name
+    return read_record(text, max_length=None), name
 
 
 def unreadable(command: str, path: str, error: RecordError) -> int:

@@ -478,7 +478,7 @@ def test_valid_only_draws_only_legal_requests() -> None:
 
 
 def test_exhaustive_runs_every_legal_request_of_the_finite_ops() -> None:
-    from moonrules.conformance.generators import exhaustive, space_size
+    from moonrules.conformance.spaces import exhaustive, space_size
 
     report = fuzz(
         handle, ops=["tiles", "led_suit", "auction", "view"], rules="standard", exhaustive=True

@@ -32,32 +32,42 @@ Runs are reproducible with ``seed``. Hypothesis is not needed to fuzz (it is for
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
 import shlex
 import time
 import traceback
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import IO, Final, Literal
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import IO, Final
 
 import attrs
 
+from moonrules.conformance.compare import (
+    CompareLevel,
+    Request,
+    Response,
+    _dump,
+    _shape_error,
+    clauses_involved,
+    comparable,
+    compare,
+    first_difference,
+)
+from moonrules.conformance.findings import Finding, FindingKind, FuzzReport, Progress
 from moonrules.conformance.generators import (
     FINITE_OPS,
     OPS,
     FuzzError,
     canonical,
-    exhaustive,
     replay,
     requests,
-    space_size,
     tile_text,
 )
 from moonrules.conformance.generators import draw as draw_request
 from moonrules.conformance.generators import ops as op_names
 from moonrules.conformance.generators import presets as preset_names
+from moonrules.conformance.spaces import exhaustive, space_size
 from moonrules.conformance.target import (
     DEFAULT_TIMEOUT,
     STARTUP_TIMEOUT,
@@ -70,19 +80,10 @@ from moonrules.conformance.target import (
     read_answer,
 )
 from moonrules.records.record import JSON
-from moonrules.rules import clauses
-from moonrules.rules.auction import PASS
-from moonrules.rules.ruleset import RuleSet
-from moonrules.rules.suits import Trump
-from moonrules.rules.tiles import Tile
 
-Request = dict[str, JSON]
-Response = dict[str, JSON]
 Handler = Callable[[Request], Response]
 
-FindingKind = Literal["disagreement", "crash", "timeout", "garbage", "unsupported"]
 
-CompareLevel = Literal["strict", "code", "outcome"]
 COMPARE_LEVELS: Final[tuple[CompareLevel, ...]] = ("strict", "code", "outcome")
 """How much of two answers must agree: ``strict``, everything but messages (the
 ``result``, or the error's code and clause); ``code``, no clause IDs (the ``result``
@@ -224,364 +225,6 @@ def serve(handle: Handler, stdin: IO[bytes] | None = None, stdout: IO[bytes] | N
 
     serve_lines(stdin or sys.stdin.buffer, stdout or sys.stdout.buffer, handle)
     return 0
-
-
-# ---------------------------------------------------------------------------
-# Comparing answers
-
-
-def _dump(value: JSON) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=False)
-
-
-def _shape_error(answer: JSON) -> str | None:
-    """Why ``answer`` is not a protocol answer, or ``None`` if it is one."""
-    if not isinstance(answer, dict):
-        return "the answer is not a JSON object"
-    ok = answer.get("ok")
-    if ok is True:
-        return None if "result" in answer else 'the answer has "ok": true and no "result"'
-    if ok is False:
-        err = answer.get("error")
-        if not isinstance(err, dict) or not isinstance(err.get("code"), str):
-            return 'the answer has "ok": false and no "error" object with a "code"'
-        return None
-    return 'the answer has no "ok": true or false'
-
-
-def comparable(op: str, answer: Response, level: CompareLevel = "strict") -> dict[str, JSON]:
-    """The part of an answer that must agree at ``level`` (see :data:`COMPARE_LEVELS`).
-
-    Always the ``id`` and ``ok``; the ``result``, or for a refusal the error's ``code``
-    (not at ``outcome``) and ``rule`` (only at ``strict``). Messages are free text and
-    never compared (nor is a replay violation's ``message``; nor its ``rule`` below
-    ``strict``).
-    """
-    out: dict[str, JSON] = {"id": answer.get("id"), "ok": answer.get("ok")}
-    if answer.get("ok") is True:
-        result = answer.get("result")
-        if (
-            op == "replay"
-            and isinstance(result, dict)
-            and isinstance(result.get("violation"), dict)
-        ):
-            dropped = ("message",) if level == "strict" else ("message", "rule")
-            violation = {k: v for k, v in result["violation"].items() if k not in dropped}
-            result = {**result, "violation": violation}
-        out["result"] = result
-    elif level != "outcome":
-        err = answer.get("error")
-        err = err if isinstance(err, dict) else {}
-        out["error"] = {"code": err.get("code")}
-        if level == "strict":
-            out["error"]["rule"] = err.get("rule")
-    return out
-
-
-def _is_number(value: JSON) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _same(a: JSON, b: JSON) -> bool:
-    """Equality of JSON scalars: ``1`` and ``1.0`` are one number, ``true`` is no number."""
-    if _is_number(a) and _is_number(b):
-        return bool(a == b)
-    return type(a) is type(b) and bool(a == b)
-
-
-def first_difference(a: JSON, b: JSON, path: str = "") -> str | None:
-    """Where JSON values ``a`` (expected) and ``b`` (actual) first differ, or ``None``."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in a:
-            sub = f"{path}.{key}" if path else key
-            if key not in b:
-                return f"{sub}: expected {clip(_dump(a[key]))}, missing"
-            found = first_difference(a[key], b[key], sub)
-            if found:
-                return found
-        for key in b:
-            if key not in a:
-                sub = f"{path}.{key}" if path else key
-                return f"{sub}: not expected, got {clip(_dump(b[key]))}"
-        return None
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            found = first_difference(x, y, f"{path}[{i}]")
-            if found:
-                return found
-        return None
-    if _same(a, b):
-        return None
-    return f"{path or 'answer'}: expected {clip(_dump(a))}, got {clip(_dump(b))}"
-
-
-def compare(
-    op: str, expected: Response, actual: Response, level: CompareLevel = "strict"
-) -> str | None:
-    """``None`` if the target's answer agrees with the reference's at ``level``, else where
-    it differs."""
-    return first_difference(comparable(op, expected, level), comparable(op, actual, level))
-
-
-# ---------------------------------------------------------------------------
-# The clauses a request involves
-
-
-def _add(out: list[str], ids: Iterable[str]) -> None:
-    for i in sorted(ids):
-        if i not in out:
-            out.append(i)
-
-
-def clauses_involved(
-    request: Request, expected: Response, actual: Response | None = None
-) -> list[str]:
-    """The clauses of ``spec/rules.md`` a request exercises, the ones the answers cite first.
-
-    A request the reference refuses cites the clause it breaks; a legal one the
-    clauses that decide its answer (:mod:`moonrules.rules.clauses` says which).
-    """
-    out: list[str] = []
-    for answer in (expected, actual):
-        if not isinstance(answer, dict):
-            continue
-        err = answer.get("error")
-        if isinstance(err, dict) and isinstance(err.get("rule"), str):
-            _add(out, [err["rule"]])
-        result = answer.get("result")
-        if isinstance(result, dict) and isinstance(result.get("violation"), dict):
-            rule = result["violation"].get("rule")
-            if isinstance(rule, str):
-                _add(out, [rule])
-    # a malformed request: the error's clause (if any) is all there is
-    with contextlib.suppress(Exception):
-        _add(out, _situation_clauses(request, expected, actual))
-    return out
-
-
-def _situation_clauses(request: Request, expected: Response, actual: Response | None) -> set[str]:
-    from moonrules.conformance.protocol import request_rules
-
-    rules = request_rules(request)
-    op = request.get("op")
-    trump = Trump.parse(request["trump"]) if "trump" in request else None
-    if op == "tiles":
-        return clauses.tiles_clauses(rules)
-    if op == "led_suit" and trump is not None:
-        return clauses.led_suit_clauses(Tile.parse(request["tile"]), trump)
-    if op == "legal_plays" and trump is not None:
-        hand = [Tile.parse(x) for x in request["hand"]]
-        trick = [Tile.parse(x) for x in request["trick"]]
-        return clauses.play_clauses(rules, hand, trick, trump)
-    if op == "trick_winner" and trump is not None:
-        return clauses.trick_clauses([Tile.parse(x) for x in request["trick"]], trump)
-    if op in ("legal_bids", "auction"):
-        calls = [PASS if b == "pass" else b for b in request["bids"]]
-        return clauses.auction_clauses(rules, calls, asks_legal=op == "legal_bids")
-    if op == "score_hand":
-        return clauses.score_clauses(rules, request["bid"]) | clauses.rules_clauses(rules)
-    if op == "game_winner":
-        return clauses.game_end_clauses(rules, request["scores"]) | clauses.rules_clauses(rules)
-    if op == "view":
-        return {"VIEW-1"}
-    if op == "replay" and actual is not None:
-        return _replay_clauses(rules, compare("replay", expected, actual) or "")
-    return set()
-
-
-def _replay_clauses(rules: RuleSet, where: str) -> set[str]:
-    """The clauses behind the first difference of two replays' results."""
-    out: set[str] = set()
-    if "deltas" in where or "scores" in where:
-        out |= clauses.score_clauses(rules, 0) | clauses.rules_clauses(rules)
-    if ".tricks" in where:
-        out.add("TRICK-2")
-    if "winner" in where:
-        out |= clauses.game_end_clauses(rules, [rules.target, rules.target])
-    if ".bidder" in where or ".bid" in where:
-        out.add("BID-6")
-    return out
-
-
-# ---------------------------------------------------------------------------
-# Findings and the report
-
-
-@attrs.define
-class Finding:
-    """One disagreement (or crash, hang, garbage answer), shrunk to a minimal request."""
-
-    op: str
-    kind: FindingKind
-    request: Request
-    """The minimal request (its ``id`` is 1)."""
-    expected: Response
-    """The reference's answer."""
-    actual: Response | None
-    """The target's answer; ``None`` when it crashed, hung or printed garbage."""
-    detail: str
-    """Where the answers first differ, or what went wrong with the target."""
-    clauses: list[str]
-    """Clauses of ``spec/rules.md`` the request involves."""
-    reproduce: str
-    """A command line that sends the request to the target."""
-    examples: int
-    """Examples of this op run before the first failing one was found (it included)."""
-    shrinks: int
-    """Shrinking attempts made to reach the minimal request."""
-    stderr: tuple[str, ...] = ()
-    """The last lines of the target's error output, for a crash."""
-
-    @property
-    def rules(self) -> JSON:
-        return self.request.get("rules", "standard")
-
-    def to_json(self) -> dict[str, JSON]:
-        return {
-            "op": self.op,
-            "kind": self.kind,
-            "rules": self.rules,
-            "request": self.request,
-            "expected": self.expected,
-            "actual": self.actual,
-            "detail": self.detail,
-            "clauses": self.clauses,
-            "reproduce": self.reproduce,
-            "reference": _reference_command(self.request),
-            "examples": self.examples,
-            "shrinks": self.shrinks,
-            "stderr": list(self.stderr),
-        }
-
-    def to_text(self, number: int = 1) -> str:
-        what = {
-            "disagreement": "the answers disagree",
-            "crash": "the target crashed",
-            "timeout": "the target did not answer in time",
-            "garbage": "the target's answer is not a protocol answer",
-            "unsupported": "the target does not support this op, which is required",
-        }[self.kind]
-        lines = [
-            f"[{number}] {self.op} (rules: {self.rules}): {what}; found after {self.examples} "
-            f"example(s), shrunk in {self.shrinks} step(s)",
-            f"    clauses:   {', '.join(self.clauses) or '-'}",
-            f"    request:   {_dump(self.request)}",
-            f"    expected:  {_dump(self.expected)}",
-            f"    actual:    {_dump(self.actual) if self.actual is not None else '(no answer)'}",
-            f"    {'differs:' if self.kind == 'disagreement' else 'problem:'}   {self.detail}",
-            f"    reproduce: {self.reproduce}",
-            f"    reference: {_reference_command(self.request)}",
-        ]
-        lines += [f"    stderr:    {clip(line, 200)}" for line in self.stderr[-5:]]
-        return "\n".join(lines)
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}{'' if n == 1 else 's'}"
-
-
-def _reference_command(request: Request) -> str:
-    return f"echo {shlex.quote(_dump(request))} | moonrules serve"
-
-
-@attrs.define
-class FuzzReport:
-    """What a fuzzing run found: cases run per op, and the findings (empty when all agree)."""
-
-    target: str
-    seed: int
-    ops: tuple[str, ...]
-    rules: tuple[str, ...]
-    cases: dict[str, int]
-    """Examples run per op, shrinking attempts not counted."""
-    findings: list[Finding]
-    elapsed: float
-    """Seconds the run took."""
-    starts: int = 1
-    """Times the target process was started (restarts after crashes, hangs, garbage)."""
-    compare: CompareLevel = "strict"
-    unsupported: dict[str, str] = attrs.Factory(dict)
-    """Ops the target answered with ``unknown-op``, skipped: op -> its answer."""
-    notes: list[str] = attrs.Factory(list)
-    """What else the run has to say: an op's space used up, ops not enumerable, a dead target."""
-    excluded: int = 0
-    """Cases drawn but not compared, for ``exclude_clauses``."""
-    gave_up: str | None = None
-    """Why the run stopped early (a target that keeps failing), if it did."""
-
-    @property
-    def ok(self) -> bool:
-        """Whether the target agreed with the reference on every case (and did not die)."""
-        return not self.findings and self.gave_up is None
-
-    @property
-    def total(self) -> int:
-        return sum(self.cases.values())
-
-    def summary(self) -> str:
-        """One line: the verdict and the cases run per op."""
-        per_op = ", ".join(
-            f"{op} {'unsupported' if op in self.unsupported else self.cases.get(op, 0)}"
-            for op in self.ops
-        )
-        if self.gave_up is not None:
-            head = f"the target was given up on after {_count(self.total, 'case')}"
-        elif self.ok:
-            head = f"no disagreement in {_count(self.total, 'case')}"
-        else:
-            n = len(self.findings)
-            head = f"{_count(n, 'finding')} in {_count(self.total, 'case')}"
-        level = "" if self.compare == "strict" else f", compare {self.compare}"
-        return f"moonrules fuzz: {head} (seed {self.seed}{level}, {self.elapsed:.1f} s): {per_op}"
-
-    def to_text(self) -> str:
-        parts = [self.summary()]
-        for op, answer in self.unsupported.items():
-            parts.append(f"unsupported: {op} (the target answered {clip(answer, 160)}); skipped")
-        parts += self.notes
-        if self.gave_up is not None:
-            parts.append(self.gave_up)
-        for i, f in enumerate(self.findings, 1):
-            parts.append("")
-            parts.append(f.to_text(i))
-        if self.findings:
-            parts.append("")
-            parts.append(
-                f"target: {self.target}; started {self.starts} time(s); "
-                f"rerun with --seed {self.seed}"
-            )
-        return "\n".join(parts)
-
-    def to_json(self) -> dict[str, JSON]:
-        return {
-            "target": self.target,
-            "seed": self.seed,
-            "ops": list(self.ops),
-            "rules": list(self.rules),
-            "compare": self.compare,
-            "cases": dict(self.cases),
-            "elapsed": round(self.elapsed, 3),
-            "starts": self.starts,
-            "ok": self.ok,
-            "unsupported": dict(self.unsupported),
-            "notes": list(self.notes),
-            "excluded": self.excluded,
-            "gave_up": self.gave_up,
-            "findings": [f.to_json() for f in self.findings],
-        }
-
-
-@attrs.frozen
-class Progress:
-    """Where a run stands, passed to the ``progress`` callback after each batch."""
-
-    op: str
-    cases: int
-    """Cases run so far, every op."""
-    findings: int
-    elapsed: float
-    shrinking: bool
-    """Whether the run is shrinking a finding."""
 
 
 # ---------------------------------------------------------------------------
@@ -1009,7 +652,7 @@ def fuzz(
     ``exclude_clauses`` are not compared. Findings are collected up to
     ``max_findings`` distinct ones per op (by kind, preset and clauses), each shrunk.
     ``exhaustive``: send every legal request of the finite ops instead
-    (:func:`moonrules.conformance.generators.exhaustive`); ``seconds`` then caps the run.
+    (:func:`moonrules.conformance.spaces.exhaustive`); ``seconds`` then caps the run.
     ``progress`` is called now and then. ``reference`` replaces
     :func:`moonrules.conformance.protocol.handle` (for tests).
     """

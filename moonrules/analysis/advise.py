@@ -23,6 +23,7 @@ chances at a real table (not yet measured against real play; see
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 from collections import deque
@@ -396,24 +397,8 @@ def advise(
         raise AdviceError("the numbers of samples must be at least 1")
     if workers < 1:
         raise AdviceError(f"workers must be at least 1, not {workers}")
-    if workers == 1:
-        return _advise(
-            r,
-            tiles_,
-            mask,
-            calls_,
-            bids,
-            may_pass,
-            chosen,
-            samples,
-            min_samples,
-            half_width,
-            seed,
-            None,
-            1,
-            batch,
-        )
-    with ProcessPoolExecutor(workers) as pool:
+    pool_cm = ProcessPoolExecutor(workers) if workers > 1 else contextlib.nullcontext()
+    with pool_cm as pool:
         return _advise(
             r,
             tiles_,

@@ -21,8 +21,9 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
+from moonrules.cli.options import name_list, seconds
 from moonrules.conformance.conform import ConformError, conform
-from moonrules.conformance.target import DEFAULT_TIMEOUT, TargetError, check_timeout, split_command
+from moonrules.conformance.target import DEFAULT_TIMEOUT, TargetError, split_command
 
 HELP = "run the conformance vectors against another engine speaking the protocol"
 
@@ -38,24 +39,6 @@ Example: moonrules conform --target "node engine.js" --compare outcome --valid-o
 """
 
 
-def _list(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    if not names:
-        raise argparse.ArgumentTypeError("give at least one name, comma-separated")
-    return names
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    try:
-        return check_timeout(value, "the timeout")
-    except TargetError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.epilog = _EPILOG
     p.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -65,16 +48,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="COMMAND",
         help='the engine to check, e.g. "moonrules serve" or "./my-engine --protocol"',
     )
-    p.add_argument("--ops", type=_list, metavar="A,B", help="only these operations")
+    p.add_argument("--ops", type=name_list, metavar="A,B", help="only these operations")
     p.add_argument(
-        "--rules", type=_list, metavar="A,B", help="only these presets (or aliases; 'custom')"
+        "--rules", type=name_list, metavar="A,B", help="only these presets (or aliases; 'custom')"
     )
     p.add_argument(
-        "--clauses", type=_list, metavar="BID-3,LEAD-2", help="only vectors exercising these"
+        "--clauses", type=name_list, metavar="BID-3,LEAD-2", help="only vectors exercising these"
     )
-    p.add_argument("--exclude-rules", type=_list, metavar="A,B", help="not these presets")
+    p.add_argument("--exclude-rules", type=name_list, metavar="A,B", help="not these presets")
     p.add_argument(
-        "--exclude-clauses", type=_list, metavar="LEAD-2", help="not vectors exercising these"
+        "--exclude-clauses", type=name_list, metavar="LEAD-2", help="not vectors exercising these"
     )
     p.add_argument(
         "--compare",
@@ -87,14 +70,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--require",
-        type=_list,
+        type=name_list,
         default=[],
         metavar="A,B",
         help="ops whose unknown-op answers are failures, not skipped",
     )
     p.add_argument(
         "--timeout",
-        type=_seconds,
+        type=seconds("the timeout"),
         default=DEFAULT_TIMEOUT,
         metavar="S",
         help=f"seconds the target may take to answer one request (default {DEFAULT_TIMEOUT:g})",

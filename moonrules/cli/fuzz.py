@@ -15,6 +15,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, TextIO
 
+from moonrules.cli.options import seconds
+
 if TYPE_CHECKING:
     from moonrules.conformance.fuzz import Progress
 
@@ -34,20 +36,6 @@ Examples:
   moonrules fuzz --target "./engine" --compare outcome --valid-only --ops trick_winner
   moonrules fuzz --target "./engine" --exhaustive --ops led_suit,legal_bids
 """
-
-
-def _positive_seconds(text: str) -> float:
-    """A number of seconds: finite, above 0, at most a day (argparse type)."""
-    from moonrules.conformance.target import TargetError, check_timeout
-
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    try:
-        return check_timeout(value, "the number of seconds")
-    except TargetError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _count(text: str) -> int:
@@ -119,7 +107,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     budget.add_argument(
         "--seconds",
-        type=_positive_seconds,
+        type=seconds("the number of seconds"),
         metavar="S",
         help="fuzz the ops in turn for S seconds (shrinking a finding may take longer)",
     )
@@ -147,14 +135,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress display on stderr")
     p.add_argument(
         "--timeout",
-        type=_positive_seconds,
+        type=seconds("the number of seconds"),
         default=DEFAULT_TIMEOUT,
         metavar="S",
         help=f"seconds the target may take to answer one request (default {DEFAULT_TIMEOUT:g})",
     )
     p.add_argument(
         "--shrink-seconds",
-        type=_positive_seconds,
+        type=seconds("the number of seconds"),
         default=60.0,
         metavar="S",
         help="the most time spent shrinking one finding (default 60)",

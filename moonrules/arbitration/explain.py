@@ -360,13 +360,16 @@ def _parse_call(text: str) -> int:
     t = text.strip().lower()
     if t in ("pass", "p", "0", "-"):
         return PASS
+    if t == "moon":
+        return MOON
     if t.isascii() and t.isdigit() and len(t) <= 3:
         return int(t)
     raise ParseError(f"{quote(text)} is not a call: write 'pass' or a number of tricks")
 
 
 def parse_calls(text: str) -> list[int]:
-    """``"5,pass,6"`` as calls (0 for pass)."""
+    """``"5,pass,6"`` as calls (0 for pass; ``moon`` for 21); a word that is not a call,
+    or a number of more than three digits, raises :class:`ParseError`."""
     parts = [p for p in re.split(r"[\s,]+", text) if p]
     return [_parse_call(p) for p in parts]
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import time
 
 from moonrules.analysis.advise import Advice, AdviceError, advise
-from moonrules.rules.auction import MOON, PASS
+from moonrules.arbitration.explain import parse_calls
+from moonrules.rules.auction import PASS
 from moonrules.rules.errors import ParseError
 from moonrules.rules.ruleset import rules_by_name
 from moonrules.rules.suits import Trump
@@ -63,15 +63,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _calls(text: str) -> tuple[int, ...]:
-    out = []
-    for word in (w for w in re.split(r"[\s,]+", text.strip().lower()) if w):
-        if word in ("pass", "p", "0"):
-            out.append(PASS)
-        elif word in ("moon", "21") or word.isdigit():
-            out.append(MOON if word == "moon" else int(word))
-        else:
-            raise AdviceError(f"{word!r} is not a call: use pass or a bid such as 5 or 21")
-    return tuple(out)
+    return tuple(parse_calls(text))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -38,7 +38,7 @@ def test_fast_constructors_equal_the_classes_own() -> None:
     contract = (3, 1, (1, 2, 4), 5, (0, 4), 2, 4, 6, 3, True)
     c = Contract(*contract)
     hand = (c, (1, 2, 4), Phase.PLAY, 2, (3,), (), (1, 0, 2), (4, -1, 0), 1)
-    game = (state.rules, 9, (1, 2, 3), (state.hand,), 2, False, state.hand)
+    game = (state.rules, 9, (1, 2, 3), (state.hand,), 2, False, state.hand, object())
     cases: list[tuple[Any, type, tuple[Any, ...]]] = [
         (make_contract, Contract, contract),
         (make_hand, Hand, hand),

@@ -212,7 +212,7 @@ def next_hand(state: GameState, done: Hand, scores: tuple[int, ...]) -> GameStat
     number = done.contract.number + 1
     first = (done.contract.first_bidder + 1) % rules.players
     hand = _seeded_hand(rules, g.seed, number, first)
-    game = make_game(rules, g.seed, scores, (*g.history, done), None, g.seed_given, None)
+    game = make_game(rules, g.seed, scores, (*g.history, done), None, g.seed_given, None, g.source)
     return make_state(game, hand)
 
 

@@ -422,7 +422,9 @@ def apply_renege(state: GameState, tile: Tile) -> GameState:
     winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
     if winner is not None:
         g = state.game
-        return GameState(Game(rules, g.seed, scores, g.history, winner, g.seed_given), hand)
+        return GameState(
+            Game(rules, g.seed, scores, g.history, winner, g.seed_given, None, g.source), hand
+        )
     return next_hand(state, hand, scores)
 
 
@@ -475,7 +477,8 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
     if winner is not None:
         return make_state(
-            make_game(rules, g.seed, scores, g.history, winner, g.seed_given, None), hand
+            make_game(rules, g.seed, scores, g.history, winner, g.seed_given, None, g.source),
+            hand,
         )
     return next_hand(state, hand, scores)
 

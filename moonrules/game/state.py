@@ -175,6 +175,10 @@ class Game:
     """The hand the game dealt after the last hand of the record it was read from,
     while the game waits for its first call: the record ended between hands, and is
     written back so, while that hand is untouched. Not part of the game's value."""
+    source: object = attrs.field(default=None, eq=False, repr=False)
+    """The record the game was read from, frozen as :mod:`moonrules.records.record` keeps
+    it (an immutable value), or ``None``: the record is written back in its spellings
+    (tiles either end first, rule-set aliases, fields left out). Not part of the game's value."""
 
 
 @attrs.frozen(slots=True)
@@ -321,7 +325,7 @@ make_hand: Final = positional_builder(Hand)
 make_state: Final = positional_builder(GameState)
 """``GameState(game, hand)``."""
 make_game: Final = positional_builder(Game)
-"""``Game(rules, seed, scores, history, winner, seed_given, open_hand)``."""
+"""``Game(rules, seed, scores, history, winner, seed_given, open_hand, source)``."""
 make_trick: Final = positional_builder(Trick)
 """``Trick(leader, tiles, winner)``."""
 

@@ -20,7 +20,8 @@ first thing the rules forbid (hand, step, index, clause, message).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Final, Literal
 
 import attrs
@@ -289,9 +290,12 @@ def _hand_json(h: Hand, rules: RuleSet) -> dict[str, JSON]:
 def to_record(state: GameState) -> dict[str, JSON]:
     """The record of a game so far, mid-hand included; :func:`from_record` rebuilds it.
 
-    A state read by :func:`from_record` gives its record back as it was written:
-    without ``seed`` if it had none, and ending between hands if it did (while the
-    hand the game dealt after it is untouched).
+    A state read by :func:`from_record` gives its record back exactly as it was
+    written: without ``seed`` if it had none, ending between hands if it did (while
+    the hand the game dealt after it is untouched), and in its spellings (tiles either
+    end first, a seat's tiles in any order, a rule-set alias, fields left out; see
+    :func:`_as_written`). What the game adds after it was read is written as for any
+    state: tiles high end first, each seat's tiles high first, every field.
     """
     g = state.game
     hands = [*g.history]
@@ -301,17 +305,90 @@ def to_record(state: GameState) -> dict[str, JSON]:
     if g.seed_given:
         out["seed"] = g.seed
     out["hands"] = [_hand_json(h, g.rules) for h in hands]
+    if isinstance(g.source, _Object):
+        written: dict[str, JSON] = _as_written(out, _thawed(g.source), "")
+        return written
     return out
 
 
+_ABSENT: Final[Mapping[str, JSON]] = MappingProxyType(
+    {"rules": "standard", "bids": (), "plays": ()}
+)
+"""What a record means by leaving a field out: the standard rules, no calls, no plays."""
+
+
+def _as_written(value: JSON, source: JSON, key: str) -> JSON:
+    """``value``, a part of a record :func:`to_record` wrote, in the spellings of ``source``,
+    the same part of the record the game was read from; ``key`` names the part (``""`` for
+    the whole record, ``"hand"`` for one hand, else the field's name).
+
+    The two are walked in parallel, and wherever the source's value means the same as the
+    written one, the source's is kept: the same tile with either end first (TILE-1), the
+    same tiles dealt to a seat in any order, the same rule set named by an alias, in other
+    letters, or as an object of fields. A field the source left out stays out while the
+    written value is what leaving it out means (:data:`_ABSENT`); fields keep the source's
+    order. Whatever the game added after it was read (calls, plays, hands) and whatever
+    differs is written as :func:`to_record` writes it, so the result is always a record of
+    the state, and the record read is given back exactly while the state is the one read.
+    """
+    if key in ("", "hand") and isinstance(value, dict) and isinstance(source, dict):
+        out = {k: _as_written(value[k], v, k) for k, v in source.items() if k in value}
+        absent = object()
+        for k, v in value.items():
+            if k not in source and _ABSENT.get(k, absent) != (
+                tuple(v) if isinstance(v, list) else v
+            ):
+                out[k] = v
+        return out
+    if key in ("hands", "plays", "deal") and isinstance(value, list) and isinstance(source, list):
+        part = "hand" if key == "hands" else "tile" if key == "plays" else "seat"
+        kept = [_as_written(v, s, part) for v, s in zip(value, source, strict=False)]
+        return kept + value[len(kept) :]
+    if key in ("tile", "widow", "discard") and isinstance(value, str) and isinstance(source, str):
+        return source if source in (value, value[::-1]) else value
+    if key == "seat" and isinstance(value, list) and isinstance(source, list):
+        spelt = [max(t, t[::-1]) if isinstance(t, str) else t for t in source]
+        return list(source) if sorted(spelt) == sorted(value) else value
+    if key == "rules" and source != value:
+        try:
+            return source if rules_from_json(source) == rules_from_json(value) else value
+        except RecordError:
+            return value
+    return value
+
+
+@attrs.frozen(slots=True)
+class _Object:
+    """A JSON object frozen, its members in order: how a :class:`Game` keeps its record."""
+
+    members: tuple[tuple[str, object], ...]
+
+
+def _frozen(value: JSON) -> object:
+    """A JSON value as an immutable value (objects as :class:`_Object`, lists as tuples)."""
+    if isinstance(value, dict):
+        return _Object(tuple(zip(map(str, value), map(_frozen, value.values()), strict=True)))
+    if isinstance(value, list):
+        return tuple(map(_frozen, value))
+    return value
+
+
+def _thawed(value: object) -> JSON:
+    """The JSON value :func:`_frozen` froze, as new dicts and lists."""
+    if isinstance(value, _Object):
+        return {k: _thawed(v) for k, v in value.members}
+    if isinstance(value, tuple):
+        return [_thawed(v) for v in value]
+    return value
+
+
 def _as_read(state: GameState, record: dict[str, JSON], hands: int) -> GameState:
-    """``state`` noting what the record it was read from left out (see :func:`to_record`)."""
+    """``state`` keeping the record it was read from (see :func:`to_record`)."""
     seed_given = "seed" in record
     g = state.game
     open_hand = state.hand if state.hand.number > hands and g.winner is None else None
-    if seed_given and open_hand is None:
-        return state
-    return GameState(attrs.evolve(g, seed_given=seed_given, open_hand=open_hand), state.hand)
+    game = attrs.evolve(g, seed_given=seed_given, open_hand=open_hand, source=_frozen(record))
+    return GameState(game, state.hand)
 
 
 # ---------------------------------------------------------------------------

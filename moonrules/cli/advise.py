@@ -13,9 +13,11 @@ import argparse
 import json
 import os
 import time
+from typing import Final
 
 from moonrules.analysis.advise import Advice, AdviceError, advise
 from moonrules.arbitration.explain import parse_calls
+from moonrules.cli.options import check_range, check_workers, finite_number, whole_number
 from moonrules.rules.auction import PASS
 from moonrules.rules.errors import ParseError
 from moonrules.rules.ruleset import rules_by_name
@@ -23,6 +25,9 @@ from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import tiles
 
 HELP = "bidding advice: double-dummy chances of each bid and trump for one hand"
+
+MAX_SAMPLES: Final = 100_000
+"""The most samples per trump."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -41,20 +46,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="TRUMP",
         help="only this trump (0-6, doubles, none); may be repeated (default: every one offered)",
     )
-    p.add_argument("--samples", type=int, default=384, help="most samples per trump (default 384)")
     p.add_argument(
-        "--min-samples", type=int, default=48, help="fewest samples per trump (default 48)"
+        "--samples", type=whole_number, default=384, help="most samples per trump (default 384)"
+    )
+    p.add_argument(
+        "--min-samples", type=whole_number, default=48, help="fewest samples per trump (default 48)"
     )
     p.add_argument(
         "--precision",
-        type=float,
+        type=finite_number,
         default=5.0,
         help="stop a trump once every bid's 95%% interval is within ± this many points (default 5)",
     )
-    p.add_argument("--seed", type=int, default=0, help="the sampling seed (default 0)")
+    p.add_argument("--seed", type=whole_number, default=0, help="the sampling seed (default 0)")
     p.add_argument(
         "--workers",
-        type=int,
+        type=whole_number,
         default=min(2, os.cpu_count() or 1),
         help="processes solving samples (default: 2, or 1 on one core); the numbers do not "
         "depend on it",
@@ -72,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     trumps = None if not args.trump else tuple(Trump.parse(t) for t in args.trump)
     if not 0 < args.precision <= 50:
         raise AdviceError(f"--precision is in points between 0 and 50, not {args.precision}")
+    check_range(args.samples, "--samples", 1, MAX_SAMPLES)
+    check_range(args.min_samples, "--min-samples", 1, args.samples)
+    check_workers(args.workers)
     start = time.perf_counter()
     result = advise(
         hand,

@@ -16,14 +16,23 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Final
 
 from moonrules.bots.base import Bot
 from moonrules.bots.match import BOTS, UnknownBot, bot_by_name, run_match, summarize
 from moonrules.bots.strong import StrongBot
-from moonrules.rules.errors import MoonError, ParseError
+from moonrules.cli.options import check_range, check_workers, seconds, whole_number
+from moonrules.rules.errors import MoonError, ParseError, quote
 from moonrules.rules.ruleset import RuleSet, as_rules
 
 HELP = "play many games between bots (random, basic, strong) and compare them"
+
+MAX_GAMES: Final = 1_000_000
+"""The most games (and hands, and hands in a game) one match plays."""
+MAX_SAMPLES: Final = 100_000
+"""The most deals the strong bot samples per decision."""
+MAX_NODES: Final = 10**12
+"""The largest node budget (0 is no limit)."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,35 +43,39 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(three players: the first at one seat, the second at the others; partnership: one "
         "per team). Known: " + ", ".join(BOTS) + " (default basic,random)",
     )
-    p.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("--games", type=whole_number, default=100, help="games to play (default 100)")
     p.add_argument(
         "--hands",
-        type=int,
+        type=whole_number,
         default=None,
         help="play games until they hold this many hands (then --games is the most games)",
     )
     p.add_argument("--rules", default="standard", help="a preset name (default standard)")
-    p.add_argument("--seed", type=int, default=0, help="the match's seed (default 0)")
+    p.add_argument("--seed", type=whole_number, default=0, help="the match's seed (default 0)")
     p.add_argument(
         "--workers",
-        type=int,
+        type=whole_number,
         default=None,
         help="worker processes (default: the machine's cores)",
     )
-    p.add_argument("--samples", type=int, default=None, help="strong: deals per play decision")
+    p.add_argument(
+        "--samples", type=whole_number, default=None, help="strong: deals per play decision"
+    )
     p.add_argument(
         "--node-budget",
-        type=int,
+        type=whole_number,
         default=None,
         help="strong: solver nodes per decision (0: no limit)",
     )
     p.add_argument(
         "--time-budget",
-        type=float,
+        type=seconds("the time budget"),
         default=None,
         help="strong: seconds per decision (makes the results depend on the machine)",
     )
-    p.add_argument("--max-hands", type=int, default=1000, help="hands after which a game stops")
+    p.add_argument(
+        "--max-hands", type=whole_number, default=1000, help="hands after which a game stops"
+    )
 
 
 def lineup(names_text: str, rules: RuleSet) -> tuple[str, ...]:
@@ -70,7 +83,7 @@ def lineup(names_text: str, rules: RuleSet) -> tuple[str, ...]:
     names = [n.strip().lower() for n in names_text.split(",") if n.strip()]
     for n in names:
         if n not in BOTS:
-            raise UnknownBot(f"no bot is called {n!r}; known: {', '.join(BOTS)}")
+            raise UnknownBot(f"no bot is called {quote(n)}; known: {', '.join(BOTS)}")
     p = rules.players
     if len(names) == p:
         return tuple(names)
@@ -94,17 +107,13 @@ def strong_options(args: argparse.Namespace) -> tuple[tuple[str, object], ...]:
     """The StrongBot options of the command line, checked."""
     out: list[tuple[str, object]] = []
     if args.samples is not None:
-        if args.samples < 1:
-            raise ParseError(f"--samples must be at least 1, not {args.samples}")
+        check_range(args.samples, "--samples", 1, MAX_SAMPLES)
         out.append(("samples", args.samples))
         out.append(("bid_samples", max(1, args.samples // 2)))
     if args.node_budget is not None:
-        if args.node_budget < 0:
-            raise ParseError(f"--node-budget must be 0 or more, not {args.node_budget}")
+        check_range(args.node_budget, "--node-budget", 0, MAX_NODES)
         out.append(("node_budget", args.node_budget or None))
     if args.time_budget is not None:
-        if args.time_budget <= 0:
-            raise ParseError(f"--time-budget must be positive, not {args.time_budget}")
         out.append(("time_budget", args.time_budget))
     return tuple(out)
 
@@ -163,15 +172,11 @@ def report(rules: RuleSet, names: tuple[str, ...], results: list, seconds: float
 def run(args: argparse.Namespace) -> int:
     rules = as_rules(args.rules)
     names = lineup(args.bots, rules)
-    if args.games < 1:
-        raise ParseError(f"--games must be at least 1, not {args.games}")
+    check_range(args.games, "--games", 1, MAX_GAMES)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
-    if workers < 1:
-        raise ParseError(f"--workers must be at least 1, not {workers}")
-    if args.hands is not None and args.hands < 1:
-        raise ParseError(f"--hands must be at least 1, not {args.hands}")
-    if args.max_hands < 1:
-        raise ParseError(f"--max-hands must be at least 1, not {args.max_hands}")
+    check_workers(workers)
+    check_range(args.hands, "--hands", 1, MAX_GAMES)
+    check_range(args.max_hands, "--max-hands", 1, MAX_GAMES)
     factory = functools.partial(make_bot, strong=strong_options(args))
     start = time.perf_counter()
     try:

@@ -1,9 +1,21 @@
-"""Argument types the commands share: comma-separated names and a number of seconds."""
+"""Argument types and checks the commands share: names, whole numbers, seconds, workers."""
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import re
 from collections.abc import Callable
+from typing import Final
+
+from moonrules.records.jsontext import MAX_NUMBER_LENGTH
+from moonrules.rules.errors import ParseError, quote, shown
+
+MAX_WORKERS: Final = 4 * (os.cpu_count() or 1)
+"""The most worker processes a command starts: four per core (more never helps)."""
+
+_WHOLE: Final = re.compile(r"[+-]?[0-9]+")
 
 
 def name_list(text: str) -> list[str]:
@@ -14,6 +26,50 @@ def name_list(text: str) -> list[str]:
     return names
 
 
+def whole_number(text: str) -> int:
+    """A whole number in ASCII digits, at most 100 characters long, as a record's numbers
+    (an argparse type; ``int`` also takes other scripts' digits and 4,300 of them)."""
+    t = text.strip()
+    if _WHOLE.fullmatch(t) is None or len(t) > MAX_NUMBER_LENGTH:
+        limit = f"at most {MAX_NUMBER_LENGTH} characters" if t.isascii() else "in ASCII digits"
+        raise argparse.ArgumentTypeError(f"expected a whole number ({limit}), not {quote(text)}")
+    return int(t)
+
+
+def _float(text: str) -> float:
+    """``float(text)`` for ASCII text without ``_`` (``float`` takes other scripts' digits)."""
+    if not text.isascii() or "_" in text or len(text) > MAX_NUMBER_LENGTH:
+        raise ValueError(text)
+    return float(text)
+
+
+def finite_number(text: str) -> float:
+    """A finite number in ASCII digits (an argparse type): ``nan`` and ``inf`` are refused."""
+    try:
+        value = _float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {quote(text)}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, not {quote(text)}")
+    return value
+
+
+def check_range(value: int | None, option: str, low: int, high: int) -> None:
+    """Refuse ``value`` of ``option`` outside ``low`` … ``high`` (``None``: not given)."""
+    if value is None:
+        return
+    if value < low:
+        raise ParseError(f"{option} must be at least {low}, not {shown(value)}")
+    if value > high:
+        raise ParseError(f"{option} must be at most {high:,}, not {shown(value)}")
+
+
+def check_workers(value: int, option: str = "--workers") -> int:
+    """``value`` if it is a number of worker processes from 1 to :data:`MAX_WORKERS`."""
+    check_range(value, option, 1, MAX_WORKERS)
+    return value
+
+
 def seconds(what: str) -> Callable[[str], float]:
     """An argparse type for a number of seconds: finite, above 0, at most a day; a refusal
     names ``what``."""
@@ -22,9 +78,9 @@ def seconds(what: str) -> Callable[[str], float]:
         from moonrules.conformance.target import TargetError, check_timeout
 
         try:
-            value = float(text)
+            value = _float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+            raise argparse.ArgumentTypeError(f"{quote(text)} is not a number of seconds") from None
         try:
             return check_timeout(value, what)
         except TargetError as e:

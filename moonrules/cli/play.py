@@ -26,10 +26,11 @@ import re
 import sys
 import tempfile
 from collections.abc import Callable
-from typing import TextIO
+from typing import Final, TextIO
 
 from moonrules.bots.base import Bot
 from moonrules.bots.match import BOTS, UnknownBot, bot_by_name
+from moonrules.cli.options import whole_number
 from moonrules.game import (
     Action,
     Bid,
@@ -47,7 +48,7 @@ from moonrules.game import (
     view,
 )
 from moonrules.records.record import to_record
-from moonrules.rules.errors import IllegalAction, MoonError, ParseError
+from moonrules.rules.errors import IllegalAction, MoonError, ParseError, quote
 from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.rules.suits import Trump, is_trump
 from moonrules.rules.tiles import Tile
@@ -59,10 +60,20 @@ class InputEnded(MoonError):
     """The input ended (or was closed) before the game did."""
 
 
+class InputTooLong(MoonError):
+    """A line of input longer than :data:`MAX_INPUT_LINE` (``/dev/zero``, a binary file)."""
+
+
+MAX_INPUT_LINE: Final = 4096
+"""The longest line of input read as an answer (in bytes); a longer one stops the game."""
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--seed", type=int, default=None, help="the game's seed (default: random)")
+    p.add_argument(
+        "--seed", type=whole_number, default=None, help="the game's seed (default: random)"
+    )
     p.add_argument("--rules", default="standard", help="a preset name (default standard)")
-    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--seat", type=whole_number, default=0, help="your seat (default 0)")
     p.add_argument(
         "--bots",
         default="basic",
@@ -75,7 +86,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--save", metavar="FILE", help="keep the game's record in FILE (JSON)")
     p.add_argument(
         "--players-seed",
-        type=int,
+        type=whole_number,
         default=None,
         help="seed of the bots' choices (default: the game's seed)",
     )
@@ -439,10 +450,14 @@ class Session:
         }[s.phase]
         hint = "tile or number" if tiles_phase else "type it"
         while True:
-            text = self.read(f"{what} ({hint}, or save / quit): ")
+            saved = f"; the game so far is saved in {self.save_path}" if self.save_path else ""
+            try:
+                text = self.read(f"{what} ({hint}, or save / quit): ")
+            except InputTooLong as e:
+                self.save()
+                raise InputTooLong(f"{e}{saved}") from None
             if text is None:
                 self.save()
-                saved = f"; the game so far is saved in {self.save_path}" if self.save_path else ""
                 raise InputEnded("the input ended before the game did" + saved)
             if not text.strip():
                 continue
@@ -489,7 +504,15 @@ def _reader(stdin: TextIO, stdout: TextIO) -> Callable[[str], str | None]:
                 return None
         stdout.write(prompt)
         stdout.flush()
-        line = stdin.readline()
+        raw = getattr(stdin, "buffer", None)
+        if raw is not None:  # bytes, at most a line's worth; what is not UTF-8 is replaced
+            data: bytes = raw.readline(MAX_INPUT_LINE + 1)
+        else:
+            data = stdin.readline(MAX_INPUT_LINE + 1).encode("utf-8", "replace")
+        line = data.decode("utf-8", "replace")
+        if len(data) > MAX_INPUT_LINE and not data.endswith(b"\n"):
+            stdout.write("\n")
+            raise InputTooLong(f"a line of input is longer than {MAX_INPUT_LINE} bytes")
         if not line:
             stdout.write("\n")
             return None
@@ -506,7 +529,7 @@ def seats_of(args: argparse.Namespace, rules: RuleSet) -> tuple[int | None, dict
         raise ParseError("--bots names no bot")
     for n in names:
         if n not in BOTS:
-            raise UnknownBot(f"no bot is called {n!r}; known: {', '.join(BOTS)}")
+            raise UnknownBot(f"no bot is called {quote(n)}; known: {', '.join(BOTS)}")
     p = rules.players
     if not 0 <= args.seat < p:
         raise ParseError(f"there is no seat {args.seat}: seats are numbered 0 to {p - 1}")
@@ -533,7 +556,9 @@ def run(args: argparse.Namespace) -> int:
     if args.save is not None:
         directory = os.path.dirname(os.path.abspath(args.save))
         if not os.path.isdir(directory):
-            raise ParseError(f"cannot save to {args.save}: no directory {directory}")
+            raise ParseError(f"cannot save to {quote(args.save)}: no directory {quote(directory)}")
+        if os.path.lexists(args.save) and not os.path.isfile(args.save):
+            raise ParseError(f"cannot save to {quote(args.save)}: it is not a regular file")
     screen = Screen(sys.stdout)
     session = Session(
         state,

@@ -16,6 +16,7 @@ import os
 import sys
 from pathlib import Path
 
+from moonrules.cli.options import MAX_WORKERS, check_range, seconds, whole_number
 from moonrules.rules.errors import MoonError
 
 HELP = "bidding studies: double-dummy tricks over many seeded deals, and tables from them"
@@ -30,14 +31,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         description="compute or continue a study: one row per deal, seat as bidder and trump",
     )
     r.add_argument("directory", metavar="DIR", type=Path, help="the study directory")
-    r.add_argument("--deals", type=int, default=1000, help="how many deals (default 1000)")
-    r.add_argument("--seed", type=int, default=0, help="deal k is seeded_deal(rules, seed, k)")
+    r.add_argument("--deals", type=whole_number, default=1000, help="how many deals (default 1000)")
+    r.add_argument(
+        "--seed", type=whole_number, default=0, help="deal k is seeded_deal(rules, seed, k)"
+    )
     r.add_argument("--rules", default="standard", help="a preset name (default standard)")
-    r.add_argument("--chunk", type=int, default=100, help="deals per chunk (default 100)")
+    r.add_argument("--chunk", type=whole_number, default=100, help="deals per chunk (default 100)")
     r.add_argument("--csv", action="store_true", help="write CSV instead of Parquet")
     r.add_argument(
         "--workers",
-        type=int,
+        type=whole_number,
         default=os.cpu_count() or 1,
         help="local processes (default: one per CPU)",
     )
@@ -46,7 +49,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     r.add_argument(
         "--timeout",
-        type=float,
+        type=seconds("the timeout"),
         default=10.0,
         help="seconds to wait for the scheduler to answer (default 10)",
     )
@@ -61,7 +64,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     rep.add_argument("--out", type=Path, help="where to write (default DIR/report)")
     rep.add_argument(
         "--min-count",
-        type=int,
+        type=whole_number,
         default=30,
         help="cells with fewer hands are left blank (default 30)",
     )
@@ -77,6 +80,7 @@ def _run(args: argparse.Namespace) -> int:
     from moonrules.study.run import ProgressPrinter, run_study, settings_for
 
     settings = settings_for(args.rules, args.seed, args.deals, args.chunk, args.csv)
+    check_range(args.workers, "workers", 1, MAX_WORKERS)
     try:
         final = run_study(
             args.directory,
@@ -103,6 +107,7 @@ def _run(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from moonrules.study.report import write_report
 
+    check_range(args.min_count, "--min-count", 1, 10**9)
     out = args.out or args.directory / "report"
     try:
         written = write_report(args.directory, out, min_count=args.min_count)

@@ -14,7 +14,7 @@ import importlib.util
 import json
 import sys
 
-from moonrules.rules.errors import MoonError
+from moonrules.rules.errors import MoonError, quote
 from moonrules.verification import CATALOGUE, Result, by_id
 from moonrules.verification import run as run_catalogue
 
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
             props = by_id(ids)
         except KeyError as e:
             known = ", ".join(p.id for p in CATALOGUE)
-            raise MoonError(f"no property is called {e.args[0]!r}; known: {known}") from None
+            raise MoonError(f"no property is called {quote(e.args[0])}; known: {known}") from None
         if not props:
             raise MoonError("--only names no property")
     if args.list:

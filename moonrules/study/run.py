@@ -18,6 +18,7 @@ written by this process, so the workers need no shared disk.
 from __future__ import annotations
 
 import csv
+import gc
 import hashlib
 import importlib
 import io
@@ -35,7 +36,9 @@ from typing import Any, Final
 import attrs
 
 from moonrules import __version__
-from moonrules.rules.errors import MoonError
+from moonrules.records.jsontext import TooLarge, loads, read_bounded, size_text
+from moonrules.records.record import RecordError, rules_from_json
+from moonrules.rules.errors import MoonError, quote, shown
 from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.study.rows import COLUMNS, chunk_rows
 
@@ -58,6 +61,15 @@ FORMAT_VERSION: Final = 1
 
 MANIFEST: Final = "study.json"
 
+MAX_DEALS: Final = 10**9
+"""The most deals in a study (and in a chunk)."""
+MAX_CHUNKS: Final = 1_000_000
+"""The most chunks in a study: a study of more deals needs larger chunks."""
+MAX_MANIFEST_BYTES: Final = 1 << 20
+"""A manifest larger than this is no manifest of this program's."""
+_ROW_BYTES: Final = 128
+"""More than any row of a chunk file takes (10 numbers of a few digits)."""
+
 
 class StudyError(MoonError):
     """A study that cannot run: bad settings, a directory of another study, no cluster."""
@@ -75,10 +87,23 @@ class StudySettings:
     format: str = "parquet"
 
     def __attrs_post_init__(self) -> None:
-        if self.deals < 1:
-            raise StudyError(f"a study needs at least 1 deal, not {self.deals}")
-        if self.chunk < 1:
-            raise StudyError(f"a chunk holds at least 1 deal, not {self.chunk}")
+        for name in ("seed", "deals", "chunk"):
+            value = getattr(self, name)
+            if type(value) is not int:
+                raise StudyError(f"the {name} is a whole number, not {shown(value)}")
+        if not 1 <= self.deals <= MAX_DEALS:
+            raise StudyError(
+                f"a study needs at least 1 deal and at most {MAX_DEALS:,}, not {shown(self.deals)}"
+            )
+        if not 1 <= self.chunk <= MAX_DEALS:
+            raise StudyError(
+                f"a chunk holds at least 1 deal and at most {MAX_DEALS:,}, not {shown(self.chunk)}"
+            )
+        if self.chunks > MAX_CHUNKS:
+            raise StudyError(
+                f"{self.deals:,} deals in chunks of {self.chunk:,} make {self.chunks:,} chunks; "
+                f"a study has at most {MAX_CHUNKS:,} (make the chunks larger)"
+            )
         if self.format not in ("parquet", "csv"):
             raise StudyError(f"the format is parquet or csv, not {self.format!r}")
 
@@ -122,12 +147,7 @@ def open_study(directory: Path, settings: StudySettings) -> None:
     want = settings.to_json()
     path = directory / MANIFEST
     if path.exists():
-        try:
-            have = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
-            raise StudyError(f"{path} is not a study manifest: {e}") from None
-        if not isinstance(have, dict):
-            raise StudyError(f"{path} is not a study manifest")
+        have = _read_manifest(path)
         for key in ("moonrules", "format_version", "columns"):
             if have.get(key) != want[key]:
                 raise StudyError(
@@ -158,18 +178,42 @@ def open_study(directory: Path, settings: StudySettings) -> None:
     os.replace(tmp, path)
 
 
+def _read_manifest(path: Path) -> dict[str, Any]:
+    """The manifest at ``path``, read within limits; :class:`StudyError` if it is none."""
+    try:
+        with path.open("rb") as f:
+            data = read_bounded(f, MAX_MANIFEST_BYTES)
+        have = loads(data.decode("utf-8"))
+    except TooLarge:
+        raise StudyError(
+            f"{path} is not a study manifest: larger than {size_text(MAX_MANIFEST_BYTES)}"
+        ) from None
+    except FileNotFoundError:
+        raise
+    except (OSError, ValueError) as e:
+        what = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise StudyError(f"{path} is not a study manifest: {quote(what, 200)}") from None
+    if not isinstance(have, dict):
+        raise StudyError(f"{path} is not a study manifest: not a JSON object")
+    return have
+
+
 def load_settings(directory: Path) -> StudySettings:
     """The settings of the study in ``directory`` (for the report)."""
     path = directory / MANIFEST
     try:
-        have = json.loads(path.read_text(encoding="utf-8"))
-        rules = RuleSet(**_rules_fields(have["rules"]))
+        have = _read_manifest(path)
+    except FileNotFoundError:
+        raise StudyError(f"{directory} holds no study (no {MANIFEST})") from None
+    try:
+        missing = [key for key in ("rules", "seed", "deals", "chunk") if key not in have]
+        if missing:
+            raise StudyError(f"it has no {missing[0]!r}")
+        rules = rules_from_json(have["rules"], "rules")
         settings = StudySettings(
             rules, have["seed"], have["deals"], have["chunk"], have.get("format", "parquet")
         )
-    except FileNotFoundError:
-        raise StudyError(f"{directory} holds no study (no {MANIFEST})") from None
-    except (OSError, ValueError, KeyError, TypeError, MoonError) as e:
+    except (RecordError, StudyError) as e:
         raise StudyError(f"{path} is not a study manifest: {e}") from None
     if have.get("format_version") != FORMAT_VERSION:
         raise StudyError(
@@ -177,31 +221,6 @@ def load_settings(directory: Path) -> StudySettings:
             f"not {FORMAT_VERSION}"
         )
     return settings
-
-
-def _rules_fields(data: dict[str, Any]) -> dict[str, Any]:
-    from moonrules.rules import ruleset as rs
-    from moonrules.rules.tiles import TileSet
-
-    kinds = {
-        "tile_set": TileSet,
-        "all_pass": rs.AllPass,
-        "widow_timing": rs.WidowTiming,
-        "first_lead": rs.FirstLead,
-        "moon_made": rs.MoonMade,
-        "scoring": rs.Scoring,
-        "tie": rs.TieRule,
-        "renege": rs.Renege,
-    }
-    out: dict[str, Any] = {}
-    for k, v in data.items():
-        if k in kinds:
-            out[k] = kinds[k](v)
-        elif k == "trump_numbers":
-            out[k] = tuple(v)
-        else:
-            out[k] = v
-    return out
 
 
 def missing_chunks(directory: Path, settings: StudySettings) -> list[int]:
@@ -249,26 +268,86 @@ def write_chunk(
     os.replace(tmp, path)
 
 
-def read_chunk(path: Path) -> dict[str, list[int]]:
-    """The columns of one chunk file."""
+_NUMBER: Final = re.compile(r"-?[0-9]{1,10}")
+
+
+def read_chunk(path: Path, max_bytes: int = 256 << 20) -> dict[str, list[int]]:
+    """The columns of one chunk file (:data:`~moonrules.study.rows.COLUMNS`, whole numbers).
+
+    At most ``max_bytes`` are read; a file that is not a chunk (not a regular file,
+    larger, not CSV or Parquet of these columns) raises :class:`StudyError`.
+    """
+    try:
+        if not path.is_file():
+            raise StudyError(f"{path} is not a chunk of rows: not a regular file")
+        with path.open("rb") as f:
+            data = read_bounded(f, max_bytes)
+    except TooLarge:
+        raise StudyError(
+            f"{path} is not a chunk of rows: larger than {size_text(max_bytes)}"
+        ) from None
+    except OSError as e:
+        raise StudyError(f"{path} cannot be read: {e.strerror or e}") from None
     if path.suffix == ".csv":
-        with path.open(encoding="ascii", newline="") as f:
-            rows = list(csv.reader(f))
-        header, body = rows[0], rows[1:]
-        return {name: [int(r[j]) for r in body] for j, name in enumerate(header)}
-    _pa, pq = _arrow()
-    table = pq.read_table(path)
-    return {name: table.column(name).to_pylist() for name in table.column_names}
+        try:
+            header, *body = csv.reader(io.StringIO(data.decode("ascii"), newline=""))
+        except (UnicodeDecodeError, csv.Error, ValueError) as e:  # ValueError: an empty file
+            raise StudyError(f"{path} is not a chunk of rows: {quote(str(e), 80)}") from None
+        if any(len(r) != len(header) or not all(map(_NUMBER.fullmatch, r)) for r in body):
+            raise StudyError(
+                f"{path} is not a chunk of rows: a row is not {len(header)} whole numbers"
+            )
+        cols = {name: [int(r[j]) for r in body] for j, name in enumerate(header)}
+    else:
+        pa, pq = _arrow()
+        try:
+            table = pq.read_table(pa.BufferReader(data))
+            cols = {name: table.column(name).to_pylist() for name in table.column_names}
+        except Exception as e:  # pyarrow's errors for a file that is no table
+            raise StudyError(f"{path} is not a chunk of rows: {quote(str(e), 80)}") from None
+    if list(cols) != list(COLUMNS) or any(type(v) is not int for c in cols.values() for v in c):
+        raise StudyError(f"{path} is not a chunk of rows: its columns are not {', '.join(COLUMNS)}")
+    return cols
+
+
+def _check_chunk(path: Path, settings: StudySettings, c: int, cols: dict[str, list[int]]) -> None:
+    """Refuse chunk ``c`` of a study unless it has its rows (one per deal, seat and trump) and
+    every number in its column's range."""
+    first, count = settings.chunk_deals(c)
+    rules = settings.rules
+    trumps = {t.value for t in rules.trumps}
+    rows = count * rules.players * len(trumps)
+    if len(cols["deal"]) != rows:
+        raise StudyError(f"{path} holds {len(cols['deal'])} rows, not {rows}: not chunk {c}")
+    ranges = {
+        "deal": range(first, first + count),
+        "seat": range(rules.players),
+        "trump": trumps,
+        "tricks": range(8),
+        "widow": range(-1, 28),
+        "discard": range(-1, 28),
+    }
+    for name, values in cols.items():
+        allowed = ranges.get(name, range(9))
+        if not all(v in allowed for v in values):
+            raise StudyError(f"{path} holds a {name} out of range: not chunk {c} of this study")
 
 
 def read_rows(directory: Path) -> tuple[StudySettings, dict[str, list[int]]]:
-    """The settings and every finished chunk's rows, in chunk order."""
+    """The settings and every finished chunk's rows, in chunk order.
+
+    Each chunk is checked (:func:`read_chunk`, and its rows' number and ranges):
+    :class:`StudyError` names the first that is not one of this study's.
+    """
     settings = load_settings(directory)
     cols: dict[str, list[int]] = {name: [] for name in COLUMNS}
+    per_deal = settings.rules.players * len(settings.rules.trumps)
     for c in range(settings.chunks):
         path = chunk_path(directory, settings, c)
-        if path.exists():
-            part = read_chunk(path)
+        if path.exists() or path.is_symlink():
+            count = settings.chunk_deals(c)[1]
+            part = read_chunk(path, max_bytes=(count * per_deal + 1) * _ROW_BYTES + 4096)
+            _check_chunk(path, settings, c, part)
             for name in COLUMNS:
                 cols[name].extend(part[name])
     return settings, cols
@@ -319,9 +398,9 @@ def _check_address(address: str) -> None:
         raise StudyError(f"a scheduler address looks like tcp://HOST:PORT, not {address!r}")
 
 
-def _dask_results(
-    address: str, settings: StudySettings, todo: list[int], timeout: float
-) -> Iterator[tuple[int, dict[str, list[int]]]]:
+def _dask_client(address: str, timeout: float) -> Any:
+    """A client of the Dask scheduler at ``address``; :class:`StudyError` in one line when
+    nothing answers there within ``timeout`` seconds, or something that is no scheduler."""
     _check_address(address)
     try:
         distributed: Any = importlib.import_module("distributed")
@@ -329,38 +408,52 @@ def _dask_results(
         raise StudyError(
             "running on a Dask cluster needs distributed: pip install 'moonrules[study]'"
         ) from None
+    # A client that failed to connect complains as it is collected ("Exception ignored in
+    # Client.__del__"): the one line below says what went wrong.
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda _: None
     try:
-        client = distributed.Client(address, timeout=f"{timeout}s", set_as_default=False)
-    except (OSError, TimeoutError) as e:
-        raise StudyError(f"cannot reach the Dask scheduler at {address}: {e}") from None
-    tag = hashlib.sha256(json.dumps(settings.to_json(), sort_keys=True).encode()).hexdigest()
-    try:
-        futures = {}
-        for c in todo:
-            first, count = settings.chunk_deals(c)
-            fut = client.submit(
-                chunk_rows,
-                settings.rules,
-                settings.seed,
-                first,
-                count,
-                key=f"moonrules-study-{tag[:16]}-{c}",
-            )
-            futures[fut] = c
-        with client.as_current():
-            done = distributed.as_completed(list(futures))
-        for fut in done:
-            c = futures[fut]
-            try:
-                cols = fut.result()
-            except Exception as e:
-                raise StudyError(
-                    f"a Dask worker failed on chunk {c}: {type(e).__name__}: {e} "
-                    f"(is moonrules {__version__} installed on every worker?)"
-                ) from None
-            yield c, cols
+        try:
+            return distributed.Client(address, timeout=f"{timeout}s", set_as_default=False)
+        except (OSError, TimeoutError) as e:  # nothing answered
+            why = (str(e).splitlines() or [type(e).__name__])[0]
+        except Exception as e:  # something answered, and it is no Dask scheduler
+            why = f"what answers there is no Dask scheduler ({type(e).__name__})"
+        gc.collect()
     finally:
-        client.close()
+        sys.unraisablehook = hook
+    raise StudyError(f"cannot reach the Dask scheduler at {address}: {why[:200]}")
+
+
+def _dask_results(
+    client: Any, settings: StudySettings, todo: list[int]
+) -> Iterator[tuple[int, dict[str, list[int]]]]:
+    distributed: Any = importlib.import_module("distributed")
+    tag = hashlib.sha256(json.dumps(settings.to_json(), sort_keys=True).encode()).hexdigest()
+    futures = {}
+    for c in todo:
+        first, count = settings.chunk_deals(c)
+        fut = client.submit(
+            chunk_rows,
+            settings.rules,
+            settings.seed,
+            first,
+            count,
+            key=f"moonrules-study-{tag[:16]}-{c}",
+        )
+        futures[fut] = c
+    with client.as_current():
+        done = distributed.as_completed(list(futures))
+    for fut in done:
+        c = futures[fut]
+        try:
+            cols = fut.result()
+        except Exception as e:
+            raise StudyError(
+                f"a Dask worker failed on chunk {c}: {type(e).__name__}: {e} "
+                f"(is moonrules {__version__} installed on every worker?)"
+            ) from None
+        yield c, cols
 
 
 def run_study(
@@ -380,35 +473,39 @@ def run_study(
     """
     if workers < 1:
         raise StudyError(f"workers must be at least 1, not {workers}")
-    if scheduler is not None:
-        _check_address(scheduler)
-    open_study(directory, settings)
-    todo = missing_chunks(directory, settings)
-    total = settings.deals
-    done = total - sum(settings.chunk_deals(c)[1] for c in todo)
-    start = time.perf_counter()
-    new = 0
-    state = Progress(done, total, 0, 0.0)
-    if progress is not None:
-        progress(state)
-    for c, cols in _results(settings, todo, workers, scheduler, timeout):
-        write_chunk(directory, settings, c, cols)
-        n = settings.chunk_deals(c)[1]
-        done += n
-        new += n
-        state = Progress(done, total, new, time.perf_counter() - start)
+    # the scheduler first: one that cannot be reached leaves no directory and no progress line
+    client = None if scheduler is None else _dask_client(scheduler, timeout)
+    try:
+        open_study(directory, settings)
+        todo = missing_chunks(directory, settings)
+        total = settings.deals
+        done = total - sum(settings.chunk_deals(c)[1] for c in todo)
+        start = time.perf_counter()
+        new = 0
+        state = Progress(done, total, 0, 0.0)
         if progress is not None:
             progress(state)
-    return state
+        for c, cols in _results(settings, todo, workers, client):
+            write_chunk(directory, settings, c, cols)
+            n = settings.chunk_deals(c)[1]
+            done += n
+            new += n
+            state = Progress(done, total, new, time.perf_counter() - start)
+            if progress is not None:
+                progress(state)
+        return state
+    finally:
+        if client is not None:
+            client.close()
 
 
 def _results(
-    settings: StudySettings, todo: list[int], workers: int, scheduler: str | None, timeout: float
+    settings: StudySettings, todo: list[int], workers: int, client: Any
 ) -> Iterator[tuple[int, dict[str, list[int]]]]:
     if not todo:
         return
-    if scheduler is not None:
-        yield from _dask_results(scheduler, settings, todo, timeout)
+    if client is not None:
+        yield from _dask_results(client, settings, todo)
         return
     if workers == 1:
         for c in todo:

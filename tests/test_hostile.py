@@ -902,3 +902,247 @@ def test_max_bytes_raises_the_limit_above_the_default(
     status, _, err = _cli(["check", str(path)], capsys)
     assert "larger than 4 MiB" in _one_line_refusal(status, err)
     assert _cli(["check", str(path), "--max-bytes", "8M"], capsys)[0] == 0
+
+
+# ---------------------------------------------------------------------------
+# 9. The other commands: play, match, advise, study, verify
+
+
+def _refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run ``moonrules ARGV`` in-process (argument errors exit through argparse): the one
+    line of its refusal."""
+    try:
+        status = main(argv)
+    except SystemExit as e:
+        status = e.code  # type: ignore[assignment]
+    _, err = capsys.readouterr()
+    return _one_line_refusal(status, err)
+
+
+HAND = "6-6 6-5 6-4 5-5 4-2 3-1 1-1"
+FULLWIDTH = "\uff13"
+"""A digit three of another script (which ``int`` reads as 3)."""
+HUGE = "9" * 30
+"""A number of 30 digits: more games, samples, deals or workers than any command runs."""
+LONG = "x" * 100_000
+"""A name 100,000 characters long: the refusal quotes a short prefix of it."""
+
+
+def _option_hostiles(tmp_path: Path) -> list[tuple[list[str], str]]:
+    watch = ["play", "--watch", "--seed", "1"]
+    return [
+        (["play", "--watch", "--seed", FULLWIDTH], "ASCII digits"),
+        (["play", "--watch", "--seed", "1" * 101], "at most 100 characters"),
+        (["play", "--watch", "--seed", BIG], "at most 100 characters"),
+        (["play", "--watch", "--players-seed", "²"], "ASCII digits"),
+        (["play", "--seat", HUGE], "no seat"),
+        (["play", "--seat", "-1"], "no seat"),
+        (["play", "--watch", "--rules", LONG], "no rule set"),
+        (["play", "--watch", "--bots", LONG], "no bot"),
+        ([*watch, "--save", str(tmp_path / "no" / "dir" / "game.json")], "no directory"),
+        ([*watch, "--save", "/dev/null"], "not a regular file"),
+        ([*watch, "--save", str(tmp_path)], "not a regular file"),
+        ([*watch, "--save", "/proc/game.json"], "cannot save to '/proc/game.json'"),
+        (["match", "--games", HUGE], "--games must be at most 1,000,000"),
+        (["match", "--games", "-1"], "--games must be at least 1"),
+        (["match", "--hands", HUGE], "--hands must be at most"),
+        (["match", "--max-hands", "0"], "--max-hands must be at least 1"),
+        (["match", "--workers", "100000"], "--workers must be at most"),
+        (["match", "--seed", FULLWIDTH], "ASCII digits"),
+        (["match", "--bots", "strong", "--samples", HUGE], "--samples must be at most"),
+        (["match", "--bots", "strong", "--node-budget", "-1"], "--node-budget must be at least"),
+        (["match", "--bots", "strong", "--time-budget", "nan"], "not nan"),
+        (["match", "--bots", "strong", "--time-budget", "inf"], "not inf"),
+        (["match", "--bots", "strong", "--time-budget", "1e400"], "not inf"),
+        (["match", "--bots", "strong", "--time-budget", "-1"], "more than 0"),
+        (["match", "--bots", LONG], "no bot"),
+        (["advise", HAND, "--samples", HUGE], "--samples must be at most 100,000"),
+        (["advise", HAND, "--samples", "-5"], "at least 1"),
+        (["advise", HAND, "--samples", "10", "--min-samples", "500"], "--min-samples"),
+        (["advise", HAND, "--workers", "100000"], "--workers must be at most"),
+        (["advise", HAND, "--precision", "nan"], "finite"),
+        (["advise", HAND, "--precision", "inf"], "finite"),
+        (["advise", HAND, "--precision", FULLWIDTH], "expected a number"),
+        (["advise", HAND, "--seed", FULLWIDTH], "ASCII digits"),
+        (["advise", HAND, "--calls", "pass ²"], "not a call"),
+        (["advise", HAND, "--calls", f"pass {BIG}"], "not a call"),
+        (["advise", HAND, "--trump", LONG], "not a trump"),
+        (["advise", LONG], "not a tile"),
+        (["advise", "\udcff\udcfe"], "not a tile"),
+        (["study", "run", str(tmp_path / "s"), "--deals", HUGE], "at most 1,000,000,000"),
+        (
+            ["study", "run", str(tmp_path / "s"), "--deals", "1000000000"],
+            "at most 1,000,000 chunks",
+        ),
+        (["study", "run", str(tmp_path / "s"), "--deals", "-1"], "at least 1 deal"),
+        (["study", "run", str(tmp_path / "s"), "--chunk", "0"], "at least 1 deal"),
+        (["study", "run", str(tmp_path / "s"), "--workers", "100000"], "workers must be at most"),
+        (["study", "run", str(tmp_path / "s"), "--seed", FULLWIDTH], "ASCII digits"),
+        (["study", "run", str(tmp_path / "s"), "--timeout", "nan"], "not nan"),
+        (["study", "run", str(tmp_path / "s"), "--timeout", "-1"], "more than 0"),
+        (["study", "run", str(tmp_path / "s"), "--scheduler", LONG], "tcp://HOST:PORT"),
+        (["study", "run", str(tmp_path / "s"), "--rules", LONG], "no rule set"),
+        (["study", "run", "/proc/study", "--deals", "1", "--csv"], "/proc/study"),
+        (["study", "run", "/dev/null", "--deals", "1", "--csv"], "/dev/null"),
+        (["study", "report", str(tmp_path / "none")], "holds no study"),
+        (["study", "report", "/dev/zero"], "/dev/zero"),
+        (["verify", "--only", LONG], "no property is called"),
+        (["verify", "--only", ","], "names no property"),
+    ]
+
+
+def test_every_command_refuses_a_hostile_option_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """play, match, advise, study and verify: huge, negative, non-ASCII and non-finite numbers,
+    unknown names, paths that are no file or directory; nothing runs, nothing is written."""
+    for argv, needle in _option_hostiles(tmp_path):
+        line = _refused(argv, capsys)
+        assert needle in line, (argv[:4], line)
+    assert not (tmp_path / "s").exists()
+    assert os.path.exists("/dev/null") and not os.path.isfile("/dev/null")
+
+
+def test_play_stops_at_a_line_of_input_too_long_in_bounded_memory(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    with open("/dev/zero", "rb") as zero:
+        status, _, err, _ = _measured(
+            ["play", "--seed", "1", "--save", str(save)], tmp_path, stdin=zero
+        )
+    line = _one_line_refusal(status, err)
+    assert "longer than 4096 bytes" in line and str(save) in line
+    assert from_record(load_record(save.read_bytes())).hand_number == 1
+    binary = tmp_path / "binary"
+    rng = random.Random(1)
+    binary.write_bytes(b"\n".join(rng.randbytes(rng.randrange(100)) for _ in range(200)))
+    with binary.open("rb") as f:
+        status, out, err, _ = _measured(["play", "--seed", "1"], tmp_path, stdin=f)
+    assert "the input ended before the game did" in _one_line_refusal(status, err)
+    assert b"not a call" in out
+
+
+@pytest.fixture(scope="module")
+def small_study(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished study of one deal, in CSV."""
+    from moonrules.study.run import StudySettings, run_study
+
+    d = tmp_path_factory.mktemp("study") / "one"
+    run_study(d, StudySettings(m.PRESETS["standard"], seed=1, deals=1, chunk=1, format="csv"))
+    return d
+
+
+def _study_copy(small_study: Path, where: Path, name: str) -> Path:
+    import shutil
+
+    d = where / name
+    shutil.copytree(small_study, d)
+    return d
+
+
+def test_study_report_refuses_files_that_are_not_its_own(
+    small_study: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A manifest or chunk that is binary, endless, too large, nested too deep, or holds numbers
+    out of range: one line naming the file, never a traceback."""
+    chunk = "chunk-000000.csv"
+    good = (small_study / chunk).read_text()
+    manifest = json.loads((small_study / "study.json").read_text())
+    cases: list[tuple[str, str, bytes | str | None, str]] = [
+        ("study.json", "zero", "/dev/zero", "larger than 1 MiB"),
+        ("study.json", "binary", bytes(range(256)) * 10, "not a study manifest"),
+        ("study.json", "deep", b"[" * 100_000 + b"]" * 100_000, "nested more than"),
+        ("study.json", "nan", b'{"deals": NaN}', "NaN"),
+        ("study.json", "list", b"[1]", "not a JSON object"),
+        ("study.json", "deals", json.dumps({**manifest, "deals": 10**18}), "at most 1,000,000,000"),
+        ("study.json", "rules", json.dumps({**manifest, "rules": [1]}), "rules"),
+        (chunk, "zero", "/dev/zero", "not a regular file"),
+        (chunk, "binary", bytes(range(256)) * 10, "not a chunk of rows"),
+        (chunk, "empty", b"", "not a chunk of rows"),
+        (chunk, "large", good + good.split("\n", 1)[1] * 2000, "larger than"),
+        (chunk, "number", good.replace("\n1,", f"\n{BIG},", 1), "not 10 whole numbers"),
+        (chunk, "super", good.replace("\n1,", "\n²,", 1).encode(), "not a chunk of rows"),
+        (chunk, "short", good + "1,2\n", "not 10 whole numbers"),
+        (chunk, "range", good[: good.rindex(",") + 1] + "99\n", "out of range"),
+        (chunk, "rows", good + good.split("\n", 2)[1] + "\n", "rows"),
+    ]
+    for file, name, content, needle in cases:
+        d = _study_copy(small_study, tmp_path, f"{file}-{name}")
+        path = d / file
+        path.unlink()
+        if isinstance(content, str) and content.startswith("/dev/"):
+            path.symlink_to(content)
+        elif isinstance(content, str):
+            path.write_text(content)
+        else:
+            assert content is not None
+            path.write_bytes(content)
+        line = _refused(["study", "report", str(d), "--out", str(d / "out")], capsys)
+        assert needle in line and file in line, (file, name, line)
+    d = _study_copy(small_study, tmp_path, "min-count")
+    assert "--min-count must be at least 1" in _refused(
+        ["study", "report", str(d), "--min-count", "0"], capsys
+    )
+    line = _refused(["study", "report", str(d), "--out", "/proc/report"], capsys)
+    assert "/proc/report" in line
+
+
+def test_study_report_reads_an_endless_manifest_in_bounded_memory(
+    small_study: Path, tmp_path: Path
+) -> None:
+    d = _study_copy(small_study, tmp_path, "endless")
+    (d / "study.json").unlink()
+    (d / "study.json").symlink_to("/dev/zero")
+    status, _, err, _ = _measured(["study", "report", str(d)], tmp_path)
+    assert "larger than 1 MiB" in _one_line_refusal(status, err)
+
+
+def _answering_with(reply: bytes) -> tuple[int, Any]:
+    """A local TCP server answering every connection with ``reply``: its port and a stop."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    server.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.sendall(reply)
+        server.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return server.getsockname()[1], stop.set
+
+
+def test_a_study_on_a_scheduler_that_cannot_be_reached_or_is_none_is_one_line(
+    tmp_path: Path,
+) -> None:
+    """Nothing listening, or a web server where the scheduler should be: one line, exit 2,
+    no directory created, no progress line, in bounded memory and time."""
+    pytest.importorskip("distributed")
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    port, stop = _answering_with(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+    try:
+        for address, needle in (
+            (f"tcp://127.0.0.1:{closed}", "cannot reach the Dask scheduler"),
+            (f"tcp://127.0.0.1:{port}", "no Dask scheduler"),
+        ):
+            d = tmp_path / "s"
+            args = ["study", "run", str(d), "--deals", "1", "--csv", "--timeout", "1"]
+            started = time.monotonic()
+            status, _, err, _ = _measured([*args, "--scheduler", address], tmp_path)
+            assert needle in _one_line_refusal(status, err)
+            assert time.monotonic() - started < 30 and not d.exists()
+    finally:
+        stop()

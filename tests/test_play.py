@@ -185,7 +185,7 @@ def test_save_replaces_the_file_whole(tmp_path: Path, monkeypatch: pytest.Monkey
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(play.os, "fsync", broken)
-    with pytest.raises(OSError):
+    with pytest.raises(play.SaveError, match=f"cannot save to '{path}': No space left"):
         save(s2, str(path))
     assert path.read_text() == before
     assert [p.name for p in tmp_path.iterdir()] == ["g.json"]

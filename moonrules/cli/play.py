@@ -191,20 +191,35 @@ def refusal(state: GameState, action: Action) -> IllegalAction | None:
 # Saving
 
 
+class SaveError(MoonError):
+    """The record cannot be saved where asked; the message names the file and why."""
+
+
 def save(state: GameState, path: str) -> None:
-    """Write the record of ``state`` to ``path``, replacing the file whole (never truncated)."""
+    """Write the record of ``state`` to ``path``, replacing the file whole (never truncated).
+
+    Only a regular file (or a new one) is replaced: never ``/dev/null`` or a directory.
+    Raises :class:`SaveError` naming the file when it cannot be written.
+    """
     text = json.dumps(to_record(state), indent=1) + "\n"
+    if os.path.lexists(path) and not os.path.isfile(path):
+        raise SaveError(f"cannot save to {quote(path, 240)}: it is not a regular file")
     directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".moonrules-", suffix=".json", dir=directory)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".moonrules-", suffix=".json", dir=directory)
+    except OSError as e:
+        raise SaveError(f"cannot save to {quote(path, 240)}: {e.strerror or e}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError):
+            raise SaveError(f"cannot save to {quote(path, 240)}: {e.strerror or e}") from None
         raise
 
 
@@ -424,8 +439,8 @@ class Session:
                 return True
             try:
                 self.save()
-            except OSError as e:
-                show(f"  [red]cannot save:[/] {_escape(str(e.strerror or e))}")
+            except SaveError as e:
+                show(f"  [red]{_escape(str(e))}[/]")
                 return True
             show(f"  saved in {_escape(self.save_path)}")
             return True
@@ -556,9 +571,9 @@ def run(args: argparse.Namespace) -> int:
     if args.save is not None:
         directory = os.path.dirname(os.path.abspath(args.save))
         if not os.path.isdir(directory):
-            raise ParseError(f"cannot save to {quote(args.save)}: no directory {quote(directory)}")
-        if os.path.lexists(args.save) and not os.path.isfile(args.save):
-            raise ParseError(f"cannot save to {quote(args.save)}: it is not a regular file")
+            raise ParseError(
+                f"cannot save to {quote(args.save, 240)}: no directory {quote(directory, 240)}"
+            )
     screen = Screen(sys.stdout)
     session = Session(
         state,

@@ -102,7 +102,7 @@ class StudySettings:
         if self.chunks > MAX_CHUNKS:
             raise StudyError(
                 f"{self.deals:,} deals in chunks of {self.chunk:,} make {self.chunks:,} chunks; "
-                f"a study has at most {MAX_CHUNKS:,} (make the chunks larger)"
+                f"a study has at most {MAX_CHUNKS:,} chunks (make them larger)"
             )
         if self.format not in ("parquet", "csv"):
             raise StudyError(f"the format is parquet or csv, not {self.format!r}")
@@ -395,7 +395,7 @@ _ADDRESS: Final = re.compile(r"^tcp://([A-Za-z0-9.\-\[\]:]+):(\d{1,5})$")
 
 def _check_address(address: str) -> None:
     if not _ADDRESS.match(address):
-        raise StudyError(f"a scheduler address looks like tcp://HOST:PORT, not {address!r}")
+        raise StudyError(f"a scheduler address looks like tcp://HOST:PORT, not {quote(address)}")
 
 
 def _dask_client(address: str, timeout: float) -> Any:

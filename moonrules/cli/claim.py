@@ -17,6 +17,7 @@ import sys
 from moonrules.analysis.claim import ClaimError, describe_line, verify_claim
 from moonrules.arbitration import check, side_name
 from moonrules.cli.check import add_max_bytes, load, unreadable
+from moonrules.cli.options import whole_number
 from moonrules.records.record import RecordError
 
 HELP = "check a claim of the remaining tricks against every line of play (CLAIM-1)"
@@ -25,10 +26,12 @@ HELP = "check a claim of the remaining tricks against every line of play (CLAIM-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("record", metavar="RECORD", help="the record (JSON or notation); - for stdin")
     add_max_bytes(p)
-    p.add_argument("--seat", type=int, help="the claimant's seat (default: the record's claim)")
+    p.add_argument(
+        "--seat", type=whole_number, help="the claimant's seat (default: the record's claim)"
+    )
     p.add_argument(
         "--tricks",
-        type=int,
+        type=whole_number,
         help="claim at least this many of the remaining tricks for the side (default: all)",
     )
 

@@ -15,7 +15,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, TextIO
 
-from moonrules.cli.options import seconds
+from moonrules.cli.options import seconds, whole_number
 
 if TYPE_CHECKING:
     from moonrules.conformance.fuzz import Progress
@@ -39,10 +39,7 @@ Examples:
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    value = whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"it must be at least 1, not {value}")
     return value
@@ -125,7 +122,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="distinct findings per op before the op stops (default 5)",
     )
     p.add_argument(
-        "--seed", type=int, help="the same seed, the same cases (default: a random seed, shown)"
+        "--seed",
+        type=whole_number,
+        help="the same seed, the same cases (default: a random seed, shown)",
     )
     p.add_argument(
         "--report",

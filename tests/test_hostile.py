@@ -785,6 +785,14 @@ def test_what_leaving_a_field_out_means_stays_out_until_the_game_fills_it() -> N
     assert to_record(m.apply(read, m.Pass()))["hands"][0]["bids"] == ["pass"]
 
 
+def test_a_record_with_a_number_python_cannot_write_as_text_still_comes_back() -> None:
+    record = to_record(_game_stopping("standard", 2, 8, "anywhere"))
+    record["rules"] = {"target": 10**5000}
+    record["hands"][0]["widow"] = record["hands"][0]["widow"][::-1]
+    read = from_record(record)
+    assert read.rules.target == 10**5000 and to_record(read) == record
+
+
 def test_a_record_read_under_other_rules_names_them_when_written() -> None:
     state = _game_stopping("pagat", 5, 20, "anywhere")
     record = {k: v for k, v in to_record(state).items() if k != "rules"}

@@ -176,8 +176,8 @@ class Game:
     while the game waits for its first call: the record ended between hands, and is
     written back so, while that hand is untouched. Not part of the game's value."""
     source: object = attrs.field(default=None, eq=False, repr=False)
-    """The record the game was read from, frozen as :mod:`moonrules.records.record` keeps
-    it (an immutable value), or ``None``: the record is written back in its spellings
+    """The record the game was read from, as :mod:`moonrules.records.record` keeps it (its
+    JSON text, an immutable value), or ``None``: the record is written back in its spellings
     (tiles either end first, rule-set aliases, fields left out). Not part of the game's value."""
 
 

@@ -19,6 +19,7 @@ first thing the rules forbid (hand, step, index, clause, message).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -305,10 +306,11 @@ def to_record(state: GameState) -> dict[str, JSON]:
     if g.seed_given:
         out["seed"] = g.seed
     out["hands"] = [_hand_json(h, g.rules) for h in hands]
-    if isinstance(g.source, _Object):
-        written: dict[str, JSON] = _as_written(out, _thawed(g.source), "")
-        return written
-    return out
+    if g.source is None:
+        return out
+    source = json.loads(g.source) if isinstance(g.source, str) else _thawed(g.source)
+    written: dict[str, JSON] = _as_written(out, source, "")
+    return written
 
 
 _ABSENT: Final[Mapping[str, JSON]] = MappingProxyType(
@@ -357,9 +359,18 @@ def _as_written(value: JSON, source: JSON, key: str) -> JSON:
     return value
 
 
+def _kept(record: dict[str, JSON]) -> object:
+    """A record as a :class:`Game` keeps it: its JSON text, or, for a record with a number
+    of more digits than Python writes as text, the record frozen (:func:`_frozen`)."""
+    try:
+        return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+    except (ValueError, TypeError):
+        return _frozen(record)
+
+
 @attrs.frozen(slots=True)
 class _Object:
-    """A JSON object frozen, its members in order: how a :class:`Game` keeps its record."""
+    """A JSON object frozen, its members in order."""
 
     members: tuple[tuple[str, object], ...]
 
@@ -387,7 +398,7 @@ def _as_read(state: GameState, record: dict[str, JSON], hands: int) -> GameState
     seed_given = "seed" in record
     g = state.game
     open_hand = state.hand if state.hand.number > hands and g.winner is None else None
-    game = attrs.evolve(g, seed_given=seed_given, open_hand=open_hand, source=_frozen(record))
+    game = attrs.evolve(g, seed_given=seed_given, open_hand=open_hand, source=_kept(record))
     return GameState(game, state.hand)
 
 

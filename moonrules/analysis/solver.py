@@ -60,6 +60,7 @@ class _TrumpTables:
         "other_suits",
         "strength",
         "suit_leads",
+        "trump_order",
         "trumps",
     )
 
@@ -75,6 +76,14 @@ class _TrumpTables:
             tuple(STRENGTH[trump][s][i] * 64 + own[i] for i in range(28)) for s in range(8)
         )
         self.trumps: int = suit_mask[TRUMP_SUIT]
+        # trump_order: the trumps as bits, highest first (SUIT-3, SUIT-4).
+        self.trump_order: tuple[int, ...] = tuple(
+            1 << i
+            for i in sorted(
+                (i for i in range(28) if self.trumps >> i & 1),
+                key=lambda i: -STRENGTH[trump][TRUMP_SUIT][i],
+            )
+        )
         # leads[s]: the tiles whose lead calls suit s (LEAD-3).
         self.leads: tuple[int, ...] = tuple(
             sum(1 << i for i in range(28) if self.led[i] == s) for s in range(8)
@@ -332,18 +341,37 @@ class _Search:
                 def_tr |= hnd & trumps
         bid_lo = 0
         def_lo = 0
-        if bid_tr | def_tr:
+        if bid_tr and def_tr:
+            order = t.trump_order
             for p, hnd in enumerate(hands):
                 mine = hnd & trumps
                 if not mine:
                     continue
                 other = def_tr if side[p] else bid_tr
+                # Every trump of p is played to some trick before the hand ends, and
+                # that trick goes to the other side only if it plays a higher trump to
+                # it: so p's side takes at least as many tricks as p's trumps that no
+                # higher trump of the other side can be matched with, one to one.
+                # Scanning from the top, matching each with any higher one seen so
+                # far gives the largest matching.
+                free = 0
                 c = 0
-                while mine:
-                    low = mine & -mine
-                    mine ^= low
-                    if not above_t[low.bit_length() - 1] & other:
-                        c += 1
+                for b in order:
+                    if b & other:
+                        free += 1
+                    elif b & mine:
+                        if free:
+                            free -= 1
+                        else:
+                            c += 1
+                if side[p]:
+                    bid_lo = max(bid_lo, c)
+                else:
+                    def_lo = max(def_lo, c)
+        elif bid_tr or def_tr:
+            # Only one side holds trumps: each of them wins its trick.
+            for p, hnd in enumerate(hands):
+                c = (hnd & trumps).bit_count()
                 if side[p]:
                     bid_lo = max(bid_lo, c)
                 else:

@@ -60,6 +60,7 @@ class _TrumpTables:
         "other_suits",
         "strength",
         "suit_leads",
+        "suit_mask",
         "trump_order",
         "trumps",
     )
@@ -76,6 +77,7 @@ class _TrumpTables:
             tuple(STRENGTH[trump][s][i] * 64 + own[i] for i in range(28)) for s in range(8)
         )
         self.trumps: int = suit_mask[TRUMP_SUIT]
+        self.suit_mask: tuple[int, ...] = tuple(suit_mask)
         # trump_order: the trumps as bits, highest first (SUIT-3, SUIT-4).
         self.trump_order: tuple[int, ...] = tuple(
             1 << i
@@ -544,14 +546,23 @@ class _Search:
         moves = lead_mask & r
         hand = hands[leader]
         if moves & (moves - 1):
-            # Lead first the tiles that fewest tiles of the other side can beat, then
-            # the leads that settled most probes so far (history).
+            # Lead first the tiles that fewest tiles of the other side can beat (over
+            # the best tile a partner holds in the suit led, plus one for each player
+            # of the other side who holds trumps and none of that suit, so could
+            # trump it), then the leads that settled most probes so far (history).
             outside = 0
+            partner = 0
             side = self.side
             for seat, hnd in enumerate(hands):
                 if side[seat] != maximizing:
                     outside |= hnd
-            above_led = t.above_led
+                elif seat != leader:
+                    partner |= hnd
+            trumps = t.trumps
+            opp = [h for sd, h in zip(side, hands) if sd != maximizing and h & trumps]
+            above = t.above
+            led_of = t.led
+            suit_mask = t.suit_mask
             hist = self.hist
             base = leader * 28
             keyed = []
@@ -560,7 +571,21 @@ class _Search:
                 low = m & -m
                 m ^= low
                 i = low.bit_length() - 1
-                keyed.append(((above_led[i] & outside).bit_count(), -hist[base + i], i))
+                s = led_of[i]
+                ab = above[s]
+                beaten = (ab[i] & outside).bit_count()
+                mate = partner & suit_mask[s] & ab[i]
+                while mate and beaten:
+                    lj = mate & -mate
+                    mate ^= lj
+                    c = (ab[lj.bit_length() - 1] & outside).bit_count()
+                    if c < beaten:
+                        beaten = c
+                if s != TRUMP_SUIT:
+                    for o in opp:
+                        if not o & suit_mask[s]:
+                            beaten += 1
+                keyed.append((beaten, -hist[base + i], i))
             keyed.sort()
             order = [i for _, _, i in keyed]
             if entry is not None and entry.best >= 0 and moves >> entry.best & 1:
@@ -711,6 +736,9 @@ def _solve_remaining(search: _Search, state: GameState) -> int:
     n = search.n
     lo = 0
     hi = h.hands[(h.leader + len(h.trick)) % n].bit_count()
+    if not h.trick and legal_play_mask(state) == h.hands[h.leader]:
+        # The cheap bounds hold at the root too (not when LEAD-2 limits the lead).
+        lo, hi = search._bounds(h.leader, hi)
     while lo < hi:
         need = max(lo + 1, (lo + hi) // 2)
         if _root_probe(search, state, need):

@@ -279,7 +279,8 @@ class _Search:
         t = self.t
         hands = self.hands
         hand = hands[seat]
-        if hand & (hand - 1) == 0:
+        if hand.bit_count() < 4:
+            # Merging in the last three tricks saves fewer nodes than it costs.
             return hand
         outside = played
         for hnd in hands:

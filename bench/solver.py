@@ -6,8 +6,9 @@ the game deals the next hand and bidding goes on), stopping at the opening lead
 (phase PLAY, no tile played). Each position is solved with a fresh cache.
 
 Prints, per preset, the median, 95th percentile and maximum solve time (wall
-clock and CPU time of this process) and the nodes searched. Targets for the
-three-player presets: median ≤ 10 ms, maximum ≤ 100 ms.
+clock and CPU time of this process) and the nodes searched. Targets (2 cores):
+three-player median ≤ 2 ms and maximum ≤ 30 ms; partnership median ≤ 5 ms and
+maximum ≤ 50 ms.
 
     python bench/solver.py [--deals 200] [--presets standard,partnership|all]
 """

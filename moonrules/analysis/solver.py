@@ -11,11 +11,13 @@ The search works on bit masks of tiles (:mod:`moonrules.rules.tiles`) and the ru
 tables (:mod:`moonrules.kernel.tables`): a null-window alpha-beta over trick counts
 (each probe asks "can the bidder's side take at least *k* more tricks?", and a
 binary search over *k* finds the value), a transposition table of bounds at
-trick boundaries keyed by the hands and the leader, cheap bounds from master
-trumps and cashable tiles, move ordering (the lead that settled the last probe,
-top tiles, a history of good leads; the cheapest tile that wins the trick), and
+trick boundaries keyed by the hands and the leader, cheap bounds (trumps the
+other side holds no higher trump to match with, one to one; tiles the leader can
+cash), move ordering (the lead that settled the last probe; leads the other side
+can least beat, counting a partner's tiles of the suit and the players who could
+trump it; a history of good leads; the cheapest tile that wins the trick), and
 merging of equivalent tiles (two tiles of one player that no tile of another
-player separates, see ``_Search._seat_reps``).
+player separates, see ``_Search._seat_reps``) before the last three tricks.
 
 Only legal plays are searched (FOLLOW-1 … FOLLOW-3, LEAD-2 at the first lead);
 a renege, which under ``renege = penalty`` (RENEGE-2) ends the hand, is not.

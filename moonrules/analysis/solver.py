@@ -650,20 +650,32 @@ class _Search:
                 r = self._follow(pos + 1, leader, need, reps, led, st, best, best_s, played | moves)
             hands[seat] = hand
             return r
-        order = []
-        m = moves
-        while m:
-            low = m & -m
-            m ^= low
-            order.append(low.bit_length() - 1)
-        order.sort(key=st.__getitem__)
-        if side[best] != maximizing:
-            # The other side is winning the trick: try the cheapest tile that beats it first.
-            for k, i in enumerate(order):
-                if st[i] > best_s:
-                    if k:
-                        order = order[k:] + order[:k]
-                    break
+        low = moves & -moves
+        rest = moves ^ low
+        if rest & (rest - 1) == 0:
+            # Two tiles (the most common case): no list to sort.
+            a = low.bit_length() - 1
+            b = rest.bit_length() - 1
+            if st[a] > st[b]:
+                a, b = b, a
+            if side[best] != maximizing and st[b] > best_s >= st[a]:
+                a, b = b, a
+            order = [a, b]
+        else:
+            order = []
+            m = moves
+            while m:
+                low = m & -m
+                m ^= low
+                order.append(low.bit_length() - 1)
+            order.sort(key=st.__getitem__)
+            if side[best] != maximizing:
+                # The other side is winning the trick: try the cheapest tile that beats it first.
+                for k, i in enumerate(order):
+                    if st[i] > best_s:
+                        if k:
+                            order = order[k:] + order[:k]
+                        break
         for i in order:
             hands[seat] = hand & ~(1 << i)
             s = st[i]

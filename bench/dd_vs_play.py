@@ -42,6 +42,7 @@ def played_tricks(state: GameState, bot_name: str, rng: random.Random) -> int:
     """The bidder's side's tricks when ``bot_name`` plays every seat from ``state``."""
     bots = [bot_by_name(bot_name) for _ in range(state.rules.players)]
     number = state.hand_number
+    assert state.bidder is not None
     side = state.rules.side_of(state.bidder)
     while state.phase is Phase.PLAY and state.hand_number == number:
         seat = state.to_act

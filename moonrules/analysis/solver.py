@@ -334,7 +334,6 @@ class _Search:
         hands = self.hands
         side = self.side
         trumps = t.trumps
-        above_t = t.above[TRUMP_SUIT]
         bid_tr = 0
         def_tr = 0
         live = 0
@@ -562,7 +561,7 @@ class _Search:
                 elif seat != leader:
                     partner |= hnd
             trumps = t.trumps
-            opp = [h for sd, h in zip(side, hands) if sd != maximizing and h & trumps]
+            opp = [h for sd, h in zip(side, hands, strict=True) if sd != maximizing and h & trumps]
             above = t.above
             led_of = t.led
             suit_mask = t.suit_mask

@@ -1029,6 +1029,25 @@ def test_play_stops_at_a_line_of_input_too_long_in_bounded_memory(tmp_path: Path
     assert b"not a call" in out
 
 
+def test_play_reads_only_ascii_numbers_as_answers(tmp_path: Path) -> None:
+    """A superscript or another script's digit, or a number too long, typed as a call or a
+    tile's number is refused like any other bad answer, and the game goes on."""
+    from moonrules.cli.play import parse_choice
+
+    state = m.new_game(seed=1)
+    for text in ("²", FULLWIDTH, "bid ²", "9" * 4000, "٣"):
+        assert isinstance(parse_choice(text, m.legal_actions(state), m.Phase.BIDDING), str)
+    plays = (m.Play(m.tile("6-6")),)
+    for text in ("²", FULLWIDTH, "1" * 30):
+        assert isinstance(parse_choice(text, plays, m.Phase.PLAY), str)
+    assert parse_choice("1", plays, m.Phase.PLAY) == plays[0]
+    answers = tmp_path / "answers"
+    answers.write_text("²\n" + FULLWIDTH + "\n" + "9" * 4000 + "\nquit\n")
+    with answers.open("rb") as f:
+        status, out, err, _ = _measured(["play", "--seed", "1"], tmp_path, stdin=f)
+    assert status == 0 and not err and out.count(b"not a call") == 3
+
+
 @pytest.fixture(scope="module")
 def small_study(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished study of one deal, in CSV."""

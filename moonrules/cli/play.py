@@ -117,6 +117,9 @@ class Screen:
         self.out.flush()
 
 
+_NUMBER = re.compile(r"[0-9]{1,9}")
+"""A number typed as an answer: ASCII digits, at most nine (``str.isdigit`` takes ``²``)."""
+
 _MARKUP = re.compile(r"(?<!\\)\[/?[a-z #0-9_]*\]")
 
 
@@ -153,17 +156,17 @@ def parse_choice(text: str, legal: tuple[Action, ...], phase: Phase) -> Action |
             words = words[1:]
         if len(words) == 1 and words[0] in ("moon", "21"):
             return Bid(21)
-        if len(words) == 1 and words[0].isdigit():
+        if len(words) == 1 and _NUMBER.fullmatch(words[0]):
             return Bid(int(words[0]))
-        return f"not a call: {text.strip()!r} (try pass, or a bid like 5)"
+        return f"not a call: {quote(text.strip())} (try pass, or a bid like 5)"
     if phase is Phase.TRUMP:
         if words and words[0] in ("trump", "trumps"):
             words = words[1:]
         try:
             return NameTrump(Trump.parse(" ".join(words)))
         except MoonError:
-            return f"not a trump: {text.strip()!r} (try 0-6, doubles or none)"
-    if t.isdigit():
+            return f"not a trump: {quote(text.strip())} (try 0-6, doubles or none)"
+    if _NUMBER.fullmatch(t):
         if 1 <= int(t) <= len(legal):
             return legal[int(t) - 1]
         return f"there is no tile number {t} (1 to {len(legal)})"
@@ -173,7 +176,7 @@ def parse_choice(text: str, legal: tuple[Action, ...], phase: Phase) -> Action |
         a, b = (int(x) for x in words[0].split("-"))
         tile = Tile(max(a, b), min(a, b))
         return Play(tile) if phase is Phase.PLAY else Discard(tile)
-    return f"not a tile: {text.strip()!r} (type it like 6-4, or its number)"
+    return f"not a tile: {quote(text.strip())} (type it like 6-4, or its number)"
 
 
 def refusal(state: GameState, action: Action) -> IllegalAction | None:

@@ -1048,6 +1048,32 @@ def test_play_reads_only_ascii_numbers_as_answers(tmp_path: Path) -> None:
     assert status == 0 and not err and out.count(b"not a call") == 3
 
 
+def test_every_command_with_its_output_closed_is_one_line_and_status_2() -> None:
+    """Nothing is computed for no one: ``moonrules COMMAND >&-`` refuses at once (``play``
+    with its input closed too, when a seat is to be played from it)."""
+    commands = [
+        "play --watch --seed 1 >&-",
+        "play --seed 1 <&-",
+        "match --games 1 --workers 1 >&-",
+        f"advise '{HAND}' --samples 8 --min-samples 8 --workers 1 >&-",
+        "verify --list >&-",
+        "check examples/clean-game.json >&-",
+    ]
+    for command in commands:
+        result = subprocess.run(
+            f"{sys.executable} -m moonrules {command}",
+            shell=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=60,
+            check=False,
+        )
+        line = _one_line_refusal(result.returncode, result.stderr.decode())
+        assert "standard output is closed" in line or "standard input is closed" in line
+
+
 @pytest.fixture(scope="module")
 def small_study(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished study of one deal, in CSV."""

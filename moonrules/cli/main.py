@@ -73,6 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if sys.stdout is None:  # started with its output closed (`moonrules … >&-`)
+        print("moonrules: error: standard output is closed", file=sys.stderr)
+        return 2
     try:
         status: int = args._run(args)
         if sys.stdout is not None:

@@ -577,6 +577,8 @@ def run(args: argparse.Namespace) -> int:
             raise ParseError(
                 f"cannot save to {quote(args.save, 240)}: no directory {quote(directory, 240)}"
             )
+    if human is not None and sys.stdin is None:
+        raise InputEnded("standard input is closed: there is no one to play seat " + str(human))
     screen = Screen(sys.stdout)
     session = Session(
         state,

@@ -9,7 +9,7 @@ command started, which ``ru_maxrss`` is not, since it counts the memory of the
 process that forked it) and must stay under 200 MB. Large inputs
 are generated once per session in a temporary directory, never checked in.
 
-``MOONRULES_DEEP=1`` adds larger inputs (a 100 MB request line).
+``MOONRULES_DEEP=1`` adds larger inputs (a 100 MB request line, the largest valid records).
 """
 
 from __future__ import annotations
@@ -352,6 +352,36 @@ def test_serve_refuses_a_long_line_and_goes_on(
     assert first["error"]["code"] == "bad-request" and first["id"] is None
     assert second["id"] == 2 and second["ok"] is True
     assert time.monotonic() - started < 60
+
+
+def _long_record(hands: int) -> dict[str, Any]:
+    """A valid record of ``hands`` hands played out at random (a target no one reaches)."""
+    state = m.new_game(m.RuleSet(target=10**6, moon=False), seed=1)
+    rng = random.Random(1)
+    while state.hand_number <= hands:
+        state = m.apply(state, rng.choice(m.legal_actions(state)))
+    record = to_record(state)
+    record["hands"] = record["hands"][:hands]
+    return record
+
+
+@pytest.mark.skipif(not DEEP, reason="MOONRULES_DEEP=1 for the largest valid records (20 s)")
+def test_check_of_the_largest_valid_records_stays_in_memory_bounds(tmp_path: Path) -> None:
+    """The largest valid record under the limit (11,726 hands played out in 4 MiB), checked
+    with its report, its HTML page and as JSON; and 3,950 hands with the HTML page."""
+    record = _long_record(11_726)
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps(record, separators=(",", ":")))
+    assert MAX_RECORD_BYTES - (64 << 10) < big.stat().st_size <= MAX_RECORD_BYTES
+    for extra in ([], ["--json"], ["--html", str(tmp_path / "big.html")]):
+        status, _, err, _ = _measured(["check", str(big), *extra], tmp_path)
+        assert status == 0, err
+    shorter = tmp_path / "3950.json"
+    shorter.write_text(json.dumps({**record, "hands": record["hands"][:3950]}, indent=1))
+    status, _, err, _ = _measured(
+        ["check", str(shorter), "--html", str(tmp_path / "p.html")], tmp_path
+    )
+    assert status == 0, err
 
 
 def test_serve_max_line_bytes_sets_the_limit() -> None:

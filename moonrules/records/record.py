@@ -349,8 +349,10 @@ def _as_written(value: JSON, source: JSON, key: str) -> JSON:
     if key in ("tile", "widow", "discard") and isinstance(value, str) and isinstance(source, str):
         return source if source in (value, value[::-1]) else value
     if key == "seat" and isinstance(value, list) and isinstance(source, list):
-        spelt = [max(t, t[::-1]) if isinstance(t, str) else t for t in source]
-        return list(source) if sorted(spelt) == sorted(value) else value
+        if not all(isinstance(t, str) for t in source):
+            return value
+        spelt = sorted(max(t, t[::-1]) for t in source)  # each tile high end first
+        return list(source) if spelt == sorted(value) else value
     if key == "rules" and source != value:
         try:
             return source if rules_from_json(source) == rules_from_json(value) else value

@@ -574,6 +574,12 @@ def _library_calls() -> dict[str, tuple[Any, type[Exception], str]]:
         "check_deal rules": (lambda: check_deal("standard", s), TypeError, "rules"),  # type: ignore[arg-type]
         "new_game deal text": (lambda: m.new_game(deal="x"), TypeError, "deal"),  # type: ignore[arg-type]
         "new_game seed text": (lambda: m.new_game(seed="7"), TypeError, "seed"),  # type: ignore[arg-type]
+        "new_game seed 4,301 digits": (lambda: m.new_game(seed=10**4300), ValueError, "seed"),
+        "seeded_deal seed 4,301 digits": (
+            lambda: m.seeded_deal(standard, -(10**4300), 1),
+            ValueError,
+            "seed",
+        ),
         "with_deal text tiles": (lambda: with_deal(s, bad_deal), TypeError, "deal.hands[0]"),
         "with_deal None": (lambda: with_deal(None, bad_deal), TypeError, "state"),  # type: ignore[arg-type]
         "score_hand seat 5": (lambda: score_hand(standard, 5, 5, (5, 1, 1)), ValueError, "bidder"),
@@ -598,6 +604,12 @@ def test_library_entry_points_name_the_argument_they_cannot_use(name: str) -> No
         call()
     assert str(e.value).startswith(f"{parameter}: "), str(e.value)
     assert len(str(e.value)) < 200
+
+
+def test_a_seed_of_4300_digits_deals_every_hand() -> None:
+    """The largest seed allowed deals the first hand and the ones after it."""
+    s = m.new_game(seed=10**4300 - 1)
+    assert m.seeded_deal(s.rules, 10**4300 - 1, 2) != m.seeded_deal(s.rules, 10**4300 - 1, 1)
 
 
 def test_every_index_of_the_set_is_a_tile_and_no_other() -> None:

@@ -84,6 +84,21 @@ def check_deal(rules: RuleSet, deal: Deal) -> None:
         raise IllegalDeal("DEAL-2", f"these rules have no widow, and the deal names {deal.widow}")
 
 
+SEED_LIMIT: Final = 10**4300
+"""Seeds are whole numbers below this in size (at most 4,300 digits: the deals are drawn
+from the seed written as decimal text, which Python writes up to that length)."""
+
+
+def check_seed(seed: object) -> None:
+    """``TypeError`` unless ``seed`` is an ``int``; ``ValueError`` if it has over 4,300 digits."""
+    if type(seed) is not int:
+        raise wrong_type("seed", "a whole number", seed)
+    if not -SEED_LIMIT < seed < SEED_LIMIT:
+        raise ValueError(
+            f"seed: a whole number of at most 4,300 digits, not {seed.bit_length():,} bits"
+        )
+
+
 def seeded_deal(rules: RuleSet, seed: int, hand_number: int) -> Deal:
     """The deal of hand ``hand_number`` (1 = first) of the game with ``seed`` (DEAL-1, DEAL-2).
 
@@ -93,6 +108,7 @@ def seeded_deal(rules: RuleSet, seed: int, hand_number: int) -> Deal:
     widow is the last tile. The shuffle draws only through ``getrandbits``, so
     the deal is the same on every machine and Python version.
     """
+    check_seed(seed)
     pool = shuffled(rules, seed, hand_number)
     hands = tuple(
         tuple(TILES[i] for i in sorted(pool[7 * s : 7 * s + 7])) for s in range(rules.players)
@@ -173,8 +189,7 @@ def new_game(
     r = as_rules(rules)
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
-    if type(seed) is not int:
-        raise wrong_type("seed", "a whole number", seed)
+    check_seed(seed)
     if first_bidder is None:
         first_bidder = random.Random(f"moonrules/first-bidder/{seed}").randrange(r.players)
     elif type(first_bidder) is not int or not 0 <= first_bidder < r.players:

@@ -993,6 +993,7 @@ def _option_hostiles(tmp_path: Path) -> list[tuple[list[str], str]]:
         ([*watch, "--save", "/dev/null"], "not a regular file"),
         ([*watch, "--save", str(tmp_path)], "not a regular file"),
         ([*watch, "--save", "/proc/game.json"], "cannot save to '/proc/game.json'"),
+        (["fuzz", "--target", "x", "--examples", HUGE], "at most 10,000,000"),
         (["match", "--games", HUGE], "--games must be at most 1,000,000"),
         (["match", "--games", "-1"], "--games must be at least 1"),
         (["match", "--hands", HUGE], "--hands must be at most"),

@@ -38,10 +38,16 @@ Examples:
 """
 
 
+MAX_EXAMPLES = 10_000_000
+"""The most ``--examples`` per op (about twenty minutes of requests per op)."""
+
+
 def _count(text: str) -> int:
     value = whole_number(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"it must be at least 1, not {value}")
+    if value > MAX_EXAMPLES:
+        raise argparse.ArgumentTypeError(f"it must be at most {MAX_EXAMPLES:,}, not {value}")
     return value
 
 

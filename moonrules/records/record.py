@@ -20,10 +20,7 @@ first thing the rules forbid (hand, step, index, clause, message).
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Mapping, Sequence
-from types import MappingProxyType
-from typing import Any, Final, Literal
+from typing import Literal
 
 import attrs
 
@@ -45,55 +42,37 @@ from moonrules.game import (
     with_deal,
 )
 from moonrules.records.jsontext import MAX_RECORD_BYTES, JSONTextError, loads
+from moonrules.records.spelling import as_written, kept, thawed
+from moonrules.records.values import (
+    JSON,
+    RecordError,
+    RecordRulesError,
+    UnknownRulesError,
+    call_json,
+    expect_int,
+    expect_list,
+    json_kind,
+    parse_call_json,
+    parse_tile_json,
+    parse_trump_json,
+    rules_from_json,
+    rules_json,
+    tile_json,
+    tiles_json,
+)
 from moonrules.rules.auction import PASS, check_call
-from moonrules.rules.errors import IllegalAction, ParseError, RulesError, quote
+from moonrules.rules.errors import IllegalAction
 from moonrules.rules.ruleset import (
     PRESETS,
-    AllPass,
-    FirstLead,
-    MoonMade,
     Renege,
     RuleSet,
-    Scoring,
-    TieRule,
     WidowTiming,
-    rules_by_name,
 )
 from moonrules.rules.suits import Trump
-from moonrules.rules.tiles import TILES, Tile, TileSet, tiles_of
+from moonrules.rules.tiles import TILES, Tile, tiles_of
 
 Step = Literal["deal", "bid", "discard", "trump", "play"]
-JSON = Any
-"""A JSON value as :mod:`json` reads it (the one definition; other modules import it)."""
-
 _HAND_FIELDS = ("first_bidder", "deal", "widow", "bids", "discard", "trump", "plays")
-
-
-class RecordError(ParseError):
-    """A record that cannot be read: not the shape of a record (before any rule applies).
-
-    ``path`` says where, e.g. ``hands[1].plays[4]``.
-    """
-
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path}: {message}" if path else message)
-        self.path = path
-        self.message = message
-
-
-class UnknownRulesError(RecordError):
-    """A record (or request) names a rule set that matches no preset or alias."""
-
-
-class RecordRulesError(RecordError):
-    """A record's rule set is well formed but cannot be played (RULES-1, TRUMP-5, BID-4).
-
-    ``rule`` is the clause the rule set breaks.
-    """
-
-    def __init__(self, path: str, message: str, rule: str) -> None:
-        super().__init__(path, message)
-        self.rule = rule
 
 
 @attrs.frozen(slots=True)
@@ -172,92 +151,6 @@ class ReplayResult:
         }
 
 
-# ---------------------------------------------------------------------------
-# Encoding
-
-
-def tile_json(t: Tile) -> str:
-    return str(t)
-
-
-def tiles_json(ts: Sequence[Tile]) -> list[str]:
-    """A tile list as the protocol writes it: sorted high first."""
-    return [str(t) for t in sorted(ts, reverse=True)]
-
-
-def call_json(call: int) -> str | int:
-    return "pass" if call == PASS else call
-
-
-def rules_json(rules: RuleSet) -> str | dict[str, JSON]:
-    """A preset's name, or every field of a rule set that is no preset."""
-    name = rules.name
-    return name if name is not None else rules.to_json()
-
-
-_ENUM_FIELDS: dict[str, type[Any]] = {
-    "tile_set": TileSet,
-    "all_pass": AllPass,
-    "widow_timing": WidowTiming,
-    "first_lead": FirstLead,
-    "moon_made": MoonMade,
-    "scoring": Scoring,
-    "tie": TieRule,
-    "renege": Renege,
-}
-
-
-_INT_FIELDS = ("players", "min_bid", "target")
-_BOOL_FIELDS = ("moon", "doubles_trump", "no_trump")
-
-
-def rules_from_json(value: JSON, path: str = "rules") -> RuleSet:
-    """A rule set from a preset name (or alias) or an object of rule-set fields.
-
-    ``None`` gives the standard rules. Raises :class:`UnknownRulesError` for a
-    name that matches no preset, :class:`RecordError` for an unknown field or a
-    value of the wrong type, and :class:`RecordRulesError` (with the clause) for
-    a rule set whose fields contradict each other (RULES-1, TRUMP-5, BID-4).
-    """
-    if value is None:
-        return PRESETS["standard"]
-    if isinstance(value, str):
-        try:
-            return rules_by_name(value)
-        except ParseError as e:
-            raise UnknownRulesError(path, str(e)) from None
-    if not isinstance(value, dict):
-        raise RecordError(
-            path, f"expected a preset name or an object of rule-set fields, got {_json_kind(value)}"
-        )
-    known = [f.name for f in attrs.fields(RuleSet)]
-    kwargs: dict[str, Any] = {}
-    for key, v in value.items():
-        where = f"{path}.{key}"
-        if key not in known:
-            raise RecordError(where, f"unknown rule-set field; the fields are {', '.join(known)}")
-        if key in _ENUM_FIELDS:
-            choices = [e.value for e in _ENUM_FIELDS[key]]
-            if not isinstance(v, str) or v not in choices:
-                raise RecordError(where, f"expected one of {choices}, got {_json_kind(v)}")
-            kwargs[key] = _ENUM_FIELDS[key](v)
-        elif key == "trump_numbers":
-            if not isinstance(v, list) or any(type(n) is not int for n in v):
-                raise RecordError(where, f"expected a list of numbers 0-6, got {_json_kind(v)}")
-            kwargs[key] = tuple(v)
-        elif key in _INT_FIELDS:
-            kwargs[key] = _int(v, where, "a whole number")
-        else:
-            assert key in _BOOL_FIELDS
-            if not isinstance(v, bool):
-                raise RecordError(where, f"expected true or false, got {_json_kind(v)}")
-            kwargs[key] = v
-    try:
-        return RuleSet(**kwargs)
-    except RulesError as e:
-        raise RecordRulesError(path, e.message, e.rule) from None
-
-
 def _hand_json(h: Hand, rules: RuleSet) -> dict[str, JSON]:
     out: dict[str, JSON] = {
         "first_bidder": h.first_bidder,
@@ -295,8 +188,9 @@ def to_record(state: GameState) -> dict[str, JSON]:
     written: without ``seed`` if it had none, ending between hands if it did (while
     the hand the game dealt after it is untouched), and in its spellings (tiles either
     end first, a seat's tiles in any order, a rule-set alias, fields left out; see
-    :func:`_as_written`). What the game adds after it was read is written as for any
-    state: tiles high end first, each seat's tiles high first, every field.
+    :func:`~moonrules.records.spelling.as_written`). What the game adds after it was
+    read is written as for any state: tiles high end first, each seat's tiles high
+    first, every field.
     """
     g = state.game
     hands = [*g.history]
@@ -308,91 +202,9 @@ def to_record(state: GameState) -> dict[str, JSON]:
     out["hands"] = [_hand_json(h, g.rules) for h in hands]
     if g.source is None:
         return out
-    source = json.loads(g.source) if isinstance(g.source, str) else _thawed(g.source)
-    written: dict[str, JSON] = _as_written(out, source, "")
+    source = json.loads(g.source) if isinstance(g.source, str) else thawed(g.source)
+    written: dict[str, JSON] = as_written(out, source, "")
     return written
-
-
-_ABSENT: Final[Mapping[str, JSON]] = MappingProxyType(
-    {"rules": "standard", "bids": (), "plays": ()}
-)
-"""What a record means by leaving a field out: the standard rules, no calls, no plays."""
-
-
-def _as_written(value: JSON, source: JSON, key: str) -> JSON:
-    """``value``, a part of a record :func:`to_record` wrote, in the spellings of ``source``,
-    the same part of the record the game was read from; ``key`` names the part (``""`` for
-    the whole record, ``"hand"`` for one hand, else the field's name).
-
-    The two are walked in parallel, and wherever the source's value means the same as the
-    written one, the source's is kept: the same tile with either end first (TILE-1), the
-    same tiles dealt to a seat in any order, the same rule set named by an alias, in other
-    letters, or as an object of fields. A field the source left out stays out while the
-    written value is what leaving it out means (:data:`_ABSENT`); fields keep the source's
-    order. Whatever the game added after it was read (calls, plays, hands) and whatever
-    differs is written as :func:`to_record` writes it, so the result is always a record of
-    the state, and the record read is given back exactly while the state is the one read.
-    """
-    if key in ("", "hand") and isinstance(value, dict) and isinstance(source, dict):
-        out = {k: _as_written(value[k], v, k) for k, v in source.items() if k in value}
-        absent = object()
-        for k, v in value.items():
-            if k not in source and _ABSENT.get(k, absent) != (
-                tuple(v) if isinstance(v, list) else v
-            ):
-                out[k] = v
-        return out
-    if key in ("hands", "plays", "deal") and isinstance(value, list) and isinstance(source, list):
-        part = "hand" if key == "hands" else "tile" if key == "plays" else "seat"
-        kept = [_as_written(v, s, part) for v, s in zip(value, source, strict=False)]
-        return kept + value[len(kept) :]
-    if key in ("tile", "widow", "discard") and isinstance(value, str) and isinstance(source, str):
-        return source if source in (value, value[::-1]) else value
-    if key == "seat" and isinstance(value, list) and isinstance(source, list):
-        if not all(isinstance(t, str) for t in source):
-            return value
-        spelt = sorted(max(t, t[::-1]) for t in source)  # each tile high end first
-        return list(source) if spelt == sorted(value) else value
-    if key == "rules" and source != value:
-        try:
-            return source if rules_from_json(source) == rules_from_json(value) else value
-        except RecordError:
-            return value
-    return value
-
-
-def _kept(record: dict[str, JSON]) -> object:
-    """A record as a :class:`Game` keeps it: its JSON text, or, for a record with a number
-    of more digits than Python writes as text, the record frozen (:func:`_frozen`)."""
-    try:
-        return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-    except (ValueError, TypeError):
-        return _frozen(record)
-
-
-@attrs.frozen(slots=True)
-class _Object:
-    """A JSON object frozen, its members in order."""
-
-    members: tuple[tuple[str, object], ...]
-
-
-def _frozen(value: JSON) -> object:
-    """A JSON value as an immutable value (objects as :class:`_Object`, lists as tuples)."""
-    if isinstance(value, dict):
-        return _Object(tuple(zip(map(str, value), map(_frozen, value.values()), strict=True)))
-    if isinstance(value, list):
-        return tuple(map(_frozen, value))
-    return value
-
-
-def _thawed(value: object) -> JSON:
-    """The JSON value :func:`_frozen` froze, as new dicts and lists."""
-    if isinstance(value, _Object):
-        return {k: _thawed(v) for k, v in value.members}
-    if isinstance(value, tuple):
-        return [_thawed(v) for v in value]
-    return value
 
 
 def _as_read(state: GameState, record: dict[str, JSON], hands: int) -> GameState:
@@ -400,69 +212,12 @@ def _as_read(state: GameState, record: dict[str, JSON], hands: int) -> GameState
     seed_given = "seed" in record
     g = state.game
     open_hand = state.hand if state.hand.number > hands and g.winner is None else None
-    game = attrs.evolve(g, seed_given=seed_given, open_hand=open_hand, source=_kept(record))
+    game = attrs.evolve(g, seed_given=seed_given, open_hand=open_hand, source=kept(record))
     return GameState(game, state.hand)
 
 
 # ---------------------------------------------------------------------------
 # Reading
-
-
-_TILE_TEXT = re.compile(r"[0-9]-[0-9]")
-
-
-def parse_tile_json(value: JSON, path: str) -> Tile:
-    """A tile written as the protocol and records write it: ``"a-b"``, either order (TILE-1).
-
-    Exactly two digits 0-6 joined by ``-``, nothing around them; anything else
-    raises :class:`RecordError` naming ``path``.
-    """
-    if not isinstance(value, str):
-        raise RecordError(path, f'expected a tile like "6-4", got {_json_kind(value)}')
-    if _TILE_TEXT.fullmatch(value) is None:
-        raise RecordError(
-            path, f'{quote(value)} is not a tile: write two numbers 0-6 joined by "-", like "6-4"'
-        )
-    try:
-        return Tile.parse(value)
-    except ParseError as e:
-        raise RecordError(path, str(e)) from None
-
-
-def json_kind(value: JSON) -> str:
-    """A JSON value described for an error message: ``'the text "x"'``, ``'a list'``, …"""
-    return _json_kind(value)
-
-
-_BIG: Final = 10**40
-
-
-def _json_kind(value: JSON) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"{str(value).lower()} (a boolean)"
-    if isinstance(value, int) and not -_BIG < value < _BIG:
-        return "a number of more than 40 digits"
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the text {quote(value)}"
-    if isinstance(value, list):
-        return "a list"
-    return "an object"
-
-
-def _int(value: JSON, path: str, what: str) -> int:
-    if type(value) is not int:
-        raise RecordError(path, f"expected {what}, got {_json_kind(value)}")
-    return value
-
-
-def _list(value: JSON, path: str, what: str) -> list[JSON]:
-    if not isinstance(value, list):
-        raise RecordError(path, f"expected {what}, got {_json_kind(value)}")
-    return value
 
 
 @attrs.frozen(slots=True)
@@ -478,45 +233,21 @@ class _HandRecord:
     plays: tuple[Tile, ...] | None
 
 
-def parse_call_json(value: JSON, path: str) -> Pass | Bid:
-    """A call: ``"pass"`` or a whole number, a bid the rules then judge (BID-4).
-
-    ``0`` and negative numbers are read as bids, which no rule set allows; only
-    ``"pass"`` is a pass.
-    """
-    if value == "pass" and isinstance(value, str):
-        return Pass()
-    if type(value) is int:
-        return Bid(value)
-    raise RecordError(path, f'expected "pass" or a bid (a whole number), got {_json_kind(value)}')
-
-
-def parse_trump_json(value: JSON, path: str) -> Trump:
-    """A trump as records and the protocol write it: 0-6, ``"doubles"``, ``"none"`` (TRUMP-1)."""
-    if type(value) is int and 0 <= value <= 6:
-        return Trump.of_number(value)
-    if value == "doubles" and isinstance(value, str):
-        return Trump.DOUBLES
-    if value == "none" and isinstance(value, str):
-        return Trump.NONE
-    raise RecordError(path, f'expected a trump: 0-6, "doubles" or "none", got {_json_kind(value)}')
-
-
 def _parse_hand(value: JSON, path: str) -> _HandRecord:
     if not isinstance(value, dict):
-        raise RecordError(path, f"expected a hand object, got {_json_kind(value)}")
+        raise RecordError(path, f"expected a hand object, got {json_kind(value)}")
     for key in value:
         if key not in _HAND_FIELDS:
             raise RecordError(f"{path}.{key}", f"unknown field; a hand has {list(_HAND_FIELDS)}")
     for key in ("first_bidder", "deal"):
         if key not in value:
             raise RecordError(path, f"missing field {key!r}")
-    first = _int(value["first_bidder"], f"{path}.first_bidder", "a seat number")
-    deal_v = _list(value["deal"], f"{path}.deal", "a list of each seat's tiles")
+    first = expect_int(value["first_bidder"], f"{path}.first_bidder", "a seat number")
+    deal_v = expect_list(value["deal"], f"{path}.deal", "a list of each seat's tiles")
     deal = tuple(
         tuple(
             parse_tile_json(t, f"{path}.deal[{s}][{i}]")
-            for i, t in enumerate(_list(h, f"{path}.deal[{s}]", "a list of tiles"))
+            for i, t in enumerate(expect_list(h, f"{path}.deal[{s}]", "a list of tiles"))
         )
         for s, h in enumerate(deal_v)
     )
@@ -525,7 +256,7 @@ def _parse_hand(value: JSON, path: str) -> _HandRecord:
     if "bids" in value:
         bids = tuple(
             parse_call_json(c, f"{path}.bids[{i}]")
-            for i, c in enumerate(_list(value["bids"], f"{path}.bids", "a list of calls"))
+            for i, c in enumerate(expect_list(value["bids"], f"{path}.bids", "a list of calls"))
         )
     discard = parse_tile_json(value["discard"], f"{path}.discard") if "discard" in value else None
     trump = parse_trump_json(value["trump"], f"{path}.trump") if "trump" in value else None
@@ -533,7 +264,7 @@ def _parse_hand(value: JSON, path: str) -> _HandRecord:
     if "plays" in value:
         plays = tuple(
             parse_tile_json(t, f"{path}.plays[{i}]")
-            for i, t in enumerate(_list(value["plays"], f"{path}.plays", "a list of tiles"))
+            for i, t in enumerate(expect_list(value["plays"], f"{path}.plays", "a list of tiles"))
         )
     return _HandRecord(
         first, deal, widow, "widow" in value, bids, discard, "discard" in value, trump, plays
@@ -548,7 +279,7 @@ def parse_record(
     ``rules`` is used when the record names none (default: the standard rules).
     """
     if not isinstance(record, dict):
-        raise RecordError("", f"a record is a JSON object, got {_json_kind(record)}")
+        raise RecordError("", f"a record is a JSON object, got {json_kind(record)}")
     for key in record:
         if key not in ("rules", "seed", "hands"):
             raise RecordError(key, "unknown field; a record has 'rules', 'seed' and 'hands'")
@@ -558,10 +289,10 @@ def parse_record(
         rules = rules_from_json(record["rules"])
     elif rules is None:
         rules = PRESETS["standard"]
-    seed = _int(record.get("seed", 0), "seed", "a whole number")
+    seed = expect_int(record.get("seed", 0), "seed", "a whole number")
     if "hands" not in record:
         raise RecordError("", "missing field 'hands'")
-    hands_v = _list(record["hands"], "hands", "a list of hands")
+    hands_v = expect_list(record["hands"], "hands", "a list of hands")
     if not hands_v:
         raise RecordError("hands", "a record has at least one hand")
     return rules, seed, [_parse_hand(h, f"hands[{i}]") for i, h in enumerate(hands_v)]
@@ -943,6 +674,7 @@ def load_record(text: str | bytes, *, max_length: int | None = MAX_RECORD_BYTES)
 
 
 __all__ = [
+    "JSON",
     "HandSummary",
     "RecordError",
     "RecordRulesError",
@@ -950,6 +682,7 @@ __all__ = [
     "ReplayResult",
     "UnknownRulesError",
     "Violation",
+    "call_json",
     "from_record",
     "json_kind",
     "load_record",
@@ -959,5 +692,8 @@ __all__ = [
     "parse_trump_json",
     "replay",
     "rules_from_json",
+    "rules_json",
+    "tile_json",
+    "tiles_json",
     "to_record",
 ]

@@ -25,7 +25,7 @@ from moonrules import (
     tile,
     tiles,
 )
-from moonrules.rules.tiles import mask_of, tiles_of
+from moonrules.rules.tiles import indices_of, mask_of, tiles_of
 
 ALL_PAIRS: list[tuple[int, int]] = [(a, b) for a in range(7) for b in range(7)]
 """Every ordered pair of ends: 49 ways of writing the 28 tiles."""
@@ -150,6 +150,13 @@ def test_there_are_28_distinct_tiles() -> None:
         assert TILES[t.index] == t == Tile(max(a, b), min(a, b))
     assert mask_of(TILES) == (1 << len(TILES)) - 1
     assert tiles_of(mask_of(TILES)) == TILES
+
+
+def test_indices_of_a_mask_are_its_tiles_indices_lowest_first() -> None:
+    for n in range(4):
+        for ts in itertools.combinations(TILES, n):
+            assert indices_of(mask_of(ts)) == [t.index for t in tiles_of(mask_of(ts))]
+    assert indices_of(mask_of(TILES)) == list(range(28))
 
 
 def test_equal_tiles_hash_equal_and_work_as_keys() -> None:

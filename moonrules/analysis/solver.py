@@ -34,14 +34,13 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Final
 
 from moonrules.game import GameState, Phase, legal_play_mask
 from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.kernel.tables import LED_SUIT, STRENGTH, SUIT_MASK, winner_index
 from moonrules.rules.suits import TRUMP_SUIT
-from moonrules.rules.tiles import TILES, Tile
+from moonrules.rules.tiles import TILES, Tile, indices_of
 
 __all__ = ["SolverCache", "play_values", "solve", "solve_minimax"]
 
@@ -130,13 +129,6 @@ class _TrumpTables:
 
 _TABLES: Final[tuple[_TrumpTables, ...]] = tuple(_TrumpTables(trump) for trump in range(9))
 """The solver's tables for each ``Trump.value`` (built at import: about 2 ms)."""
-
-
-def _bits(mask: int) -> Iterator[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 # ---------------------------------------------------------------------------
@@ -799,7 +791,7 @@ def play_values(state: GameState, cache: SolverCache | None = None) -> dict[Tile
         played |= 1 << i
     rep_of = _class_map(search, (h.leader + len(h.trick)) % search.n, played)
     values: dict[int, int] = {}
-    for i in _bits(mask):
+    for i in indices_of(mask):
         r = rep_of[i]
         if r not in values:
             child = apply(state, Play(TILES[r]))
@@ -808,7 +800,7 @@ def play_values(state: GameState, cache: SolverCache | None = None) -> dict[Tile
             else:
                 values[r] = _won_so_far_done(child, state, search.side)
         values[i] = values[r]
-    return {TILES[i]: values[i] for i in _bits(mask)}
+    return {TILES[i]: values[i] for i in indices_of(mask)}
 
 
 def _class_map(search: _Search, seat: int, played: int) -> dict[int, int]:
@@ -821,10 +813,10 @@ def _class_map(search: _Search, seat: int, played: int) -> dict[int, int]:
         outside |= hnd
     outside &= ~hand
     rep_by_key: dict[int, int] = {}
-    for i in _bits(reps):
+    for i in indices_of(reps):
         rep_by_key[t.above_led[i] & outside | t.lead_key[i]] = i
     out: dict[int, int] = {}
-    for i in _bits(hand):
+    for i in indices_of(hand):
         out[i] = i if reps >> i & 1 else rep_by_key[t.above_led[i] & outside | t.lead_key[i]]
     return out
 
@@ -870,7 +862,7 @@ def solve_minimax(state: GameState, *, memo: bool = False) -> int:
         led = trick[0] if trick else NO_LEAD
         legal = legal_mask(hand, led, trump, rules, total - hand.bit_count())
         results = []
-        for i in _bits(legal):
+        for i in indices_of(legal):
             hands[seat] = hand & ~(1 << i)
             played = (*trick, i)
             if len(played) == n:

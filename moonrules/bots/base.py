@@ -21,7 +21,7 @@ from moonrules.game import Action, Bid, Discard, NameTrump, Pass, Phase, Play, P
 from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.rules.auction import PASS, Auction, legal_calls
 from moonrules.rules.ruleset import RuleSet
-from moonrules.rules.tiles import TILES, mask_of
+from moonrules.rules.tiles import TILES, indices_of, mask_of
 
 __all__ = ["Bot", "Knowledge", "call_value", "knowledge", "view_legal_actions"]
 
@@ -73,7 +73,7 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
         return tuple(NameTrump(t) for t in rules.trumps)
     if phase is Phase.PLAY:
         assert view.trump is not None
-        return tuple(Play(TILES[i]) for i in _bits(legal_mask_of(view)))
+        return tuple(Play(TILES[i]) for i in indices_of(legal_mask_of(view)))
     return ()
 
 
@@ -85,15 +85,6 @@ def legal_mask_of(view: PlayerView) -> int:
     assert view.trump is not None
     led = view.trick[0].index if view.trick else NO_LEAD
     return legal_mask(mask_of(view.hand), led, view.trump.value, view.rules, len(view.tricks))
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 @attrs.frozen(slots=True)

@@ -31,7 +31,7 @@ from moonrules.kernel.tables import LED_SUIT, STRENGTH, SUIT_MASK, winner_index
 from moonrules.rules.auction import MOON
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import TRUMP_SUIT, Trump
-from moonrules.rules.tiles import TILES, mask_of
+from moonrules.rules.tiles import TILES, indices_of, mask_of
 
 __all__ = [
     "BasicBot",
@@ -41,15 +41,6 @@ __all__ = [
     "estimate_tricks",
     "tile_value",
 ]
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class RandomBot:
@@ -84,11 +75,11 @@ def tile_value(i: int, trump: int) -> int:
 def _masters(held: int, trump: int, outside: int) -> int:
     """The tiles of ``held`` that no tile of ``outside`` beats in the suit they lead."""
     out = 0
-    for i in _bits(held):
+    for i in indices_of(held):
         suit = LED_SUIT[trump][i]
         st = STRENGTH[trump][suit]
         mine = st[i]
-        if not any(st[j] > mine and LED_SUIT[trump][j] == suit for j in _bits(outside)):
+        if not any(st[j] > mine and LED_SUIT[trump][j] == suit for j in indices_of(outside)):
             out |= 1 << i
     return out
 
@@ -130,7 +121,7 @@ def best_trumps(held: int, rules: RuleSet, outside: int | None = None) -> list[t
 
 def basic_discard(held: int, trump: Trump) -> int:
     """The tile to discard from ``held`` under ``trump``: the least valuable."""
-    return min(_bits(held), key=lambda i: (tile_value(i, trump.value), i))
+    return min(indices_of(held), key=lambda i: (tile_value(i, trump.value), i))
 
 
 # ---------------------------------------------------------------------------
@@ -177,7 +168,7 @@ class BasicBot:
         if view.trump is not None:
             return basic_discard(held, view.trump)
         best: tuple[float, int, int] | None = None
-        for i in _bits(held):
+        for i in indices_of(held):
             rest = held & ~(1 << i)
             est, trump = best_trumps(rest, view.rules)[0]
             key = (-est, tile_value(i, trump.value), i)
@@ -198,13 +189,13 @@ class BasicBot:
         bidding_side = rules.side_of(view.bidder) == mine
 
         def cheapest(mask: int) -> int:
-            return min(_bits(mask), key=lambda i: (tile_value(i, trump), i))
+            return min(indices_of(mask), key=lambda i: (tile_value(i, trump), i))
 
         if not view.trick:
             trumps_out = outside & SUIT_MASK[trump][TRUMP_SUIT]
             my_trumps = legal & SUIT_MASK[trump][TRUMP_SUIT]
             if bidding_side and trumps_out and my_trumps & masters:
-                return max(_bits(my_trumps & masters), key=lambda i: tile_value(i, trump))
+                return max(indices_of(my_trumps & masters), key=lambda i: tile_value(i, trump))
             if masters & ~SUIT_MASK[trump][TRUMP_SUIT]:
                 return cheapest(masters & ~SUIT_MASK[trump][TRUMP_SUIT])
             if bidding_side and masters:
@@ -221,10 +212,10 @@ class BasicBot:
         top = st[trick[best]]
         last = len(trick) == n - 1
         if rules.side_of(best_seat) == mine:
-            later_beat = any(st[j] > top for j in _bits(outside))
+            later_beat = any(st[j] > top for j in indices_of(outside))
             if last or not later_beat:
                 return cheapest(legal)
-        winners = [i for i in _bits(legal) if st[i] > top]
+        winners = [i for i in indices_of(legal) if st[i] > top]
         if not winners:
             return cheapest(legal)
         return min(winners, key=lambda i: (st[i], i))

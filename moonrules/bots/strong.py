@@ -52,7 +52,7 @@ from moonrules.game import Action, Bid, Discard, GameState, NameTrump, Pass, Pha
 from moonrules.rules.auction import MOON
 from moonrules.rules.ruleset import RuleSet, Scoring
 from moonrules.rules.suits import Trump
-from moonrules.rules.tiles import TILES, mask_of
+from moonrules.rules.tiles import TILES, indices_of, mask_of
 
 __all__ = ["StrongBot", "contract_points"]
 
@@ -202,14 +202,14 @@ class StrongBot:
                 best_trumps(after, rules, know.unseen)
                 if after is not None
                 else max(
-                    (best_trumps(held & ~(1 << i), rules, know.unseen) for i in _bits(held)),
+                    (best_trumps(held & ~(1 << i), rules, know.unseen) for i in indices_of(held)),
                     key=lambda r: r[0][0],
                 )
             )
             trumps = [t for _, t in ranked[: self.candidates]]
         for t in trumps:
             if discarding:
-                worst = sorted(_bits(held), key=lambda i: (tile_value(i, t.value), i))
+                worst = sorted(indices_of(held), key=lambda i: (tile_value(i, t.value), i))
                 options.extend((t, d) for d in worst[: self.discards])
             else:
                 options.append((t, None))
@@ -252,12 +252,3 @@ def _fixed(tile: int) -> Callable[[int, Trump], int]:
         return tile
 
     return choose
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out

@@ -143,6 +143,16 @@ def mask_of(ts: Iterable[Tile]) -> int:
     return m
 
 
+def indices_of(mask: int) -> list[int]:
+    """The tile indices of a bit mask, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 _MASK_TILES_CACHE: dict[int, tuple[Tile, ...]] = {}
 
 
@@ -204,6 +214,7 @@ __all__ = [
     "TILES",
     "Tile",
     "TileSet",
+    "indices_of",
     "mask_of",
     "tile",
     "tiles",

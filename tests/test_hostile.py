@@ -446,18 +446,23 @@ def test_handle_refuses_a_request_nested_too_deeply_for_python() -> None:
     assert answer["id"] == 3 and answer["error"]["code"] == "bad-request"
 
 
+def _shell(command: str) -> subprocess.CompletedProcess[bytes]:
+    """``moonrules COMMAND`` run by the shell (for its redirections), stderr captured."""
+    return subprocess.run(
+        f"{sys.executable} -m moonrules {command}",
+        shell=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=False,
+    )
+
+
 def test_serve_with_its_output_or_input_closed_is_one_line_and_status_2() -> None:
     for redirect in (">&-", "<&-"):
-        result = subprocess.run(
-            f"{sys.executable} -m moonrules serve {redirect}",
-            shell=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            timeout=60,
-            check=False,
-        )
+        result = _shell(f"serve {redirect}")
         err = result.stderr.decode()
         assert result.returncode == 2 and "Traceback" not in err, err
         assert err.strip() in (
@@ -1103,16 +1108,7 @@ def test_every_command_with_its_output_closed_is_one_line_and_status_2() -> None
         "check examples/clean-game.json >&-",
     ]
     for command in commands:
-        result = subprocess.run(
-            f"{sys.executable} -m moonrules {command}",
-            shell=True,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            cwd=ROOT,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-            timeout=60,
-            check=False,
-        )
+        result = _shell(command)
         line = _one_line_refusal(result.returncode, result.stderr.decode())
         assert "standard output is closed" in line or "standard input is closed" in line
 

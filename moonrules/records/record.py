@@ -188,7 +188,7 @@ def to_record(state: GameState) -> dict[str, JSON]:
     written: without ``seed`` if it had none, ending between hands if it did (while
     the hand the game dealt after it is untouched), and in its spellings (tiles either
     end first, a seat's tiles in any order, a rule-set alias, fields left out; see
-    :func:`~moonrules.records.spelling.as_written`). What the game adds after it was
+    ``moonrules.records.spelling.as_written``). What the game adds after it was
     read is written as for any state: tiles high end first, each seat's tiles high
     first, every field.
     """

@@ -10,14 +10,20 @@ clock and CPU time of this process) and the nodes searched. Targets (2 cores):
 three-player median ≤ 2 ms and maximum ≤ 30 ms; partnership median ≤ 5 ms and
 maximum ≤ 50 ms.
 
-    python bench/solver.py [--deals 200] [--presets standard,partnership|all]
+Each form of the search installed is measured in the same run: the compiled one
+(``MOONRULES_COMPILE=1`` at install) in this process, then the Python source in
+a child process with ``MOONRULES_PURE_PYTHON=1``. ``--form`` measures one only.
+
+    python bench/solver.py [--deals 200] [--presets standard,partnership|all] [--form F]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -26,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import moonrules
 from moonrules import GameState, Phase, apply, legal_actions, new_game
-from moonrules.analysis.solver import SolverCache, solve
+from moonrules.analysis.solver import COMPILED, SolverCache, solve
 
 
 def opening_lead(preset: str, seed: int) -> GameState:
@@ -84,11 +90,20 @@ def main() -> None:
         default="standard,partnership",
         help="comma-separated preset names, or 'all' (default standard,partnership)",
     )
+    parser.add_argument(
+        "--form",
+        choices=("both", "this"),
+        default="both",
+        help="both: every form installed (default); this: the one this process runs",
+    )
     args = parser.parse_args()
     names = list(moonrules.PRESETS) if args.presets == "all" else args.presets.split(",")
-    print(f"python {sys.version.split()[0]}, moonrules {moonrules.__version__}")
-    print(f"double-dummy solve from the opening lead, {args.deals} seeded deals per preset")
-    print("times in ms, wall clock (cpu: CPU time of this process); nodes: search nodes")
+    form = "compiled (mypyc)" if COMPILED else "Python source"
+    if args.form == "both":
+        print(f"python {sys.version.split()[0]}, moonrules {moonrules.__version__}")
+        print(f"double-dummy solve from the opening lead, {args.deals} seeded deals per preset")
+        print("times in ms, wall clock (cpu: CPU time of this process); nodes: search nodes")
+    print(f"\nsearch: {form}")
     print(
         f"{'preset':<20} {'median':>7} {'p95':>7} {'max':>7} | {'cpu med':>7} {'cpu p95':>7} "
         f"{'cpu max':>7} | {'nodes med':>9} {'p95':>7} {'max':>7} | {'tricks':>6} {'total s':>7}"
@@ -102,6 +117,11 @@ def main() -> None:
             f"{r['mean_value']:6.2f} {r['total']:7.1f}",
             flush=True,
         )
+    if args.form == "both" and COMPILED:
+        # The source form, in a process that loads no compiled module at all.
+        env = {**os.environ, "MOONRULES_PURE_PYTHON": "1"}
+        argv = [sys.executable, __file__, "--deals", str(args.deals), "--presets", args.presets]
+        subprocess.run([*argv, "--form", "this"], env=env, check=True)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+# First of all: no compiled module older than its source may run (see kernel.compiled).
+from moonrules.kernel import compiled as _compiled  # noqa: F401  # isort: skip
 from moonrules.analysis.solver import play_values, solve
 from moonrules.game import (
     Action,

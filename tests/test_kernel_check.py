@@ -25,11 +25,13 @@ import pytest
 
 import moonrules
 from moonrules import PRESETS, Phase, RuleSet, apply, legal_actions, new_game
+from moonrules.analysis import solver
 from moonrules.analysis.claim import verify_claim
 from moonrules.analysis.solver import play_values
 from moonrules.game import GameState, legal_play_mask
 from moonrules.kernel import masks, tables
 from moonrules.kernel.check import Kernel, kernel_mismatches
+from moonrules.kernel.compiled import source_form
 from moonrules.rules.ruleset import FirstLead
 from moonrules.rules.suits import TRUMP_SUIT, Trump, in_suit, is_trump, rank
 from moonrules.rules.tiles import TILES, TileSet
@@ -61,6 +63,14 @@ def test_every_trump_a_rule_set_can_offer_is_covered() -> None:
 
 # ---------------------------------------------------------------------------
 # Mutants: the kernel's own code run over altered tables, or a rule deleted
+
+
+MASKS_SOURCE = source_form("moonrules.kernel.masks")
+"""The masks module as Python source (mutants are built from its functions' code)."""
+
+SEARCH_SOURCE = source_form("moonrules.analysis.search")
+"""The solver's search as Python source: a compiled search calls ``legal_mask`` directly,
+past any patch, so the mutants run the source form."""
 
 
 def _with_globals(fn: Callable[..., Any], **changes: object) -> Any:
@@ -169,18 +179,18 @@ _LOW_END_LEADS = tuple(
 MUTANTS: dict[str, Callable[[], Kernel]] = {
     "LEAD-2 deleted from the mask": lambda: _mutant(legal=_lead2_deleted),
     "LEAD-2 never binds": lambda: _mutant(
-        legal=_with_globals(masks.legal_mask, _FIRST_LEAD_TRUMP=FirstLead.ANY)
+        legal=_with_globals(MASKS_SOURCE.legal_mask, _FIRST_LEAD_TRUMP=FirstLead.ANY)
     ),
     "LEAD-2 binds every lead": lambda: _mutant(legal=_lead2_every_lead),
     "LEAD-2 on the wrong tiles (no trump mask)": lambda: _mutant(
-        legal=_with_globals(masks.legal_mask, TRUMP_MASK=(0,) * 9)
+        legal=_with_globals(MASKS_SOURCE.legal_mask, TRUMP_MASK=(0,) * 9)
     ),
     "follow inverted": lambda: _mutant(
-        legal=_with_globals(masks.legal_mask, FOLLOW_MASK=_INVERTED_FOLLOW)
+        legal=_with_globals(MASKS_SOURCE.legal_mask, FOLLOW_MASK=_INVERTED_FOLLOW)
     ),
     "FOLLOW-3 deleted": lambda: _mutant(legal=_no_follow3),
     "a trump follows its other number's suit": lambda: _mutant(
-        legal=_with_globals(masks.legal_mask, FOLLOW_MASK=_TRUMP_FOLLOWS_SUIT)
+        legal=_with_globals(MASKS_SOURCE.legal_mask, FOLLOW_MASK=_TRUMP_FOLLOWS_SUIT)
     ),
     "the led suit is the lower end": lambda: _mutant(led=_LOW_END_LEADS),
     "trump ranks from the wrong end": lambda: _mutant(
@@ -235,7 +245,7 @@ def _first_leads(rules: RuleSet) -> Iterator[GameState]:
 
 @pytest.mark.parametrize(
     "mutant",
-    [_lead2_deleted, _with_globals(masks.legal_mask, _FIRST_LEAD_TRUMP=FirstLead.ANY)],
+    [_lead2_deleted, _with_globals(MASKS_SOURCE.legal_mask, _FIRST_LEAD_TRUMP=FirstLead.ANY)],
     ids=["LEAD-2 deleted from the mask", "LEAD-2 never binds"],
 )
 def test_game_solver_and_claims_run_on_the_kernel(
@@ -250,6 +260,7 @@ def test_game_solver_and_claims_run_on_the_kernel(
 
     def mutated(answer: Callable[[], object]) -> object:
         with monkeypatch.context() as patch:
+            patch.setattr(solver, "_impl", SEARCH_SOURCE)
             assert _patched_everywhere(patch, _LEGAL_MASK, mutant) >= 3
             return answer()
 
@@ -268,7 +279,13 @@ def test_no_copy_of_the_play_rules_outside_the_kernel() -> None:
     inferences take the follow and first-lead rules from the kernel only: none of them
     reads the follow table, the trump mask or the first-lead option itself."""
     root = Path(moonrules.__file__).parent
-    for path in ("game/play.py", "analysis/solver.py", "analysis/claim.py", "bots/base.py"):
+    for path in (
+        "game/play.py",
+        "analysis/solver.py",
+        "analysis/search.py",
+        "analysis/claim.py",
+        "bots/base.py",
+    ):
         tree = ast.parse((root / path).read_text(encoding="utf-8"))
         names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
         names |= {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}

@@ -7,12 +7,16 @@ compares :func:`solve` (alpha-beta, transposition table, merged tiles) with
 the minimax value of each child position.
 
 ``MOONRULES_DEEP=1`` runs many more positions and whole hands.
+
+Every test runs on each form of the search that is installed: the Python source,
+and the mypyc-compiled module when the install built it (``MOONRULES_COMPILE=1``).
 """
 
 from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 
 import pytest
 from gamehelpers import play_until, random_step
@@ -20,11 +24,34 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from moonrules import PRESETS, GameState, Phase, Play, apply, new_game
+from moonrules.analysis import solver
 from moonrules.analysis.solver import SolverCache, play_values, solve, solve_minimax
 from moonrules.game import legal_play_mask
+from moonrules.kernel.compiled import is_compiled, source_form
 from moonrules.rules.tiles import tiles_of
 
 DEEP = os.environ.get("MOONRULES_DEEP", "") not in ("", "0")
+
+FORMS = ["compiled", "source"] if solver.COMPILED else ["source"]
+"""The forms of the search installed: each test runs on each."""
+
+
+@pytest.fixture(autouse=True, scope="module", params=FORMS)
+def search_form(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run the module's tests on one form of the search (module scope: Hypothesis-safe)."""
+    form: str = request.param
+    if form == "source" and solver.COMPILED:
+        compiled = solver._impl
+        solver._impl = source_form("moonrules.analysis.search")
+        yield form
+        solver._impl = compiled
+    else:
+        yield form
+
+
+def test_the_form_under_test_is_the_one_running(search_form: str) -> None:
+    assert is_compiled(solver._impl) == (search_form == "compiled")
+
 
 PLAY_PRESETS = [
     "standard",

@@ -1,0 +1,117 @@
+"""The compiled forms (moonrules.kernel.compiled): which form runs, and no stale build runs.
+
+An install with ``MOONRULES_COMPILE=1`` compiles the modules of ``COMPILED_MODULES``
+with mypyc. Each check here runs Python in a subprocess, on this checkout or on a
+copy of the package whose files' times are set to make a compiled module current
+or stale. The checks that need a compiled module are skipped, visibly, when the
+install did not build one (no ``MOONRULES_COMPILE=1``, or no C compiler).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import moonrules
+from moonrules.kernel.compiled import (
+    COMPILED_MODULES,
+    extension_path,
+    is_compiled,
+    source_form,
+    source_path,
+)
+
+PACKAGE = Path(moonrules.__file__).resolve().parent
+BUILT = [name for name in COMPILED_MODULES if extension_path(name) is not None]
+needs_build = pytest.mark.skipif(
+    len(BUILT) != len(COMPILED_MODULES),
+    reason="the compiled modules are not built here (install with MOONRULES_COMPILE=1)",
+)
+
+REPORT = (
+    "import moonrules.analysis.solver as s, moonrules.kernel.masks as m;"
+    "print(s.COMPILED, m.__file__.endswith('.py'))"
+)
+"""A program that prints whether the search runs compiled and whether the masks run as source."""
+
+
+def run(code: str, root: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {k: v for k, v in os.environ.items() if k != "MOONRULES_PURE_PYTHON"}
+    environment.update(env, PYTHONPATH=str(root))
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environment,
+        cwd=root,
+        check=False,
+    )
+
+
+def test_every_compiled_module_has_a_source_file() -> None:
+    for name in COMPILED_MODULES:
+        assert source_path(name).is_file(), name
+
+
+def test_the_source_form_is_python_source_and_answers_alike() -> None:
+    search = source_form("moonrules.analysis.search")
+    assert not is_compiled(search)
+    assert search.__file__ is not None and search.__file__.endswith("search.py")
+    assert source_form("moonrules.analysis.search") is search  # loaded once
+
+
+def test_pure_python_can_be_asked_for() -> None:
+    result = run(REPORT, PACKAGE.parent, MOONRULES_PURE_PYTHON="1")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "True"]
+    assert "older than" not in result.stderr
+
+
+@needs_build
+def test_the_compiled_forms_run_when_built() -> None:
+    result = run(REPORT, PACKAGE.parent)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "False"]
+
+
+def _copy_with_times(tmp_path: Path, source_newer: bool) -> Path:
+    """A copy of the package with the built extensions, each source older or newer."""
+    root = tmp_path / "checkout"
+    shutil.copytree(PACKAGE, root / "moonrules", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in COMPILED_MODULES:
+        copy = root / source_path(name).relative_to(PACKAGE.parent)
+        built = extension_path(name)
+        assert built is not None
+        extension = copy.with_name(built.name)
+        base = extension.stat().st_mtime
+        os.utime(copy, (base + 10, base + 10) if source_newer else (base - 10, base - 10))
+    return root
+
+
+@needs_build
+def test_a_current_build_runs_compiled(tmp_path: Path) -> None:
+    result = run(REPORT, _copy_with_times(tmp_path, source_newer=False))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "False"]
+    assert "older than" not in result.stderr
+
+
+@needs_build
+def test_a_stale_build_does_not_run_and_says_so(tmp_path: Path) -> None:
+    result = run(REPORT, _copy_with_times(tmp_path, source_newer=True))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False", "True"]
+    for name in COMPILED_MODULES:
+        assert f"running {name} from its source" in result.stderr
+
+
+def test_compiled_modules_hold_no_doctests() -> None:
+    """Their sources are not collected for doctests when compiled (conftest.py)."""
+    for name in COMPILED_MODULES:
+        assert ">>>" not in source_path(name).read_text(encoding="utf-8"), name

@@ -5,10 +5,12 @@ with ``MOONRULES_COMPILE=1`` also compiles them with mypyc into C extensions fro
 that same source (``setup.py``; ``docs/guides/solver-speed.md``). Python then
 imports the extension in place of the source.
 
-In a checkout the source can change after the build. :func:`guard`, run when
-``moonrules/__init__.py`` imports this module, before any other module of the
-package, loads the source instead of any extension older than its source file (with a
-warning), and instead of every extension when ``MOONRULES_PURE_PYTHON=1``.
+In a checkout (the package beside its ``pyproject.toml``) the source can change
+after an in-place build. :func:`guard`, run when ``moonrules/__init__.py`` imports
+this module, before any other module of the package, then loads the source instead
+of any extension older than its source file (with a warning). An installed package
+is not a checkout: its files are as the wheel made them, whatever their times. With
+``MOONRULES_PURE_PYTHON=1`` the source runs instead of every extension.
 Only the standard library is used here: ``setup.py`` reads this file too, under
 another name, which does not run the guard.
 """
@@ -97,6 +99,7 @@ def guard() -> None:
     Called once, before the package imports any of :data:`COMPILED_MODULES`.
     """
     pure = pure_python_requested()
+    checkout = (_PACKAGE_DIR.parent / "pyproject.toml").is_file()
     for name in COMPILED_MODULES:
         if name in sys.modules:
             continue
@@ -104,7 +107,7 @@ def guard() -> None:
         if extension is None:
             continue
         source = source_path(name)
-        stale = source.exists() and source.stat().st_mtime > extension.stat().st_mtime
+        stale = checkout and source.exists() and source.stat().st_mtime > extension.stat().st_mtime
         if stale and not pure:
             warnings.warn(
                 f"{extension.name} is older than {source.name}: running {name} from its "

@@ -10,7 +10,8 @@ conform`` finds them when moonrules is installed rather than run from a checkout
 With ``MOONRULES_COMPILE=1`` in the environment, the modules of :data:`COMPILED` are
 also compiled with mypyc (from the same source: the build needs mypy, which it
 fetches, and a C compiler). Without a compiler the build goes on with the source
-alone, and says so. See ``docs/guides/solver-speed.md``.
+alone (``pip install -v`` shows why; ``moonrules.analysis.solver.COMPILED`` tells).
+See ``docs/guides/solver-speed.md``.
 """
 
 from __future__ import annotations
@@ -63,6 +64,9 @@ def compiled_extensions() -> list[Extension]:
     try:
         from mypyc.build import mypycify
     except ImportError:
+        # The first run (learning the requirements) has no mypy yet; a build without
+        # isolation may have none at all: say so, the build goes on with the source.
+        print("MOONRULES_COMPILE=1: mypy (mypyc) is not installed here; nothing compiled")
         return []
     extensions: list[Extension] = mypycify(list(COMPILED), opt_level="3", debug_level="0")
     for extension in extensions:

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -24,13 +25,14 @@ from moonrules.kernel.compiled import (
     is_compiled,
     source_form,
     source_path,
+    stale_build,
 )
 
 PACKAGE = Path(moonrules.__file__).resolve().parent
 BUILT = [name for name in COMPILED_MODULES if extension_path(name) is not None]
 needs_build = pytest.mark.skipif(
-    len(BUILT) != len(COMPILED_MODULES),
-    reason="the compiled modules are not built here (install with MOONRULES_COMPILE=1)",
+    len(BUILT) != len(COMPILED_MODULES) or stale_build() is not None,
+    reason="no current compiled build here (install with MOONRULES_COMPILE=1)",
 )
 
 REPORT = (
@@ -80,26 +82,27 @@ def test_the_compiled_forms_run_when_built() -> None:
     assert result.stdout.split() == ["True", "False"]
 
 
-def _copy_with_times(tmp_path: Path, source_newer: bool, checkout: bool = True) -> Path:
-    """A copy of the package with the built extensions, each source older or newer;
-    in a checkout (beside a ``pyproject.toml``) or as installed (without)."""
+def _copy_with_times(tmp_path: Path, newer: tuple[str, ...], checkout: bool = True) -> Path:
+    """A copy of the package with the built extensions, every source older than them but
+    those of the modules ``newer``; in a checkout (beside a ``pyproject.toml``) or as
+    installed (without)."""
     root = tmp_path / "checkout"
     shutil.copytree(PACKAGE, root / "moonrules", ignore=shutil.ignore_patterns("__pycache__"))
     if checkout:
         shutil.copyfile(PACKAGE.parent / "pyproject.toml", root / "pyproject.toml")
-    for name in COMPILED_MODULES:
+    built = [extension_path(name) for name in COMPILED_MODULES]
+    base = min(p.stat().st_mtime for p in built if p is not None)
+    for source in (root / "moonrules").rglob("*.py"):
+        os.utime(source, (base - 10, base - 10))
+    for name in newer:
         copy = root / source_path(name).relative_to(PACKAGE.parent)
-        built = extension_path(name)
-        assert built is not None
-        extension = copy.with_name(built.name)
-        base = extension.stat().st_mtime
-        os.utime(copy, (base + 10, base + 10) if source_newer else (base - 10, base - 10))
+        os.utime(copy, (base + 10, base + 10))
     return root
 
 
 @needs_build
 def test_a_current_build_runs_compiled(tmp_path: Path) -> None:
-    result = run(REPORT, _copy_with_times(tmp_path, source_newer=False))
+    result = run(REPORT, _copy_with_times(tmp_path, newer=()))
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "False"]
     assert "older than" not in result.stderr
@@ -108,22 +111,34 @@ def test_a_current_build_runs_compiled(tmp_path: Path) -> None:
 @needs_build
 def test_an_installed_package_runs_compiled_whatever_its_files_times(tmp_path: Path) -> None:
     """pip may write a wheel's sources after its extensions: no false staleness there."""
-    result = run(REPORT, _copy_with_times(tmp_path, source_newer=True, checkout=False))
+    result = run(REPORT, _copy_with_times(tmp_path, newer=COMPILED_MODULES, checkout=False))
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "False"]
     assert "older than" not in result.stderr
 
 
 @needs_build
-def test_a_stale_build_does_not_run_and_says_so(tmp_path: Path) -> None:
-    result = run(REPORT, _copy_with_times(tmp_path, source_newer=True))
+@pytest.mark.parametrize(
+    "newer", [(name,) for name in COMPILED_MODULES] + [("moonrules.rules.suits",)]
+)
+def test_a_stale_build_does_not_run_and_says_so(tmp_path: Path, newer: tuple[str, ...]) -> None:
+    """One newer source, even of a module not compiled, runs every compiled module
+    from source: they call each other directly, and hold constants of other modules."""
+    result = run(REPORT, _copy_with_times(tmp_path, newer=newer))
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["False", "True"]
-    for name in COMPILED_MODULES:
-        assert f"running {name} from its source" in result.stderr
+    assert "is newer than the compiled modules" in result.stderr
+    probe = "import moonrules.analysis.search as s, moonrules.kernel.masks as m; print(s, m)"
+    loaded = run(probe, tmp_path / "checkout")
+    assert ".so" not in loaded.stdout and "search.py" in loaded.stdout, loaded.stdout
 
 
-def test_compiled_modules_hold_no_doctests() -> None:
-    """Their sources are not collected for doctests when compiled (conftest.py)."""
+def test_compiled_modules_hold_no_doctests_and_are_not_collected() -> None:
+    """A compiled module cannot be imported from its .py file for doctest collection, so
+    pytest's options leave each out (pyproject.toml): it must hold no doctests."""
+    options = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    addopts = options["tool"]["pytest"]["ini_options"]["addopts"].split()
     for name in COMPILED_MODULES:
         assert ">>>" not in source_path(name).read_text(encoding="utf-8"), name
+        relative = source_path(name).relative_to(PACKAGE.parent).as_posix()
+        assert f"--ignore={relative}" in addopts, name

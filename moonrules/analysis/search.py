@@ -19,8 +19,9 @@ renege, which under ``renege = penalty`` (RENEGE-2) ends the hand, is not.
 
 The module is plain, strictly typed Python, and the same source compiles with
 mypyc into a C extension three times as fast (``MOONRULES_COMPILE=1`` at install,
-see ``docs/guides/solver-speed.md``); :mod:`moonrules.analysis.solver` says which
-form is running and falls back to this source when a compiled form is stale.
+see ``docs/guides/solver-speed.md``); :data:`moonrules.analysis.solver.COMPILED` says
+which form is running, and :mod:`moonrules.kernel.compiled` runs this source instead
+of a stale compiled form.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ __all__ = ["TABLES", "Search", "SolverCache", "TrumpTables", "solve_remaining"]
 
 
 # ---------------------------------------------------------------------------
-# Per-trump tables for the solver, derived from moonrules.kernel.tables on first use.
+# Per-trump tables for the solver, derived from moonrules.kernel.tables at import.
 
 
 class TrumpTables:

@@ -117,7 +117,7 @@ def play_values(state: GameState, cache: SolverCache | None = None) -> dict[Tile
     """
     _check(state)
     if cache is None:
-        cache = SolverCache()
+        cache = _impl.SolverCache()
     from moonrules.game import Play, apply
 
     mask = legal_play_mask(state)

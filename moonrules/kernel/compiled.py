@@ -7,8 +7,9 @@ imports the extension in place of the source.
 
 In a checkout (the package beside its ``pyproject.toml``) the source can change
 after an in-place build. :func:`guard`, run when ``moonrules/__init__.py`` imports
-this module, before any other module of the package, then loads the source instead
-of any extension older than its source file (with a warning). An installed package
+this module, before any other module of the package, then runs every compiled
+module from its source when any source file of the package is newer than the
+build (with a warning). An installed package
 is not a checkout: its files are as the wheel made them, whatever their times. With
 ``MOONRULES_PURE_PYTHON=1`` the source runs instead of every extension.
 Only the standard library is used here: ``setup.py`` reads this file too, under
@@ -51,7 +52,8 @@ def extension_path(name: str) -> Path | None:
 
 def is_compiled(module: ModuleType) -> bool:
     """Whether ``module`` runs from a compiled extension rather than Python source."""
-    return not str(getattr(module, "__file__", "") or "").endswith(".py")
+    file = str(getattr(module, "__file__", "") or "")
+    return file.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 
 def load_source(name: str, alias: str | None = None) -> ModuleType:
@@ -70,6 +72,9 @@ def load_source(name: str, alias: str | None = None) -> ModuleType:
     except BaseException:
         del sys.modules[key]
         raise
+    if alias is None:
+        parent, _, child = name.rpartition(".")
+        setattr(importlib.import_module(parent), child, module)
     return module
 
 
@@ -93,29 +98,46 @@ def pure_python_requested() -> bool:
     return os.environ.get("MOONRULES_PURE_PYTHON", "") not in ("", "0")
 
 
-def guard() -> None:
-    """Load the source of each module whose extension is stale or not wanted.
+def stale_build() -> Path | None:
+    """In a checkout, a source file of the package newer than the oldest compiled module.
 
-    Called once, before the package imports any of :data:`COMPILED_MODULES`.
+    Any source counts, not only those of :data:`COMPILED_MODULES`: mypyc builds the
+    constants the compiled modules import (``Final`` values) into them. ``None``
+    outside a checkout, with nothing compiled, or when the build is current.
     """
+    if not (_PACKAGE_DIR.parent / "pyproject.toml").is_file():
+        return None
+    built = [p for p in map(extension_path, COMPILED_MODULES) if p is not None]
+    if not built:
+        return None
+    oldest = min(p.stat().st_mtime for p in built)
+    newest = max(_PACKAGE_DIR.rglob("*.py"), key=lambda p: p.stat().st_mtime)
+    return newest if newest.stat().st_mtime > oldest else None
+
+
+def guard() -> None:
+    """Run every module of :data:`COMPILED_MODULES` from source if the build is stale
+    (:func:`stale_build`, with a warning) or pure Python is asked for.
+
+    The modules go together: compiled modules call each other directly, so one
+    stale module would still run through the others. Called once, before the
+    package imports any of them.
+    """
+    if not any(extension_path(name) for name in COMPILED_MODULES):
+        return
     pure = pure_python_requested()
-    checkout = (_PACKAGE_DIR.parent / "pyproject.toml").is_file()
-    for name in COMPILED_MODULES:
-        if name in sys.modules:
-            continue
-        extension = extension_path(name)
-        if extension is None:
-            continue
-        source = source_path(name)
-        stale = checkout and source.exists() and source.stat().st_mtime > extension.stat().st_mtime
-        if stale and not pure:
-            warnings.warn(
-                f"{extension.name} is older than {source.name}: running {name} from its "
-                "source (install again with MOONRULES_COMPILE=1 to compile it again)",
-                stacklevel=3,
-            )
-        if stale or pure:
-            load_source(name)
+    newer = None if pure else stale_build()
+    if newer is not None:
+        warnings.warn(
+            f"{newer.relative_to(_PACKAGE_DIR.parent)} is newer than the compiled modules: "
+            f"running {' and '.join(COMPILED_MODULES)} from their source "
+            "(install again with MOONRULES_COMPILE=1 to compile them again)",
+            stacklevel=3,
+        )
+    if pure or newer is not None:
+        for name in COMPILED_MODULES:
+            if name not in sys.modules:
+                load_source(name)
 
 
 __all__ = [
@@ -127,6 +149,7 @@ __all__ = [
     "pure_python_requested",
     "source_form",
     "source_path",
+    "stale_build",
 ]
 
 

@@ -61,11 +61,12 @@ def test_every_compiled_module_has_a_source_file() -> None:
         assert source_path(name).is_file(), name
 
 
-def test_the_source_form_is_python_source_and_answers_alike() -> None:
+def test_the_source_form_is_python_source_loaded_once() -> None:
+    """(tests/test_solver.py runs every solver test on each form against the minimax.)"""
     search = source_form("moonrules.analysis.search")
     assert not is_compiled(search)
     assert search.__file__ is not None and search.__file__.endswith("search.py")
-    assert source_form("moonrules.analysis.search") is search  # loaded once
+    assert source_form("moonrules.analysis.search") is search
 
 
 def test_pure_python_can_be_asked_for() -> None:

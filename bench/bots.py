@@ -117,6 +117,91 @@ def match(args: argparse.Namespace) -> None:
         print(line)
 
 
+def variant_bot(name: str):  # type: ignore[no-untyped-def]
+    """A bot by name, or a strong or pimc bot with other parameters:
+    ``strong/inference=0/samples=32`` (the fields of StrongBot or PimcBot)."""
+    from moonrules.bots.match import bot_by_name
+    from moonrules.bots.pimc import PimcBot
+    from moonrules.bots.strong import StrongBot
+
+    base, *changes = name.split("/")
+    if not changes:
+        return bot_by_name(base)
+    kinds = {"strong": StrongBot, "pimc": PimcBot}
+    kind = kinds[base]
+    fields = {f.name: f for f in attrs.fields(kind)}
+    values: dict[str, object] = {}
+    for change in changes:
+        key, _, text = change.partition("=")
+        default = fields[key].default
+        if isinstance(default, bool):
+            values[key] = text.lower() in ("1", "true", "yes")
+        elif isinstance(default, int) and not isinstance(default, bool):
+            values[key] = None if text == "none" else int(text)
+        else:
+            values[key] = None if text == "none" else float(text)
+    return kind(**values)
+
+
+def duplicate(args: argparse.Namespace) -> None:
+    from moonrules.bots.match import duplicate_summary, run_duplicate
+    from moonrules.cli.match import duplicate_report
+
+    rules = as_rules(args.rules)
+    names = [n.strip() for n in args.bots.split(",")]
+    if len(names) == 2:
+        names = (
+            [names[0], names[1], names[0], names[1]]
+            if rules.partnership
+            else [
+                names[0],
+                names[1],
+                names[1],
+            ]
+        )
+    for n in names:
+        variant_bot(n)
+    start = time.perf_counter()
+    log = open(args.log, "a") if args.log else None  # noqa: SIM115
+    done = [0]
+
+    def tick(k: int) -> None:
+        done[0] = k
+        if k % 30 == 0:
+            print(f"{k} hands, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+
+    hands = run_duplicate(
+        rules,
+        names,
+        args.deals,
+        seed=args.seed,
+        workers=args.workers,
+        factory=variant_bot,
+        progress=tick,
+        timing=args.timing,
+    )
+    if log is not None:
+        for h in hands:
+            d = attrs.asdict(h, recurse=True)
+            log.write(json.dumps(d) + "\n")
+        log.close()
+    summary = duplicate_summary(rules, hands)
+    for line in duplicate_report(rules, names, summary, time.perf_counter() - start):
+        print(line)
+    if args.timing:
+        by: dict[str, list[float]] = defaultdict(list)
+        for h in hands:
+            for who, _phase, _wall, cpu in h.times:
+                by[who].append(cpu)
+        for who, ts in by.items():
+            ts.sort()
+            print(
+                f"{who}: {len(ts)} decisions, CPU median {statistics.median(ts):.3f} s, "
+                f"p95 {percentile(ts, 0.95):.3f} s, max {ts[-1]:.3f} s, "
+                f"mean {sum(ts) / len(ts):.3f} s"
+            )
+
+
 def summary(args: argparse.Namespace) -> None:
     rules = as_rules(args.rules)
     results = [_from_json(x) for x in Path(args.file).read_text().splitlines() if x.strip()]
@@ -155,6 +240,187 @@ def calibrate(args: argparse.Namespace) -> None:
     )
 
 
+# ---------------------------------------------------------------------------
+# Data for the strong bot's models of the other seats
+
+
+def _model_deal(job: tuple[str, str, int, bool]) -> list[dict[str, object]]:
+    """One deal played by the bot named at every seat: each call with the caller's hand
+    estimate, each trump named with the estimate of every trump, and (with play) the hand's
+    outcome relative to the first bidder."""
+    import random
+
+    from moonrules import new_game
+    from moonrules.bots.basic import best_trumps, estimate_tricks
+    from moonrules.bots.match import _hand_result, bot_by_name, play_game
+    from moonrules.game import Bid, NameTrump, Pass
+    from moonrules.rules.tiles import mask_of
+
+    preset, bot, seed, play = job
+    rules = as_rules(preset)
+    rows: list[dict[str, object]] = []
+    start = new_game(rules, seed)
+    dealt = start.hand.hands
+
+    def seen(state, seat, action) -> None:  # type: ignore[no-untyped-def]
+        if isinstance(action, Pass | Bid):
+            high = max((c for c in state.hand.calls), default=0)
+            calls = state.hand.calls
+            legal_pass = calls.count(0) < rules.players - 1 or rules.all_pass.value == "redeal"
+            rows.append(
+                {
+                    "kind": "call",
+                    "est": best_trumps(dealt[seat], rules)[0][0],
+                    "high": high,
+                    "position": len(state.hand.calls),
+                    "forced": not legal_pass,
+                    "call": action.amount if isinstance(action, Bid) else 0,
+                }
+            )
+        elif isinstance(action, NameTrump):
+            held = state.hand.hands[seat]
+            rows.append(
+                {
+                    "kind": "trump",
+                    "ests": [estimate_tricks(held, t, rules) for t in rules.trumps],
+                    "chosen": list(rules.trumps).index(action.trump),
+                    "gain": best_trumps(held, rules)[0][0] - best_trumps(dealt[seat], rules)[0][0],
+                    "tiles": mask_of(()) + held.bit_count(),
+                }
+            )
+
+    names = [bot] * rules.players
+    bots = [bot_by_name(n) for n in names]
+    rngs = [random.Random(f"model/{seed}/{s}") for s in range(rules.players)]
+    if play:
+        state, _ = play_game(rules, seed, bots, rngs, max_hands=1, on_action=seen)
+        h = _hand_result(state, 1)
+        first = start.hand.first_bidder
+        n = rules.players
+        rows.append(
+            {
+                "kind": "outcome",
+                "bidder": -1 if h.bidder < 0 else (h.bidder - first) % n,
+                "bid": h.bid,
+                "made": h.made,
+                "points": [h.seat_points[(first + k) % n] for k in range(n)],
+            }
+        )
+    else:
+        state = start
+        while state.phase.value in ("bidding", "discard", "trump") and state.hand_number == 1:
+            seat = state.to_act
+            from moonrules.game import apply, view
+
+            action = bots[seat].act(view(state, seat), rngs[seat])
+            seen(state, seat, action)
+            state = apply(state, action)
+    return rows
+
+
+def model_data(args: argparse.Namespace) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    jobs = [(args.rules, args.bot, args.seed * 1_000_000 + i, args.play) for i in range(args.deals)]
+    with open(args.out, "a") as out, ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for k, rows in enumerate(pool.map(_model_deal, jobs, chunksize=4), 1):
+            for row in rows:
+                out.write(json.dumps(row) + "\n")
+            if k % 200 == 0:
+                out.flush()
+                print(f"{k}/{args.deals} deals", file=sys.stderr, flush=True)
+
+
+def _nelder_mead(f, x0, step=0.3, iters=400):  # type: ignore[no-untyped-def]
+    """Minimise ``f`` from ``x0`` (a small Nelder-Mead, without scipy)."""
+    import numpy as np
+
+    n = len(x0)
+    pts = [np.array(x0, float)] + [np.array(x0, float) + step * np.eye(n)[i] for i in range(n)]
+    vals = [f(p) for p in pts]
+    for _ in range(iters):
+        order = np.argsort(vals)
+        pts, vals = [pts[i] for i in order], [vals[i] for i in order]
+        centre = sum(pts[:-1]) / n
+        r = centre + (centre - pts[-1])
+        fr = f(r)
+        if fr < vals[0]:
+            e = centre + 2 * (centre - pts[-1])
+            fe = f(e)
+            pts[-1], vals[-1] = (e, fe) if fe < fr else (r, fr)
+        elif fr < vals[-2]:
+            pts[-1], vals[-1] = r, fr
+        else:
+            c = centre + 0.5 * (pts[-1] - centre)
+            fc = f(c)
+            if fc < vals[-1]:
+                pts[-1], vals[-1] = c, fc
+            else:
+                pts = [pts[0] + 0.5 * (p - pts[0]) for p in pts]
+                vals = [f(p) for p in pts]
+    best = int(np.argmin(vals))
+    return pts[best], vals[best]
+
+
+def model_fit(args: argparse.Namespace) -> None:
+    """Fit the call and trump models and the table of hand results to model-data rows."""
+    import math
+    from collections import Counter
+
+    from moonrules.bots.inference import open_calls
+    from moonrules.bots.model import CallModel, call_chances
+
+    rules = as_rules(args.rules)
+    rows = [json.loads(x) for x in Path(args.file).read_text().splitlines() if x.strip()]
+    calls = [r for r in rows if r["kind"] == "call" and not r["forced"]]
+    trumps = [r for r in rows if r["kind"] == "trump"]
+    outcomes = [r for r in rows if r["kind"] == "outcome"]
+    prefixes = []
+    for r in calls:
+        # the calls before this one: the highest is all the model reads
+        prefixes.append((0,) * 0 + ((r["high"],) if r["high"] else ()))
+
+    def nll(x) -> float:  # type: ignore[no-untyped-def]
+        if x[2] <= 0 or x[3] < 0 or x[5] <= 0:
+            return 1e9
+        m = CallModel(*(float(v) for v in x))
+        total = 0.0
+        for r, before in zip(calls, prefixes, strict=True):
+            legal = open_calls(rules, before)
+            p = call_chances(rules, r["est"], r["high"], legal, m).get(r["call"], 1e-9)
+            total -= math.log(p)
+        return total
+
+    x0 = [4.6, 0.9, 2.0, 0.3, 8.5, 1.4] if rules.partnership else [2.6, 0.9, 2.0, 0.3, 6.8, 1.6]
+    x, v = _nelder_mead(nll, x0)
+    print(f"calls: {len(calls)}, nll {v:.1f} (start {nll(x0):.1f})")
+    print("CallModel(" + ", ".join(f"{float(t):.3g}" for t in x) + ")")
+    if trumps:
+
+        def tnll(beta: float) -> float:
+            total = 0.0
+            for r in trumps:
+                top = max(r["ests"])
+                ws = [math.exp(beta * (e - top)) for e in r["ests"]]
+                total -= math.log(ws[r["chosen"]] / sum(ws))
+            return total
+
+        beta = min((b / 10 for b in range(1, 100)), key=tnll)
+        gain = sum(r["gain"] for r in trumps) / len(trumps)
+        print(f"trumps: {len(trumps)}, sharpness {beta:.1f}, widow gain {gain:.2f}")
+    if outcomes:
+        table = Counter((r["bidder"], r["bid"], r["made"], tuple(r["points"])) for r in outcomes)
+        print(f"outcomes: {len(outcomes)}")
+        print(
+            "("
+            + " ".join(
+                f"({c}, {b}, {bid}, {made}, {pts}),"
+                for (b, bid, made, pts), c in sorted(table.items(), key=lambda kv: -kv[1])
+            )
+            + ")"
+        )
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -176,8 +442,36 @@ def main() -> None:
     c = sub.add_parser("calibrate")
     c.add_argument("--rules", default="standard")
     c.add_argument("--deals", type=int, default=300)
+    d = sub.add_parser("model-data")
+    d.add_argument("--rules", default="standard")
+    d.add_argument("--bot", default="pimc")
+    d.add_argument("--deals", type=int, default=6000)
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--workers", type=int, default=2)
+    d.add_argument("--play", action="store_true")
+    d.add_argument("--out", required=True)
+    u = sub.add_parser("duplicate")
+    u.add_argument("--rules", default="standard")
+    u.add_argument("--bots", default="strong,pimc")
+    u.add_argument("--deals", type=int, default=1000)
+    u.add_argument("--workers", type=int, default=2)
+    u.add_argument("--seed", type=int, default=1)
+    u.add_argument("--timing", action="store_true")
+    u.add_argument("--log")
+    f = sub.add_parser("model-fit")
+    f.add_argument("file")
+    f.add_argument("--rules", default="standard")
     args = p.parse_args()
-    {"times": times, "match": match, "summary": summary, "calibrate": calibrate}[args.cmd](args)
+    commands = {
+        "duplicate": duplicate,
+        "model-fit": model_fit,
+        "times": times,
+        "match": match,
+        "summary": summary,
+        "calibrate": calibrate,
+        "model-data": model_data,
+    }
+    commands[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ Deeper runs (more games, more positions) with ``MOONRULES_DEEP=1``.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import math
 import os
 import random
 from collections import Counter
@@ -19,9 +21,13 @@ import moonrules as m
 from moonrules.analysis.solver import play_values
 from moonrules.bots import BasicBot, RandomBot, knowledge, view_legal_actions
 from moonrules.bots.base import Knowledge
+from moonrules.bots.inference import inferred_deals, informative, likelihood, open_calls
 from moonrules.bots.match import bot_by_name, play_game
+from moonrules.bots.model import call_chances, strength, trump_chances
+from moonrules.bots.pimc import PimcBot
 from moonrules.bots.sampling import Sampler
 from moonrules.bots.strong import StrongBot, contract_points
+from moonrules.bots.value import HandValue, win_chance
 from moonrules.bots.worlds import world
 from moonrules.game import Deal, GameState, Hand, Phase, Play, PlayerView, view
 from moonrules.records.record import to_record
@@ -31,6 +37,8 @@ DEEP = os.environ.get("MOONRULES_DEEP") == "1"
 PRESETS = ("standard", "partnership", "pagat", "lead-trump", "partnership-forced", "marks")
 FAST_STRONG = StrongBot(samples=3, bid_samples=2, node_budget=3000)
 TINY_STRONG = StrongBot(samples=2, bid_samples=1, candidates=1, discards=1, node_budget=1)
+FAST_PIMC = PimcBot(samples=3, bid_samples=2, node_budget=3000)
+TINY_PIMC = PimcBot(samples=2, bid_samples=1, candidates=1, discards=1, node_budget=1)
 
 
 def _walk(preset: str, seed: int, steps: int) -> list[GameState]:
@@ -95,7 +103,7 @@ def test_a_bot_cannot_see_hidden_tiles(preset: str) -> None:
         v, w = view(s, 0), view(t, 0)
         assert v == w
         _public_types(v)
-        for bot in (RandomBot(), BasicBot(), TINY_STRONG):
+        for bot in (RandomBot(), BasicBot(), TINY_PIMC, TINY_STRONG):
             assert bot.act(v, random.Random(seed)) == bot.act(w, random.Random(seed))
 
 
@@ -241,7 +249,8 @@ def test_basic_beats_random() -> None:
     assert wins >= games * 0.7
 
 
-def test_strong_takes_a_trick_it_needs_when_last_to_play() -> None:
+@pytest.mark.parametrize("kind", [StrongBot, PimcBot])
+def test_strong_takes_a_trick_it_needs_when_last_to_play(kind: type[StrongBot | PimcBot]) -> None:
     """Everything is known once the widow and every hand are accounted for: with two tiles
     left in the last seat, the strong bot wins the trick that makes its bid."""
     for seed in range(40):
@@ -261,7 +270,7 @@ def test_strong_takes_a_trick_it_needs_when_last_to_play() -> None:
                 legal = [a for a in view_legal_actions(v) if isinstance(a, Play)]
                 values = play_values(s)
                 best = max(values.values())
-                choice = StrongBot(samples=8).act(v, random.Random(1))
+                choice = kind(samples=8).act(v, random.Random(1))
                 assert isinstance(choice, Play) and choice in legal
                 assert values[choice.tile] == best
                 return
@@ -280,9 +289,10 @@ def test_contract_points() -> None:
 @pytest.mark.parametrize("preset", ["standard", "partnership", "pagat", "lead-trump"])
 def test_every_bot_plays_a_legal_game(preset: str) -> None:
     """play_game refuses any illegal action, so a finished game means every choice was legal."""
-    names = ["strong", "basic", "random", "basic"]
+    names = ["strong", "pimc", "random", "basic"]
     rules = m.rules_by_name(preset)
-    bots = [FAST_STRONG if n == "strong" else bot_by_name(n) for n in names[: rules.players]]
+    fast = {"strong": FAST_STRONG, "pimc": FAST_PIMC}
+    bots = [fast.get(n) or bot_by_name(n) for n in names[: rules.players]]
     rngs = [random.Random(s) for s in range(rules.players)]
     state, _ = play_game(rules, 3, bots, rngs, max_hands=2 if not DEEP else 1000)
     assert state.hand_number >= 2 or state.is_over
@@ -305,3 +315,156 @@ def test_view_is_what_the_bot_gets() -> None:
 
     play_game("standard", 2, [Spy(), Spy(), Spy()], [random.Random(0)] * 3, max_hands=1)
     assert seen and all(type(v) is PlayerView for v in seen)
+
+
+# ---------------------------------------------------------------------------
+# pimc, the baseline
+
+
+def test_pimc_is_the_baseline_unchanged() -> None:
+    """Every measurement of the strong bot is against ``pimc``: its choices in a seeded
+    game are pinned, so that a change to it (or to what it builds on) is seen."""
+    bots = [FAST_PIMC, FAST_PIMC, FAST_PIMC]
+    rngs = [random.Random(f"pin/{s}") for s in range(3)]
+    played: list[str] = []
+    play_game(
+        "standard", 5, bots, rngs, max_hands=2, on_action=lambda s, k, a: played.append(str(a))
+    )
+    assert len(played) > 40
+    assert hashlib.sha256(" ".join(played).encode()).hexdigest()[:16] == PIMC_PIN
+    assert PimcBot.name == "pimc" and bot_by_name("pimc") == PimcBot()
+
+
+# ---------------------------------------------------------------------------
+# The strong bot's parts: values, the model of the other seats, inference
+
+
+STANDARD = m.RuleSet()
+
+
+def test_relative_points_value_overtricks_and_defence() -> None:
+    v = HandValue.for_hand(STANDARD, 0, (0, 0, 0), (0, 0, 0), 0)
+    assert not v.by_game
+    # bidder on 5: made with 5 tricks, the defenders share 2: 5 - 1; each overtrick +0.5
+    assert v(0, 5, 5) == 4.0 and v(0, 5, 6) == 4.5 and v(0, 5, 4) == -5 - 1.5
+    # defender against seat 1's 5: set by 4 tricks: 0.75 * 3 / 2 ... computed from the
+    # deltas (-5, defenders 1.5 each): 1.5 - (-5 + 1.5) / 2
+    assert v(1, 5, 4) == 1.5 - (-5 + 1.5) / 2
+    assert v(1, 5, 4) > v(1, 5, 5)  # a set is worth more to a defender than a trick
+    p = HandValue.for_hand(m.PARTNERSHIP, 0, (0, 0), (0, 0, 0, 0), 0)
+    assert p(2, 5, 5) == 5 - 2 and p(1, 5, 4) == 3 - (-5)  # partner's bid; the other team's
+
+
+def test_the_game_is_valued_when_it_may_end() -> None:
+    late = HandValue.for_hand(STANDARD, 0, (18, 3, 2), (0, 0, 0), 0)
+    assert late.by_game
+    assert late(0, 4, 4) == 1.0  # 22: the game is won
+    assert late(1, 4, 3) > late(1, 4, 5) > late(1, 5, 7)
+    early = HandValue.for_hand(STANDARD, 0, (0, 0, 0), (0, 0, 0), 0, moon=True)
+    assert early.by_game and early(0, 21, 7) == 1.0  # a made 21 wins the game (SCORE-4)
+    assert 0 < early(0, 21, 6) < early.thrown_in() < early(0, 5, 5) < 1
+    plain = HandValue.for_hand(STANDARD, 0, (18, 3, 2), (0, 0, 0), 0, score_aware=False)
+    assert not plain.by_game
+
+
+def test_win_chance_shares_the_game_between_the_sides() -> None:
+    for scores in [(0, 0, 0), (15, 10, 5), (-21, 1, 1), (20, 20, 0)]:
+        total = sum(win_chance(STANDARD, scores, 0, s) for s in range(3))
+        assert math.isclose(total, 1.0)
+    even = [win_chance(STANDARD, (0, 0, 0), 0, s) for s in range(3)]
+    assert all(0.25 < w < 0.42 for w in even)
+    assert win_chance(STANDARD, (20, -5, -5), 1, 0) > 0.8
+    assert win_chance(STANDARD, (10, 0, 0), 1, 0) > win_chance(STANDARD, (5, 0, 0), 1, 0)
+    assert math.isclose(sum(win_chance(m.PARTNERSHIP, (12, 3), 0, s) for s in range(2)), 1.0)
+
+
+def test_the_call_model_reads_strength() -> None:
+    legal = open_calls(STANDARD, ())
+    weak, strong_hand = (call_chances(STANDARD, x, 0, legal) for x in (1.5, 6.0))
+    for chances in (weak, strong_hand):
+        assert set(chances) == set(legal) and math.isclose(sum(chances.values()), 1.0)
+    assert weak[0] > 0.8 > strong_hand[0]
+    over = call_chances(STANDARD, 3.5, 5, open_calls(STANDARD, (5,)))
+    assert over[0] > call_chances(STANDARD, 3.5, 0, legal)[0]  # beating a 5 asks for more
+    assert call_chances(STANDARD, 1.0, 0, (4, 5, 6, 7, 21))[4] > 0.5  # forced: the lowest
+    sixes = mask_of(tiles("6-6 6-5 6-4 6-3 6-2 1-0 2-0"))
+    chances = dict(trump_chances(sixes, STANDARD))
+    assert max(chances, key=chances.__getitem__) is m.Trump.SIX
+    assert math.isclose(sum(chances.values()), 1.0)
+    assert strength(sixes, STANDARD) > strength(
+        mask_of(tiles("5-0 4-1 3-2 6-1 5-2 4-0 3-1")), STANDARD
+    )
+
+
+def _defending_view() -> PlayerView:
+    """Seat 0's view after seat 1 bid 6 and named sixes trump, seat 0 and 2 passed."""
+    for seed in range(200):
+        s = m.new_game("standard", seed, first_bidder=0)
+        s = m.apply(s, m.Pass())
+        s = m.apply(s, m.Bid(6))
+        s = m.apply(s, m.Pass())
+        held = s.hand.hands[1] | (1 << s.hand.widow)
+        if m.Trump.SIX not in dict(trump_chances(held & ~(held & -held), STANDARD)):
+            continue
+        s = m.apply(s, m.Discard(BasicBot().act(view(s, 1), random.Random(0)).tile))  # type: ignore[attr-defined]
+        s = m.apply(s, m.NameTrump(m.Trump.SIX))
+        if mask_of(view(s, 0).hand) & mask_of(t for t in TILES if 6 in (t.high, t.low)):
+            return view(s, 0)
+    raise AssertionError("no such deal")  # pragma: no cover
+
+
+def test_inference_gives_the_bidder_its_trumps() -> None:
+    v = _defending_view()
+    assert informative(v)
+    know = knowledge(v)
+    sampler = Sampler(know)
+    sixes = mask_of(t for t in TILES if 6 in (t.high, t.low))
+    rng = random.Random(3)
+    uniform = [sampler.draw(rng) for _ in range(200)]
+    inferred = inferred_deals(v, know, sampler, random.Random(3), 200, pool=4)
+    flat = inferred_deals(v, know, sampler, random.Random(3), 200, pool=4, weight=0)
+
+    def mean_sixes(deals: list[tuple[tuple[int, ...], int]]) -> float:
+        return sum((h[1] & sixes).bit_count() for h, _ in deals) / len(deals)
+
+    assert mean_sixes(inferred) > mean_sixes(uniform) + 0.5
+    assert abs(mean_sixes(flat) - mean_sixes(uniform)) < 0.4
+    for hands, extra in inferred:
+        assert _consistent(know, hands, extra)
+    by_sixes = sorted(uniform, key=lambda d: (d[0][1] & sixes).bit_count())
+    assert likelihood(v, know, by_sixes[-1][0]) > likelihood(v, know, by_sixes[0][0])
+    first = view(m.new_game("standard", 1, first_bidder=0), 0)
+    assert not informative(first)  # nothing seen yet: the deals are drawn uniformly
+
+
+def test_strong_reads_the_auction_to_come() -> None:
+    """The rest of the auction after each call sums to one, and a pass by the last seat
+    after passes throws the hand in."""
+    from moonrules.bots.strong import _Auction
+
+    s = m.new_game("standard", 8, first_bidder=0)
+    v = view(s, 0)
+    know = knowledge(v)
+    hands, extra = Sampler(know).draw(random.Random(1))
+    a = _Auction(STANDARD, 0, (), 0, world(v, know, hands, extra), hands, extra)
+    for call in (0, 4, 5, 21):
+        ends = a.endings(call)
+        assert math.isclose(sum(p for p, _, _ in ends), 1.0)
+        assert all(seat == 0 for _, seat, b in ends if b == call and call)
+    assert [e for e in a.endings(21)] == [(1.0, 0, 21)]  # 21 closes the auction (BID-5)
+    last = _Auction(STANDARD, 2, (0, 0), 0, s, hands, extra)
+    assert last.endings(0) == [(1.0, -1, 0)]
+
+
+def test_strong_variants_play_legal_games() -> None:
+    """Each of the strong bot's parts can be switched off (for measuring what it gains)."""
+    for bot in (
+        StrongBot(samples=3, bid_samples=2, node_budget=3000, inference=0),
+        StrongBot(samples=3, bid_samples=2, node_budget=3000, rollout=False, score_aware=False),
+    ):
+        rngs = [random.Random(s) for s in range(3)]
+        state, _ = play_game("standard", 9, [bot, BasicBot(), bot], rngs, max_hands=2)
+        assert state.hand_number >= 2 or state.is_over
+
+
+PIMC_PIN = "647e7710f964d116"

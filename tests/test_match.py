@@ -2,20 +2,39 @@
 
 from __future__ import annotations
 
+import io
+import json
 import math
 import random
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
+import moonrules as m
+from moonrules.bots import BasicBot, Bot
 from moonrules.bots.match import (
+    DuplicateHand,
     GameResult,
     HandResult,
+    arrangements,
+    duplicate_summary,
     lineup_of,
+    run_duplicate,
     run_match,
     summarize,
     wilson,
 )
 from moonrules.cli.main import main
+from moonrules.cli.match import ProgressLines
+
+SCHEMA = Path(__file__).resolve().parents[1] / "spec" / "schema" / "cli" / "match.schema.json"
+ERROR = re.compile(r"^moonrules( match)?: error: ")
+"""A refusal's first words (the subcommand is named once the shared error format is in)."""
 
 
 def test_the_lineup_turns_round_the_seats() -> None:
@@ -88,7 +107,7 @@ def test_match_command(capsys: pytest.CaptureFixture[str]) -> None:
 def test_match_bad_input(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", *args]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("moonrules: error: ") and message in err
+    assert err.count("\n") == 1 and ERROR.match(err) and message in err
 
 
 def test_a_match_of_hands_stops_at_the_same_game_whatever_the_workers() -> None:
@@ -99,3 +118,198 @@ def test_a_match_of_hands_stops_at_the_same_game_whatever_the_workers() -> None:
     counts = [len(g.hands) for g in one]
     assert sum(counts) >= 20 > sum(counts[:-1])
     assert one == run_match("standard", names, len(one), seed=3)
+
+
+# ---------------------------------------------------------------------------
+# Duplicate matches
+
+
+def test_arrangements_seat_every_bot_everywhere_and_keep_partners() -> None:
+    three = arrangements("standard", ("a", "b", "b"))
+    assert three == (("a", "b", "b"), ("b", "a", "b"), ("b", "b", "a"))
+    every = arrangements("standard", ("a", "b", "c"))
+    assert len(every) == 6 and len(set(every)) == 6
+    for seat in range(3):
+        assert Counter(s[seat] for s in every) == {"a": 2, "b": 2, "c": 2}
+    teams = arrangements("partnership", ("a", "b", "a", "b"))
+    assert teams == (("a", "b", "a", "b"), ("b", "a", "b", "a"))
+    four = arrangements("partnership", ("a", "b", "c", "d"))
+    assert len(four) == 8
+    for s in four:  # partners stay partners
+        assert {frozenset((s[0], s[2])), frozenset((s[1], s[3]))} == {
+            frozenset("ac"),
+            frozenset("bd"),
+        }
+    with pytest.raises(ValueError, match="lineup: 3 players need 3"):
+        arrangements("standard", ("a", "b"))
+
+
+def test_duplicate_plays_each_deal_in_every_seating_whatever_the_workers() -> None:
+    names = ["basic", "random", "random"]
+    one = run_duplicate("standard", names, 4, seed=2, workers=1)
+    two = run_duplicate("standard", names, 4, seed=2, workers=2)
+    assert one == two
+    assert [(h.index, h.arrangement) for h in one] == [(i, k) for i in range(4) for k in range(3)]
+    assert [h.seats for h in one[:3]] == list(arrangements("standard", names))
+    assert one != run_duplicate("standard", names, 4, seed=3, workers=1)
+    with pytest.raises(ValueError, match="two different bots"):
+        run_duplicate("standard", ["basic"] * 3, 2)
+    with pytest.raises(m.MoonError, match="no bot is called"):
+        run_duplicate("standard", ["basic", "clever", "basic"], 2)
+
+
+def _hand(bidder: int, bid: int, made: bool, points: tuple[int, ...]) -> HandResult:
+    return HandResult(bidder, bid, made, points)
+
+
+def test_duplicate_summary_pairs_by_deal_and_splits_by_role() -> None:
+    seatings = arrangements("standard", ("a", "b", "b"))
+    # deal 0: whoever sits at seat 0 bids 5; "a" makes it, "b" is set; deal 1: thrown in
+    hands = []
+    for k, seats in enumerate(seatings):
+        made = seats[0] == "a"
+        pts = (5, 1, 1) if made else (-5, 3, 2)
+        hands.append(DuplicateHand(0, k, seats, _hand(0, 5, made, pts)))
+        hands.append(DuplicateHand(1, k, seats, _hand(-1, 0, False, (0, 0, 0))))
+    hands.sort(key=lambda h: (h.index, h.arrangement))
+    s = duplicate_summary("standard", hands)
+    assert (s.deals, s.hands) == (2, 6)
+    a, b = s.bots
+    assert (a.name, a.seat_hands, b.seat_hands) == ("a", 6, 12)
+    # deal 0: a's seat-hands score 5, 3, 2 (bidder in the first seating); deal 1: nothing
+    assert math.isclose(a.points_per_hand, ((5 + 3 + 2) / 3 + 0) / 2)
+    assert math.isclose(a.bidding_points, (5 / 3) / 2) and a.bids == 1 and a.bids_made == 1
+    assert math.isclose(a.bidding_points + a.defending_points, a.points_per_hand)
+    assert a.thrown_in == 3 and math.isclose(a.points_per_bid, 5.0)
+    # b: in deal 0, 1 and 1 (a bid), -5 and 2 (b bid at seat 0), -5 and 3
+    assert math.isclose(b.points_per_hand, ((1 + 1 - 5 + 2 - 5 + 3) / 6) / 2)
+    (d,) = s.differences
+    assert (d.first, d.second, d.deals) == ("a", "b", 2)
+    assert math.isclose(d.mean, a.points_per_hand - b.points_per_hand)
+    assert math.isclose(d.bidding + d.defending, d.mean)
+    assert d.ci[0] < d.mean < d.ci[1]
+
+
+def test_duplicate_cancels_the_luck_of_the_deal() -> None:
+    """The same deterministic bot under two names: each deal is played alike in every
+    seating, so the paired difference is exactly zero, however the points vary."""
+    names = ["basic", "basic/2", "basic/2"]
+    hands = run_duplicate("standard", names, 40, seed=4, factory=_basic_twins)
+    s = duplicate_summary("standard", hands)
+    (d,) = s.differences
+    assert d.mean == 0.0 and d.ci == (0.0, 0.0)
+    assert s.bots[0].points_ci[1] - s.bots[0].points_ci[0] > 0.5
+
+
+def _basic_twins(name: str) -> Bot:
+    return BasicBot()
+
+
+def test_match_duplicate_command(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["match", "--duplicate", "--bots", "basic,random", "--deals", "5", "--workers", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("5 deals of standard, each played in 3 seatings")
+    assert "basic - random:" in out and "as bidder" in out and "as defender" in out
+
+
+def _validator() -> Draft202012Validator:
+    return Draft202012Validator(json.loads(SCHEMA.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_match_json_fits_its_schema(duplicate: bool, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["match", "--bots", "basic,random", "--workers", "1", "--json", "--seed", "3"]
+    argv += ["--duplicate", "--deals", "4"] if duplicate else ["--games", "3"]
+    assert main(argv) == 0
+    doc = json.loads(capsys.readouterr().out)
+    errors = [e.message for e in _validator().iter_errors(doc)]
+    assert not errors, errors
+    assert doc["mode"] == ("duplicate" if duplicate else "games")
+    names = [b["name"] for b in doc["bots"]]
+    assert names == ["basic", "random"]
+    if duplicate:
+        hands = run_duplicate("standard", ["basic", "random", "random"], 4, seed=3)
+        s = duplicate_summary("standard", hands)
+        assert doc["differences"][0]["mean"] == s.differences[0].mean
+        assert doc["seatings"] == [list(x) for x in arrangements("standard", doc["lineup"])]
+        assert not _validator().is_valid({**doc, "games": 3})
+    else:
+        assert doc["games"] == 3 and 0 <= doc["bots"][0]["win_rate"] <= 1
+        assert not _validator().is_valid({**doc, "differences": []})
+    assert not _validator().is_valid({**doc, "extra": 1})
+
+
+def test_schema_is_draft_2020_12() -> None:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    assert schema["additionalProperties"] is False
+    assert schema["$id"].endswith("/schema/cli/match.schema.json")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--duplicate", "--bots", "basic"], "--duplicate compares bots"),
+        (["--duplicate", "--games", "3"], "give --deals, not --games"),
+        (["--duplicate", "--hands", "3"], "give --deals, not --hands"),
+        (["--deals", "3"], "--deals is for --duplicate"),
+        (["--duplicate", "--deals", "0"], "--deals must be at least 1"),
+    ],
+)
+def test_match_duplicate_bad_input(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["match", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ERROR.match(err) and message in err, err
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_off_a_terminal_is_a_line_now_and_then() -> None:
+    out, clock = io.StringIO(), _Clock()
+    tick = ProgressLines("hands", 300, out, clock=clock)
+    for done in range(1, 301):
+        clock.now = done * 0.1  # 30 s in all; nothing in the first 2 s
+        tick(done)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "match: 20/300 hands (6%), 2 s, 0:28 left"
+    assert lines[-1] == "match: 300/300 hands (100%), 30 s"
+    assert 10 <= len(lines) <= 13  # a line a tenth, and at least every ten seconds
+    quick = io.StringIO()
+    q = ProgressLines("hands", 5, quick, clock=_Clock())
+    for k in range(1, 6):
+        q(k)
+    assert quick.getvalue() == ""  # done within the delay: no line at all
+    closed = io.StringIO()
+    c = ProgressLines("hands", 5, closed, delay=0, clock=_Clock())
+    closed.close()
+    c(1)  # a closed stream ends the display, never the match
+    assert c.quiet
+
+
+def test_match_shows_progress_when_piped() -> None:
+    """Run as a user would, output piped: the figures on stdout, progress lines on stderr."""
+    code = (
+        "import sys, moonrules.cli.match as cm; cm.DELAY = 0.0; "
+        "from moonrules.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    )
+    argv = ["--duplicate", "--bots", "basic,random", "--deals", "20", "--workers", "1"]
+    done = subprocess.run(
+        [sys.executable, "-c", code, "match", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("20 deals of standard")
+    progress = [x for x in done.stderr.splitlines() if x.startswith("match: ")]
+    assert progress and progress[-1].startswith("match: 60/60 hands (100%)")

@@ -6,13 +6,21 @@ is favoured by position, on a pool of worker processes; :func:`summarize`
 gives each bot's win rate and mean points per hand with 95% confidence
 intervals, and its bids made and set and moons tried and made.
 
+:func:`run_duplicate` plays a *duplicate* match instead: every deal (the first
+hand of a game) is played once for each arrangement of the bots over the seats
+(:func:`arrangements`), the same tiles each time, so that the luck of the deal
+cancels; :func:`duplicate_summary` gives the paired difference in points per
+hand between the bots with a 95% confidence interval, split into what each
+scored as bidder and as defender.
+
 Every game's deal and every bot's random generator are seeded from the
-match's seed and the game's number alone, so a match gives the same results
-whatever the number of workers.
+match's seed and the game's (deal's) number alone, so a match gives the same
+results whatever the number of workers.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import time
@@ -23,6 +31,7 @@ import attrs
 
 from moonrules.bots.base import Bot
 from moonrules.bots.basic import BasicBot, RandomBot
+from moonrules.bots.pimc import PimcBot
 from moonrules.bots.strong import StrongBot
 from moonrules.game import Action, GameState, Phase, apply, legal_actions, new_game, view
 from moonrules.rules.auction import MOON
@@ -32,11 +41,18 @@ from moonrules.rules.ruleset import RuleSet, as_rules
 __all__ = [
     "BOTS",
     "BotStats",
+    "DuplicateBot",
+    "DuplicateHand",
+    "DuplicateSummary",
     "GameResult",
     "HandResult",
+    "PairedDifference",
     "UnknownBot",
+    "arrangements",
     "bot_by_name",
+    "duplicate_summary",
     "play_game",
+    "run_duplicate",
     "run_match",
     "summarize",
 ]
@@ -44,6 +60,7 @@ __all__ = [
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "basic": BasicBot,
+    "pimc": PimcBot,
     "strong": StrongBot,
 }
 """The bots shipped, by name."""
@@ -54,7 +71,7 @@ class UnknownBot(MoonError):
 
 
 def bot_by_name(name: str) -> Bot:
-    """A new bot of the level called ``name`` (``random``, ``basic`` or ``strong``)."""
+    """A new bot of the level called ``name`` (``random``, ``basic``, ``pimc`` or ``strong``)."""
     key = name.strip().lower() if isinstance(name, str) else name
     try:
         return BOTS[key]()
@@ -363,3 +380,289 @@ def summarize(rules: RuleSet | str, results: Iterable[GameResult]) -> list[BotSt
             )
         )
     return out
+
+
+# ---------------------------------------------------------------------------
+# Duplicate matches
+
+
+def arrangements(rules: RuleSet | str, lineup: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+    """Every distinct seating of the bots of ``lineup`` (one name per seat), ``lineup`` first.
+
+    A seating comes from a permutation of the seats that keeps partners together (with
+    three players, any permutation): ``("a", "b", "b")`` gives the three seatings of ``a``
+    alone, ``("a", "b", "a", "b")`` in partnership rules the two of ``a``'s team. Each bot
+    sits at each seat equally often over the seatings (as often as it appears in
+    ``lineup``), so a deal played once per seating favours no bot by position.
+    """
+    r = as_rules(rules)
+    names = tuple(lineup)
+    n = r.players
+    if len(names) != n:
+        raise ValueError(f"lineup: {n} players need {n} bot names, not {len(names)}")
+    out: list[tuple[str, ...]] = []
+    for perm in itertools.permutations(range(n)):
+        together = all(
+            (r.side_of(a) == r.side_of(b)) == (r.side_of(perm[a]) == r.side_of(perm[b]))
+            for a in range(n)
+            for b in range(a + 1, n)
+        )
+        seating = tuple(names[perm[s]] for s in range(n))
+        if together and seating not in out:
+            out.append(seating)
+    return tuple(out)
+
+
+def deal_seed(match_seed: int, index: int) -> int:
+    """The seed of deal ``index`` of a duplicate match (its tiles and first bidder)."""
+    return random.Random(f"moonrules/duplicate/{match_seed}/{index}").getrandbits(63)
+
+
+@attrs.frozen(slots=True)
+class DuplicateHand:
+    """Deal ``index`` played with the bots seated as ``seats`` (arrangement ``arrangement``
+    of :func:`arrangements`): the hand's result, and with timing each decision's
+    (bot name, phase, wall-clock seconds, CPU seconds)."""
+
+    index: int
+    arrangement: int
+    seats: tuple[str, ...]
+    hand: HandResult
+    times: tuple[tuple[str, str, float, float], ...] = ()
+
+
+@attrs.frozen(slots=True)
+class _HandJob:
+    rules: RuleSet
+    match_seed: int
+    index: int
+    arrangement: int
+    seats: tuple[str, ...]
+    factory: Callable[[str], Bot]
+    timing: bool
+
+
+def _play_hand(job: _HandJob) -> DuplicateHand:
+    bots = [job.factory(name) for name in job.seats]
+    rngs = [
+        random.Random(f"moonrules/duplicate/{job.match_seed}/{job.index}/{job.arrangement}/{s}")
+        for s in range(len(bots))
+    ]
+    state, times = play_game(
+        job.rules, deal_seed(job.match_seed, job.index), bots, rngs, max_hands=1, timing=job.timing
+    )
+    return DuplicateHand(
+        job.index, job.arrangement, job.seats, _hand_result(state, 1), tuple(times)
+    )
+
+
+def run_duplicate(
+    rules: RuleSet | str,
+    names: Sequence[str],
+    deals: int,
+    *,
+    seed: int = 0,
+    workers: int = 1,
+    factory: Callable[[str], Bot] = bot_by_name,
+    timing: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> list[DuplicateHand]:
+    """Play ``deals`` deals, each once for every seating of :func:`arrangements` of the bots
+    named ``names`` (one per seat), on ``workers`` processes (1: in this process).
+
+    A deal is the first hand of a game seeded by :func:`deal_seed` (the tiles and the
+    first bidder); the hand is played to its end (a hand thrown in, BID-7, scores
+    nothing). ``factory`` makes a bot from a name (picklable for workers > 1);
+    ``progress(done)`` is called as hands finish. Results come in the order of the deals,
+    then of the seatings, whatever the number of workers.
+    """
+    r = as_rules(rules)
+    if isinstance(names, str) or not isinstance(names, Sequence):
+        raise TypeError(f"names: expected a sequence of bot names, not {names!r}")
+    seatings = arrangements(r, names)
+    if len(set(seatings[0])) < 2:
+        raise ValueError("names: a duplicate match needs at least two different bots")
+    if type(deals) is not int or deals < 1:
+        raise ValueError(f"deals: expected a whole number of at least 1, not {deals!r}")
+    for name in set(names):
+        factory(name)  # unknown names fail here, before any deal
+    jobs = [
+        _HandJob(r, seed, i, k, seating, factory, timing)
+        for i in range(deals)
+        for k, seating in enumerate(seatings)
+    ]
+    results: list[DuplicateHand] = []
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            results.append(_play_hand(job))
+            if progress is not None:
+                progress(len(results))
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for res in pool.map(_play_hand, jobs, chunksize=1):
+            results.append(res)
+            if progress is not None:
+                progress(len(results))
+    return results
+
+
+def _mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """The mean of ``values`` and its 95% normal interval (infinite for one value)."""
+    n = len(values)
+    if n == 0:
+        return 0.0, (-math.inf, math.inf)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, (-math.inf, math.inf)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = Z95 * sd / math.sqrt(n)
+    return mean, (mean - half, mean + half)
+
+
+@attrs.frozen(slots=True)
+class DuplicateBot:
+    """One bot's figures over a duplicate match. Points are per seat-hand (a hand at a
+    seat the bot held); ``points_per_hand`` is the sum of ``bidding_points`` (what it
+    scored on the hands its side won the auction) and ``defending_points`` (the others);
+    each interval is at 95%, over deals."""
+
+    name: str
+    seat_hands: int
+    points_per_hand: float
+    points_ci: tuple[float, float]
+    bidding_points: float
+    defending_points: float
+    bids: int
+    """Seat-hands on which the bot's side won the auction."""
+    bids_made: int
+    moons_tried: int
+    moons_made: int
+    thrown_in: int
+    """Seat-hands thrown in (every seat passed, BID-7)."""
+
+    @property
+    def bid_share(self) -> float:
+        """The share of the bot's seat-hands on which its side won the auction."""
+        return self.bids / self.seat_hands if self.seat_hands else 0.0
+
+    @property
+    def points_per_bid(self) -> float:
+        """Mean points of a hand the bot's side won the auction on."""
+        return self.bidding_points * self.seat_hands / self.bids if self.bids else 0.0
+
+    @property
+    def points_per_defence(self) -> float:
+        """Mean points of a hand the bot's side defended (thrown-in hands left out)."""
+        defended = self.seat_hands - self.bids - self.thrown_in
+        return self.defending_points * self.seat_hands / defended if defended else 0.0
+
+
+@attrs.frozen(slots=True)
+class PairedDifference:
+    """``first`` minus ``second`` in points per hand, paired by deal: the luck of the deal
+    cancels. ``bidding`` and ``defending`` split ``mean`` by role (they add up to it);
+    each interval is the 95% normal interval over the deals."""
+
+    first: str
+    second: str
+    deals: int
+    mean: float
+    ci: tuple[float, float]
+    bidding: float
+    bidding_ci: tuple[float, float]
+    defending: float
+    defending_ci: tuple[float, float]
+
+
+@attrs.frozen(slots=True)
+class DuplicateSummary:
+    """The figures of a duplicate match: each bot's, and each pair's paired difference
+    (every pair of bots, in the order they first appear)."""
+
+    deals: int
+    hands: int
+    bots: tuple[DuplicateBot, ...]
+    differences: tuple[PairedDifference, ...]
+
+
+def _side_role(rules: RuleSet, hand: HandResult, seat: int) -> str:
+    if hand.bidder < 0:
+        return "thrown"
+    return "bid" if rules.side_of(hand.bidder) == rules.side_of(seat) else "defend"
+
+
+def duplicate_summary(rules: RuleSet | str, results: Iterable[DuplicateHand]) -> DuplicateSummary:
+    """The :class:`DuplicateSummary` of a duplicate match's hands.
+
+    For each deal and bot: the mean points of the bot's seat-hands in that deal (its
+    team's points, in partnership rules), split into bidding and defending. A bot's
+    figure is the mean of these over the deals; a pair's difference is the mean of the
+    per-deal differences, with a 95% interval from their spread. Only deals in which
+    both bots of a pair played count for that pair.
+    """
+    r = as_rules(rules)
+    names: list[str] = []
+    by_deal: dict[int, dict[str, list[tuple[int, str]]]] = {}
+    totals: dict[str, list[int]] = {}
+    hands = 0
+    for res in results:
+        hands += 1
+        deal = by_deal.setdefault(res.index, {})
+        h = res.hand
+        for s, name in enumerate(res.seats):
+            if name not in names:
+                names.append(name)
+                totals[name] = [0] * 6
+            role = _side_role(r, h, s)
+            deal.setdefault(name, []).append((h.seat_points[s], role))
+            t = totals[name]
+            t[0] += 1
+            if role == "bid":
+                t[1] += 1
+                t[2] += h.made
+                if h.bid == MOON:
+                    t[3] += 1
+                    t[4] += h.made
+            elif role == "thrown":
+                t[5] += 1
+
+    def per_deal(name: str, which: str) -> dict[int, float]:
+        out = {}
+        for index, deal in by_deal.items():
+            got = deal.get(name)
+            if got:
+                pts = [p for p, role in got if which == "all" or role == which]
+                out[index] = sum(pts) / len(got)
+        return out
+
+    bots = []
+    for name in names:
+        mean, ci = _mean_ci(list(per_deal(name, "all").values()))
+        bid = per_deal(name, "bid")
+        defend = per_deal(name, "defend")
+        t = totals[name]
+        bots.append(
+            DuplicateBot(
+                name,
+                t[0],
+                mean,
+                ci,
+                sum(bid.values()) / len(bid) if bid else 0.0,
+                sum(defend.values()) / len(defend) if defend else 0.0,
+                t[1],
+                t[2],
+                t[3],
+                t[4],
+                t[5],
+            )
+        )
+    diffs = []
+    for a, b in itertools.combinations(names, 2):
+        figures = []
+        for which in ("all", "bid", "defend"):
+            pa, pb = per_deal(a, which), per_deal(b, which)
+            figures.append(_mean_ci([pa[i] - pb[i] for i in pa if i in pb]))
+        common = sum(1 for i in by_deal if a in by_deal[i] and b in by_deal[i])
+        (m, ci), (mb, cb), (md, cd) = figures
+        diffs.append(PairedDifference(a, b, common, m, ci, mb, cb, md, cd))
+    return DuplicateSummary(len(by_deal), hands, tuple(bots), tuple(diffs))

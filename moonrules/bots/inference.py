@@ -1,0 +1,118 @@
+"""Deals of the hidden tiles weighted by what the other seats did.
+
+The sampler (:mod:`moonrules.bots.sampling`) draws every deal consistent with the hard
+facts (tiles played, suits shown out of) with the same probability. But a seat that
+bid 6 is far more likely to hold six good trumps than a seat that passed, and a bidder
+named the trump its tiles are longest in. :func:`likelihood` is the probability, under
+the model of :mod:`moonrules.bots.model`, that the other seats made the calls they made
+and the bidder named the trump it named, had they held the tiles a deal gives them;
+:func:`inferred_deals` draws many deals uniformly and keeps some of them, each with a
+chance in proportion to its likelihood (importance resampling), so that the deals kept
+follow what the seat should believe after seeing the auction and the trump.
+"""
+
+from __future__ import annotations
+
+import random
+
+from moonrules.bots.base import Knowledge, call_value
+from moonrules.bots.model import call_chances, strength, trump_chances
+from moonrules.bots.sampling import Sampler
+from moonrules.game import PlayerView
+from moonrules.rules.auction import MOON, PASS
+from moonrules.rules.ruleset import AllPass, RuleSet
+
+__all__ = ["WIDOW_GAIN", "inferred_deals", "informative", "likelihood", "open_calls"]
+
+WIDOW_GAIN = 0.5
+"""How much the widow and the discard raise a bidder's strength on average (three players,
+measured over ``pimc`` hands): subtracted from the strength of a bidder's tiles after the
+discard to read its call."""
+
+
+def open_calls(rules: RuleSet, calls: tuple[int, ...]) -> tuple[int, ...]:
+    """The calls open after ``calls`` (as :func:`moonrules.rules.auction.legal_calls`)."""
+    high = max(calls, default=PASS)
+    bids = tuple(b for b in rules.bids if b > high)
+    forced = rules.all_pass is AllPass.FORCE and len(calls) == rules.players - 1 and high == PASS
+    return bids if forced else (PASS, *bids)
+
+
+def informative(view: PlayerView) -> bool:
+    """Whether another seat made a call it had a choice about, or named trump."""
+    if view.trump is not None and view.bidder is not None and view.bidder != view.seat:
+        return True
+    n = view.players
+    calls = tuple(call_value(c) for c in view.calls)
+    for k in range(len(calls)):
+        if (view.first_bidder + k) % n != view.seat and len(open_calls(view.rules, calls[:k])) > 1:
+            return True
+    return False
+
+
+def likelihood(view: PlayerView, know: Knowledge, hands: tuple[int, ...]) -> float:
+    """The probability under the model that the other seats called as they did and the
+    bidder named the trump it did, had they held ``hands`` (masks by seat, now)."""
+    rules = view.rules
+    n = view.players
+    calls = tuple(call_value(c) for c in view.calls)
+    held = [hands[s] | know.played[s] for s in range(n)]
+    widow = rules.has_widow and view.bidder is not None and view.trump is not None
+    p = 1.0
+    high = PASS
+    for k, call in enumerate(calls):
+        seat = (view.first_bidder + k) % n
+        if seat != view.seat:
+            legal = open_calls(rules, calls[:k])
+            if len(legal) > 1:
+                power = strength(held[seat], rules)
+                if widow and seat == view.bidder:
+                    power -= WIDOW_GAIN
+                p *= call_chances(rules, power, high, legal)[call]
+        if call != PASS:
+            high = max(high, call)
+        if call == MOON:
+            break
+    if view.trump is not None and view.bidder is not None and view.bidder != view.seat:
+        for t, q in trump_chances(held[view.bidder], rules):
+            if t == view.trump:
+                p *= q
+                break
+    return p
+
+
+def inferred_deals(
+    view: PlayerView,
+    know: Knowledge,
+    sampler: Sampler,
+    rng: random.Random,
+    count: int,
+    *,
+    pool: int = 4,
+    weight: float = 1.0,
+) -> list[tuple[tuple[int, ...], int]]:
+    """``count`` deals of the hidden tiles (``(hands, extra)`` as :meth:`Sampler.draw`):
+    ``pool * count`` drawn uniformly, ``count`` kept by systematic resampling in proportion
+    to :func:`likelihood` raised to ``weight`` (0: every deal alike, as the sampler draws).
+    """
+    if weight <= 0 or pool <= 1 or not informative(view):
+        return [sampler.draw(rng) for _ in range(count)]
+    drawn = [sampler.draw(rng) for _ in range(pool * count)]
+    ws = [likelihood(view, know, hands) ** weight for hands, _ in drawn]
+    total = sum(ws)
+    if total <= 0:  # pragma: no cover - the model's floor keeps every call possible
+        return drawn[:count]
+    step = total / count
+    point = rng.random() * step
+    out = []
+    acc = 0.0
+    k = 0
+    for deal, w in zip(drawn, ws, strict=True):
+        acc += w
+        while k < count and point < acc:
+            out.append(deal)
+            point += step
+            k += 1
+    while len(out) < count:  # rounding at the very end
+        out.append(drawn[-1])
+    return out

@@ -1,0 +1,256 @@
+"""``pimc``: plain Perfect Information Monte Carlo over the double-dummy solver.
+
+This is the first ``strong`` bot, kept unchanged as the baseline that every
+later bot is measured against (``moonrules match --duplicate --bots strong,pimc``).
+For each decision the bot draws deals of the tiles it cannot see, uniformly
+among those consistent with everything its seat knows (:mod:`moonrules.bots.sampling`:
+the tiles played, the suits each seat has shown out of, the widow and the
+discard where the seat knows them), builds the position of each deal
+(:mod:`moonrules.bots.worlds`) and solves it with
+:func:`~moonrules.analysis.solver.play_values` or
+:func:`~moonrules.analysis.solver.solve`. Each action is scored by the points
+it brings the seat's side on average over the deals (the bid won or lost, by
+whether the double-dummy trick count makes it), and the best is chosen.
+
+* **Play**: every legal tile, scored over ``samples`` deals.
+* **Bid**: for the ``candidates`` best trumps by the basic estimate, the
+  double-dummy tricks of the seat as bidder (basic discard) over
+  ``bid_samples`` deals of the other hands and the widow; the bid with the best
+  expected score is made if that score reaches ``pass_margin``, else a pass.
+* **Discard and trump**: each candidate (discard, trump) scored the same way
+  over the same deals.
+
+Known weaknesses of PIMC, and what is done about them: *strategy fusion*
+(each deal is solved as if the bot would then know every tile, so the average
+overrates lines that need a guess the bot cannot make; nothing is done about it
+in the play, and the bidding asks ``pass_margin`` of the expected score to
+cover the optimism); *non-locality* (each deal is solved on its own, not as
+part of the set of deals a player cannot tell apart, so the opponents are
+assumed to play as if they could see the bot's tiles); and *no inference*
+(deals are drawn uniformly among the consistent ones: the auction and the
+choice of plays are not read as signals of strength).
+
+``samples`` and ``bid_samples`` bound the deals per decision; ``node_budget``
+(solver nodes, deterministic) and ``time_budget`` (seconds of wall clock; the
+play then depends on the machine's speed) stop early. At least one deal is
+always solved.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from typing import ClassVar
+
+import attrs
+
+from moonrules.analysis.solver import SolverCache, play_values, solve
+from moonrules.bots.base import Knowledge, knowledge, view_legal_actions
+from moonrules.bots.basic import basic_discard, best_trumps, tile_value
+from moonrules.bots.sampling import Sampler
+from moonrules.bots.worlds import complete_contract, world
+from moonrules.game import Action, Bid, Discard, GameState, NameTrump, Pass, Phase, Play, PlayerView
+from moonrules.rules.auction import MOON
+from moonrules.rules.ruleset import RuleSet, Scoring
+from moonrules.rules.suits import Trump
+from moonrules.rules.tiles import TILES, indices_of, mask_of
+
+__all__ = ["PimcBot", "contract_points"]
+
+
+def contract_points(rules: RuleSet, bid: int, tricks: int) -> float:
+    """What the bidder's side gains by ending the hand with ``tricks`` on a bid of ``bid``.
+
+    The bid won or lost (SCORE-1, SCORE-2), or one mark under SCORE-6; plus a
+    hundredth of a point per trick, so that among equally scoring plays the one
+    with more tricks wins.
+    """
+    need = 7 if bid == MOON else bid
+    stake = 1.0 if rules.scoring is Scoring.MARKS else float(bid)
+    return (stake if tricks >= need else -stake) + 0.01 * tricks
+
+
+@attrs.frozen(slots=True)
+class _Budget:
+    samples: int
+    time_budget: float | None
+    node_budget: int | None
+    start: float
+    caches: list[SolverCache]
+
+    def more(self, done: int) -> bool:
+        if done >= self.samples:
+            return False
+        if done == 0:
+            return True
+        if self.time_budget is not None and time.perf_counter() - self.start > self.time_budget:
+            return False
+        return not (
+            self.node_budget is not None and sum(c.nodes for c in self.caches) > self.node_budget
+        )
+
+
+@attrs.frozen(slots=True)
+class PimcBot:
+    """PIMC over the double-dummy solver (see the module for the method and its limits)."""
+
+    samples: int = 16
+    """Deals drawn per play decision."""
+    bid_samples: int = 8
+    """Deals drawn per bid, discard or trump decision."""
+    candidates: int = 2
+    """Trumps weighed per bid or trump decision (the best by the basic estimate)."""
+    discards: int = 2
+    """Discards weighed per trump (the least valuable tiles)."""
+    pass_margin: float = 1.0
+    """The expected score (points) a bid must reach to be made rather than passing."""
+    partner_discount: int = 1
+    """Tricks taken off each double-dummy count when bidding with a partner, whose tiles
+    double dummy lets the bidder see."""
+    hopeless: float = 1.5
+    """Pass without sampling when the basic estimate plus this is below the lowest bid open."""
+    time_budget: float | None = None
+    """Seconds per decision after which no more deals are drawn (``None``: no limit)."""
+    node_budget: int | None = 60_000
+    """Solver nodes per decision after which no more deals are drawn (``None``: no limit)."""
+
+    name: ClassVar[str] = "pimc"
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action:
+        legal = view_legal_actions(view)
+        if len(legal) == 1:
+            return legal[0]
+        phase = view.phase
+        if phase is Phase.PLAY:
+            return self._play(view, legal, rng)
+        if phase is Phase.BIDDING:
+            return self._call(view, legal, rng)
+        if phase is Phase.DISCARD:
+            return self._contract(view, rng, discarding=True)
+        return self._contract(view, rng, discarding=False)
+
+    # -- helpers --------------------------------------------------------
+
+    def _budget(self, samples: int, caches: list[SolverCache]) -> _Budget:
+        return _Budget(samples, self.time_budget, self.node_budget, time.perf_counter(), caches)
+
+    def _worlds(self, view: PlayerView, rng: random.Random, budget: _Budget) -> Iterator[GameState]:
+        know: Knowledge = knowledge(view)
+        sampler = Sampler(know)
+        done = 0
+        while budget.more(done):
+            hands, extra = sampler.draw(rng)
+            yield world(view, know, hands, extra)
+            done += 1
+            if sampler.count == 1:
+                return
+
+    # -- play -----------------------------------------------------------
+
+    def _play(self, view: PlayerView, legal: tuple[Action, ...], rng: random.Random) -> Action:
+        assert view.bidder is not None and view.bid is not None and view.trump is not None
+        rules = view.rules
+        sign = 1.0 if rules.side_of(view.seat) == rules.side_of(view.bidder) else -1.0
+        bid = view.bid
+        totals = {a.tile: 0.0 for a in legal if isinstance(a, Play)}
+        cache = SolverCache()
+        for state in self._worlds(view, rng, self._budget(self.samples, [cache])):
+            for t, v in play_values(state, cache).items():
+                totals[t] += sign * contract_points(rules, bid, v)
+        trump = view.trump.value
+        best = max(totals, key=lambda t: (totals[t], -tile_value(t.index, trump), -t.index))
+        return Play(best)
+
+    # -- auction --------------------------------------------------------
+
+    def _call(self, view: PlayerView, legal: tuple[Action, ...], rng: random.Random) -> Action:
+        rules = view.rules
+        bids = [a.amount for a in legal if isinstance(a, Bid)]
+        can_pass = any(isinstance(a, Pass) for a in legal)
+        know = knowledge(view)
+        held = mask_of(view.hand)
+        ranked = best_trumps(held, rules, know.unseen)
+        if can_pass and ranked[0][0] + self.hopeless < min(bids):
+            return Pass()
+        trumps = [t for _, t in ranked[: self.candidates]]
+        tricks = self._contract_tricks(
+            view, rng, [(t, None) for t in trumps], self.bid_samples, bid=bids[0]
+        )
+        discount = self.partner_discount if rules.partnership else 0
+        best_bid, best_score = bids[0], float("-inf")
+        for b in bids:
+            for values in tricks.values():
+                score = sum(contract_points(rules, b, v - discount) for v in values) / len(values)
+                if score > best_score:
+                    best_bid, best_score = b, score
+        if can_pass and best_score < self.pass_margin:
+            return Pass()
+        return Bid(best_bid)
+
+    # -- discard and trump ----------------------------------------------
+
+    def _contract(self, view: PlayerView, rng: random.Random, *, discarding: bool) -> Action:
+        rules = view.rules
+        assert view.bid is not None
+        held = mask_of(view.hand)
+        know = knowledge(view)
+        options: list[tuple[Trump, int | None]] = []
+        if view.trump is not None:  # discarding after naming trump (WIDOW-2)
+            trumps = [view.trump]
+        else:
+            after = held if not discarding else None
+            ranked = (
+                best_trumps(after, rules, know.unseen)
+                if after is not None
+                else max(
+                    (best_trumps(held & ~(1 << i), rules, know.unseen) for i in indices_of(held)),
+                    key=lambda r: r[0][0],
+                )
+            )
+            trumps = [t for _, t in ranked[: self.candidates]]
+        for t in trumps:
+            if discarding:
+                worst = sorted(indices_of(held), key=lambda i: (tile_value(i, t.value), i))
+                options.extend((t, d) for d in worst[: self.discards])
+            else:
+                options.append((t, None))
+        tricks = self._contract_tricks(view, rng, options, self.bid_samples, bid=view.bid)
+        best = max(
+            options,
+            key=lambda o: sum(contract_points(rules, view.bid or 0, v) for v in tricks[o]),
+        )
+        if discarding:
+            assert best[1] is not None
+            return Discard(TILES[best[1]])
+        return NameTrump(best[0])
+
+    def _contract_tricks(
+        self,
+        view: PlayerView,
+        rng: random.Random,
+        options: list[tuple[Trump, int | None]],
+        samples: int,
+        *,
+        bid: int,
+    ) -> dict[tuple[Trump, int | None], list[int]]:
+        """For each (trump, discard) option, the double-dummy tricks of this seat as the
+        bidder over the same deals (``None``: the basic discard)."""
+        caches = {t: SolverCache() for t, _ in options}
+        out: dict[tuple[Trump, int | None], list[int]] = {o: [] for o in options}
+        budget = self._budget(samples, list(caches.values()))
+        for state in self._worlds(view, rng, budget):
+            for trump, d in options:
+                chooser: Callable[[int, Trump], int] = basic_discard if d is None else _fixed(d)
+                opening = complete_contract(state, view.seat, bid, trump, chooser)
+                out[(trump, d)].append(solve(opening, caches[trump]))
+        return out
+
+
+def _fixed(tile: int) -> Callable[[int, Trump], int]:
+    """A discard chooser that always discards ``tile``."""
+
+    def choose(_held: int, _trump: Trump) -> int:
+        return tile
+
+    return choose

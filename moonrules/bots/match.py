@@ -444,9 +444,12 @@ class _HandJob:
 
 def _play_hand(job: _HandJob) -> DuplicateHand:
     bots = [job.factory(name) for name in job.seats]
+    # a bot's generator depends on the deal, its seat and its name, not on the seating:
+    # where a bot sits at the same seat in two seatings, it draws the same numbers
+    # (common random numbers, which narrow the paired interval)
     rngs = [
-        random.Random(f"moonrules/duplicate/{job.match_seed}/{job.index}/{job.arrangement}/{s}")
-        for s in range(len(bots))
+        random.Random(f"moonrules/duplicate/{job.match_seed}/{job.index}/{s}/{name}")
+        for s, name in enumerate(job.seats)
     ]
     state, times = play_game(
         job.rules, deal_seed(job.match_seed, job.index), bots, rngs, max_hands=1, timing=job.timing

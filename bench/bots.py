@@ -202,6 +202,81 @@ def duplicate(args: argparse.Namespace) -> None:
             )
 
 
+def _auction_hand(job: tuple[str, tuple[str, ...], int, int, int]):  # type: ignore[no-untyped-def]
+    """One deal's auction, discard and trump by the bots seated, the hand then scored by the
+    double-dummy tricks of the contract (the defenders' tricks shared evenly)."""
+    import random
+
+    from moonrules.analysis.solver import solve
+    from moonrules.bots.match import DuplicateHand, HandResult, deal_seed
+    from moonrules.game import Phase, apply, new_game, view
+
+    preset, seats, seed, index, arrangement = job
+    rules = as_rules(preset)
+    bots = [variant_bot(n) for n in seats]
+    rngs = [
+        random.Random(f"moonrules/duplicate/{seed}/{index}/{s}/{n}") for s, n in enumerate(seats)
+    ]
+    state = new_game(rules, deal_seed(seed, index))
+    n = rules.players
+    while state.phase is not Phase.PLAY and state.hand_number == 1 and not state.is_over:
+        seat = state.to_act
+        state = apply(state, bots[seat].act(view(state, seat), rngs[seat]))
+    if state.hand_number != 1 or state.phase is not Phase.PLAY:
+        return DuplicateHand(index, arrangement, seats, HandResult(-1, 0, False, (0,) * n))
+    bidder, bid = state.bidder, state.bid
+    t = solve(state)
+    need = 7 if bid == 21 else bid
+    made = t >= need
+    side = rules.side_of(bidder)
+    others = [s for s in range(n) if rules.side_of(s) != side]
+    pts = []
+    for s in range(n):
+        if rules.side_of(s) == side:
+            pts.append(bid if made else -bid)
+        else:
+            pts.append((7 - t) / (1 if rules.partnership else len(others)))
+    return DuplicateHand(index, arrangement, seats, HandResult(bidder, bid, made, tuple(pts)))
+
+
+def auctions(args: argparse.Namespace) -> None:
+    """A duplicate match of the auction, discard and trump only, each contract scored double
+    dummy: ten times cheaper than playing the hands, for comparing ways of bidding."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from moonrules.bots.match import arrangements, duplicate_summary
+    from moonrules.cli.match import duplicate_report
+
+    rules = as_rules(args.rules)
+    names = [n.strip() for n in args.bots.split(",")]
+    if len(names) == 2:
+        names = (
+            [names[0], names[1], names[0], names[1]]
+            if rules.partnership
+            else [
+                names[0],
+                names[1],
+                names[1],
+            ]
+        )
+    seatings = arrangements(rules, names)
+    jobs = [
+        (args.rules, seating, args.seed, i, k)
+        for i in range(args.deals)
+        for k, seating in enumerate(seatings)
+    ]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        hands = list(pool.map(_auction_hand, jobs, chunksize=4))
+    if args.log:
+        with open(args.log, "a") as log:
+            for h in hands:
+                log.write(json.dumps(attrs.asdict(h, recurse=True)) + "\n")
+    summary = duplicate_summary(rules, hands)
+    for line in duplicate_report(rules, names, summary, time.perf_counter() - start):
+        print(line)
+
+
 def summary(args: argparse.Namespace) -> None:
     rules = as_rules(args.rules)
     results = [_from_json(x) for x in Path(args.file).read_text().splitlines() if x.strip()]
@@ -381,7 +456,7 @@ def model_fit(args: argparse.Namespace) -> None:
         prefixes.append((0,) * 0 + ((r["high"],) if r["high"] else ()))
 
     def nll(x) -> float:  # type: ignore[no-untyped-def]
-        if x[2] <= 0 or x[3] < 0 or x[5] <= 0:
+        if x[2] <= 0 or x[3] < 0 or x[5] <= 0 or x[6] < 0:
             return 1e9
         m = CallModel(*(float(v) for v in x))
         total = 0.0
@@ -391,7 +466,9 @@ def model_fit(args: argparse.Namespace) -> None:
             total -= math.log(p)
         return total
 
-    x0 = [4.6, 0.9, 2.0, 0.3, 8.5, 1.4] if rules.partnership else [2.6, 0.9, 2.0, 0.3, 6.8, 1.6]
+    x0 = [4.6, 0.9, 2.0, 0.3, 8.5, 1.4, 0.3]
+    if not rules.partnership:
+        x0 = [2.9, 1.2, 2.6, 0.2, 9.0, 0.7, 0.3]
     x, v = _nelder_mead(nll, x0)
     print(f"calls: {len(calls)}, nll {v:.1f} (start {nll(x0):.1f})")
     print("CallModel(" + ", ".join(f"{float(t):.3g}" for t in x) + ")")
@@ -458,12 +535,20 @@ def main() -> None:
     u.add_argument("--seed", type=int, default=1)
     u.add_argument("--timing", action="store_true")
     u.add_argument("--log")
+    a = sub.add_parser("auctions")
+    a.add_argument("--rules", default="standard")
+    a.add_argument("--bots", default="strong,pimc")
+    a.add_argument("--deals", type=int, default=1000)
+    a.add_argument("--workers", type=int, default=2)
+    a.add_argument("--seed", type=int, default=1)
+    a.add_argument("--log")
     f = sub.add_parser("model-fit")
     f.add_argument("file")
     f.add_argument("--rules", default="standard")
     args = p.parse_args()
     commands = {
         "duplicate": duplicate,
+        "auctions": auctions,
         "model-fit": model_fit,
         "times": times,
         "match": match,

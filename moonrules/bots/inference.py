@@ -24,7 +24,7 @@ from moonrules.rules.ruleset import AllPass, RuleSet
 
 __all__ = ["WIDOW_GAIN", "inferred_deals", "informative", "likelihood", "open_calls"]
 
-WIDOW_GAIN = 0.5
+WIDOW_GAIN = 0.54
 """How much the widow and the discard raise a bidder's strength on average (three players,
 measured over ``pimc`` hands): subtracted from the strength of a bidder's tiles after the
 discard to read its call."""

@@ -58,16 +58,19 @@ class CallModel:
     moon_threshold: float
     """The strength at which a seat that bids bids 21 half the time."""
     moon_slope: float
+    seven: float = 1.0
+    """The weight of a bid of 7 beside the other raises (``pimc`` never bids 7)."""
     floor: float = 0.02
     """The least probability of any legal call (nobody is that predictable)."""
 
 
-CALLS_3P: Final = CallModel(2.93, 1.23, 2.46, 0.198, 8.97, 0.8)
+CALLS_3P: Final = CallModel(2.95, 1.18, 2.7, 0.298, 8.86, 0.782, 0.0)
 """The call model with three players."""
-CALLS_4P: Final = CallModel(4.6, 0.55, 2.0, 0.15, 8.5, 1.4)
+CALLS_4P: Final = CallModel(3.28, 1.52, 1.28, 0.324, 9.02, 2.16, 0.0)
 """The call model in partnership rules."""
-TRUMP_SHARPNESS: Final = 1.9
-"""The softmax's factor in :func:`trump_chances` (per trick of estimate)."""
+TRUMP_SHARPNESS: Final = (2.0, 3.6)
+"""The softmax's factor in :func:`trump_chances` (per trick of estimate), with three players
+and in partnership rules."""
 
 
 def _sigmoid(x: float) -> float:
@@ -104,7 +107,9 @@ def call_chances(
     plain = [b for b in bids if b != MOON]
     if plain:
         ratio = m.raise_rate * max(0.0, power - need)
-        weights = [ratio**k for k in range(len(plain))]
+        weights = [ratio**k * (m.seven if b == 7 else 1.0) for k, b in enumerate(plain)]
+        if not any(weights):
+            weights = [1.0] + [0.0] * (len(plain) - 1)
         total = sum(weights)
         for b, w in zip(plain, weights, strict=True):
             out[b] = bid * (1.0 - moon) * w / total
@@ -122,6 +127,7 @@ def trump_chances(held: int, rules: RuleSet) -> tuple[tuple[Trump, float], ...]:
     ``held`` (a mask)."""
     ests = [(t, estimate_tricks(held, t, rules)) for t in rules.trumps]
     top = max(e for _, e in ests)
-    ws = [math.exp(TRUMP_SHARPNESS * (e - top)) for _, e in ests]
+    sharp = TRUMP_SHARPNESS[1 if rules.partnership else 0]
+    ws = [math.exp(sharp * (e - top)) for _, e in ests]
     total = sum(ws)
     return tuple((t, w / total) for (t, _), w in zip(ests, ws, strict=True))

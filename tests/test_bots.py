@@ -360,11 +360,20 @@ def test_the_game_is_valued_when_it_may_end() -> None:
     assert late.by_game
     assert late(0, 4, 4) == 1.0  # 22: the game is won
     assert late(1, 4, 3) > late(1, 4, 5) > late(1, 5, 7)
-    early = HandValue.for_hand(STANDARD, 0, (0, 0, 0), (0, 0, 0), 0, moon=True)
-    assert early.by_game and early(0, 21, 7) == 1.0  # a made 21 wins the game (SCORE-4)
-    assert 0 < early(0, 21, 6) < early.thrown_in() < early(0, 5, 5) < 1
+    assert 0 < late(0, 21, 6) < late(0, 4, 3) < late.thrown_in() < late(0, 4, 4)
     plain = HandValue.for_hand(STANDARD, 0, (18, 3, 2), (0, 0, 0), 0, score_aware=False)
     assert not plain.by_game
+
+
+def test_a_made_21_is_worth_a_game_won() -> None:
+    early = HandValue.for_hand(STANDARD, 0, (0, 0, 0), (0, 0, 0), 0)
+    assert not early.by_game and early.moon_points > 25  # more than its 21 points
+    assert early(0, 21, 7) == early.moon_points and early(0, 21, 6) == -21 - 0.5
+    assert early(1, 21, 7) == -10.5  # another seat's made 21: its 21 points against us
+    plain = HandValue.for_hand(STANDARD, 0, (0, 0, 0), (0, 0, 0), 0, score_aware=False)
+    assert plain(0, 21, 7) == 21
+    scores21 = m.RuleSet(moon_made="scores-21")
+    assert HandValue.for_hand(scores21, 0, (0, 0, 0), (0, 0, 0), 0).moon_points == 21
 
 
 def test_win_chance_shares_the_game_between_the_sides() -> None:

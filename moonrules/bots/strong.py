@@ -86,9 +86,9 @@ class StrongBot:
 
     samples: int = 24
     """Deals drawn per play decision."""
-    bid_samples: int = 16
+    bid_samples: int = 48
     """Deals drawn per bid, discard or trump decision."""
-    candidates: int = 2
+    candidates: int = 3
     """Trumps weighed per bid or trump decision (the best by the basic estimate)."""
     discards: int = 2
     """Discards weighed per trump (the least valuable tiles)."""
@@ -153,14 +153,13 @@ class StrongBot:
                 return
             yield world(view, know, hands, extra), hands, extra
 
-    def _value(self, view: PlayerView, *, moon: bool) -> HandValue:
+    def _value(self, view: PlayerView) -> HandValue:
         return HandValue.for_hand(
             view.rules,
             view.seat,
             view.scores,
             view.tricks_won,
             view.first_bidder,
-            moon=moon,
             score_aware=self.score_aware,
         )
 
@@ -169,7 +168,7 @@ class StrongBot:
     def _play(self, view: PlayerView, legal: tuple[Action, ...], rng: random.Random) -> Action:
         assert view.bidder is not None and view.bid is not None and view.trump is not None
         bidder, bid = view.bidder, view.bid
-        value = self._value(view, moon=bid == MOON)
+        value = self._value(view)
         worth = [value(bidder, bid, t) for t in range(8)]
         totals = {a.tile: 0.0 for a in legal if isinstance(a, Play)}
         cache = SolverCache()
@@ -207,7 +206,7 @@ class StrongBot:
                 _Auction(rules, view.seat, calls, view.first_bidder, state, hands, extra)
             )
         moon = MOON in bids and any(v >= 7 for vs in mine.values() for v in vs)
-        value = self._value(view, moon=moon)
+        value = self._value(view)
         choices = [PASS] * can_pass + [b for b in bids if b != MOON or moon]
         if not self.rollout:
             return self._call_alone(view, value, choices, mine, can_pass)
@@ -277,7 +276,7 @@ class StrongBot:
             else:
                 options.append((t, None))
         tricks = self._contract_tricks(view, rng, options, self.bid_samples, bid=view.bid)
-        value = self._value(view, moon=view.bid == MOON)
+        value = self._value(view)
         worth = [value(view.seat, view.bid, t) for t in range(8)]
         best = max(options, key=lambda o: sum(worth[v] + 1e-6 * v for v in tricks[o]))
         if discarding:

@@ -4,15 +4,18 @@ A hand's result changes every side's score. :class:`HandValue` turns a result (t
 bidder, the bid, the tricks of the bidder's side and of each other side) into one
 number for the seat weighing its options:
 
-* **Relative points** (the default): the seat's side's change of score minus the
+* **Relative points** (early in a game): the seat's side's change of score minus the
   mean change of the other sides. With three players a defender's tricks score for
   that defender (SCORE-3), so a bidder's overtrick is worth half a point (it is
   taken from the defenders), and a defender gains when the bidder is set as well
-  as by its own tricks. In a match this is what the seat gains on the others.
+  as by its own tricks. In a match this is what the seat gains on the others. A
+  made 21 that wins the game (SCORE-4) counts what a game won is worth in points
+  at these scores: the chance to win the seat lacks, over what a point adds to it
+  (about 28 points at the start of a game, not 21).
 * **The chance to win the game**, when this hand may end the game (a side may
-  reach the target, END-1) or the contract is a 21 that wins the game outright
-  (SCORE-4): a result that ends the game is worth 1 to the winner and 0 to the
-  others; any other is worth :func:`win_chance` of the scores it leaves.
+  reach the target, END-1): a result that ends the game is worth 1 to the winner
+  and 0 to the others; any other is worth :func:`win_chance` of the scores it
+  leaves.
 
 :func:`win_chance` estimates the chance that a side goes on to win from given
 scores: the game is played on from them many times with hand results drawn from
@@ -39,84 +42,170 @@ OUTCOMES: Final[dict[int, tuple[tuple[int, int, int, bool, tuple[int, ...]], ...
     # players -> (count, bidder's position from the first bidder or -1, bid, made,
     #             points of each position from the first bidder)
     3: (
-        (30, 1, 5, True, (1, 5, 0)),
-        (22, 2, 5, True, (0, 1, 5)),
-        (18, 2, 6, True, (0, 0, 6)),
-        (16, 0, 4, True, (4, 1, 1)),
-        (16, 0, 5, True, (5, 1, 0)),
-        (15, 1, 5, True, (2, 5, 0)),
-        (14, 1, 5, True, (0, 5, 1)),
-        (13, 1, 6, True, (1, 6, 0)),
-        (12, 2, 5, True, (1, 0, 5)),
-        (11, 0, 5, True, (5, 0, 1)),
-        (10, 0, 4, True, (4, 0, 2)),
-        (10, 1, 5, True, (0, 5, 2)),
-        (9, 0, 5, True, (5, 2, 0)),
-        (9, 0, 6, True, (6, 0, 0)),
-        (9, 0, 21, True, (21, 0, 0)),
-        (9, 1, 21, True, (0, 21, 0)),
-        (9, 2, 5, True, (0, 0, 5)),
-        (9, 2, 5, True, (0, 2, 5)),
-        (9, 2, 6, True, (0, 1, 6)),
-        (9, 2, 21, True, (0, 0, 21)),
-        (8, 0, 4, True, (4, 0, 1)),
-        (8, 0, 4, True, (4, 2, 0)),
-        (8, 1, 5, True, (0, 5, 0)),
-        (8, 1, 5, True, (1, 5, 1)),
-        (8, 2, 5, True, (1, 1, 5)),
-        (7, 0, 5, True, (5, 0, 2)),
-        (7, 0, 6, True, (6, 0, 1)),
-        (7, 0, 6, True, (6, 1, 0)),
-        (7, 1, 6, True, (0, 6, 1)),
-        (7, 2, 5, True, (2, 0, 5)),
-        (6, 0, 4, True, (4, 0, 0)),
-        (6, 0, 5, True, (5, 0, 0)),
-        (6, 1, 4, True, (0, 4, 0)),
-        (6, 1, 6, True, (0, 6, 0)),
-        (6, 2, 6, True, (1, 0, 6)),
-        (5, -1, 0, False, (0, 0, 0)),
-        (5, 0, 4, True, (4, 0, 3)),
-        (5, 1, 4, True, (0, 4, 2)),
-        (5, 2, 5, False, (1, 2, -5)),
-        (4, 0, 5, True, (5, 1, 1)),
-        (4, 1, 4, True, (0, 4, 3)),
+        (53, 1, 5, True, (1, 5, 0)),
+        (45, 2, 6, True, (0, 0, 6)),
+        (43, 2, 5, True, (0, 1, 5)),
+        (38, 0, 5, True, (5, 1, 0)),
+        (35, 1, 5, True, (0, 5, 1)),
+        (33, 2, 5, True, (1, 0, 5)),
+        (32, 0, 6, True, (6, 0, 0)),
+        (31, 0, 5, True, (5, 0, 1)),
+        (30, 1, 6, True, (0, 6, 0)),
+        (29, 0, 5, True, (5, 2, 0)),
+        (28, 1, 5, True, (0, 5, 2)),
+        (27, 1, 21, True, (0, 21, 0)),
+        (26, 1, 5, True, (0, 5, 0)),
+        (26, 1, 5, True, (2, 5, 0)),
+        (26, 2, 5, True, (0, 2, 5)),
+        (25, 0, 4, True, (4, 1, 1)),
+        (25, 2, 5, True, (0, 0, 5)),
+        (23, 0, 5, True, (5, 0, 2)),
+        (22, 2, 21, True, (0, 0, 21)),
+        (21, 0, 21, True, (21, 0, 0)),
+        (20, 2, 6, True, (0, 1, 6)),
+        (19, 0, 6, True, (6, 1, 0)),
+        (19, 1, 5, True, (1, 5, 1)),
+        (18, 0, 6, True, (6, 0, 1)),
+        (18, 1, 6, True, (0, 6, 1)),
+        (18, 2, 5, True, (1, 1, 5)),
+        (17, 0, 4, True, (4, 1, 0)),
+        (17, 0, 5, True, (5, 0, 0)),
+        (17, 1, 6, True, (1, 6, 0)),
+        (16, 0, 4, True, (4, 0, 2)),
+        (15, 0, 4, True, (4, 0, 1)),
+        (15, 0, 4, True, (4, 2, 0)),
+        (15, 2, 5, True, (2, 0, 5)),
+        (13, 0, 5, True, (5, 1, 1)),
+        (13, 2, 6, True, (1, 0, 6)),
+        (12, -1, 0, False, (0, 0, 0)),
+        (12, 0, 4, True, (4, 0, 0)),
+        (10, 1, 4, True, (0, 4, 2)),
+        (9, 0, 4, True, (4, 0, 3)),
+        (9, 0, 4, True, (4, 2, 1)),
+        (9, 1, 4, True, (0, 4, 0)),
+        (8, 2, 5, False, (1, 2, -5)),
+        (7, 0, 21, False, (-21, 1, 0)),
+        (7, 1, 4, True, (1, 4, 1)),
+        (7, 1, 4, True, (2, 4, 0)),
+        (6, 0, 4, True, (4, 1, 2)),
+        (6, 1, 4, True, (0, 4, 3)),
+        (6, 1, 5, False, (3, -5, 0)),
+        (6, 2, 4, True, (1, 0, 4)),
+        (6, 2, 21, False, (0, 1, -21)),
+        (5, 1, 21, False, (1, -21, 0)),
+        (5, 2, 21, False, (1, 0, -21)),
+        (4, 1, 4, False, (2, -4, 2)),
+        (4, 1, 4, True, (1, 4, 0)),
+        (4, 1, 4, True, (3, 4, 0)),
         (4, 1, 5, False, (0, -5, 3)),
-        (3, 0, 4, True, (4, 1, 0)),
-        (3, 0, 4, True, (4, 2, 1)),
-        (3, 0, 21, False, (-21, 1, 0)),
-        (3, 1, 4, True, (1, 4, 1)),
-        (3, 1, 5, False, (1, -5, 2)),
-        (3, 1, 21, False, (0, -21, 1)),
-        (3, 2, 4, True, (1, 0, 4)),
-        (3, 2, 21, False, (0, 1, -21)),
-        (2, 1, 4, True, (0, 4, 1)),
-        (2, 1, 4, True, (2, 4, 0)),
-        (2, 1, 4, True, (3, 4, 0)),
-        (2, 2, 5, False, (0, 3, -5)),
+        (4, 1, 5, False, (1, -5, 2)),
+        (4, 1, 21, False, (0, -21, 1)),
+        (4, 2, 4, True, (1, 1, 4)),
+        (4, 2, 5, False, (0, 3, -5)),
+        (3, 1, 4, True, (0, 4, 1)),
+        (3, 1, 4, True, (1, 4, 2)),
+        (3, 1, 4, True, (2, 4, 1)),
+        (3, 1, 6, False, (0, -6, 2)),
+        (3, 2, 5, False, (3, 1, -5)),
+        (2, 0, 4, False, (-4, 1, 3)),
+        (2, 0, 5, False, (-5, 0, 3)),
+        (2, 0, 5, False, (-5, 3, 0)),
+        (2, 0, 6, False, (-6, 1, 3)),
+        (2, 0, 6, False, (-6, 2, 0)),
+        (2, 0, 21, False, (-21, 0, 1)),
+        (2, 1, 4, False, (0, -4, 4)),
+        (2, 1, 5, False, (2, -5, 1)),
+        (2, 1, 6, False, (1, -6, 1)),
+        (2, 2, 4, True, (0, 0, 4)),
+        (2, 2, 4, True, (0, 2, 4)),
+        (2, 2, 4, True, (2, 0, 4)),
+        (2, 2, 5, False, (2, 1, -5)),
+        (2, 2, 6, False, (0, 2, -6)),
+        (1, 0, 4, False, (-4, 0, 4)),
+        (1, 0, 4, False, (-4, 0, 5)),
+        (1, 0, 4, False, (-4, 2, 2)),
         (1, 0, 4, False, (-4, 2, 3)),
         (1, 0, 4, False, (-4, 4, 0)),
         (1, 0, 4, False, (-4, 4, 1)),
-        (1, 0, 4, True, (4, 1, 2)),
-        (1, 0, 5, False, (-5, 0, 3)),
+        (1, 0, 4, True, (4, 3, 0)),
         (1, 0, 6, False, (-6, 0, 2)),
-        (1, 0, 6, False, (-6, 1, 3)),
-        (1, 0, 6, False, (-6, 2, 0)),
-        (1, 0, 21, False, (-21, 0, 1)),
+        (1, 1, 4, False, (1, -4, 3)),
         (1, 1, 4, False, (3, -4, 3)),
         (1, 1, 4, False, (5, -4, 0)),
-        (1, 1, 4, True, (1, 4, 0)),
-        (1, 1, 4, True, (2, 4, 1)),
+        (1, 1, 5, False, (2, -5, 2)),
+        (1, 1, 5, False, (3, -5, 1)),
         (1, 1, 5, False, (4, -5, 0)),
-        (1, 1, 6, False, (0, -6, 2)),
-        (1, 1, 21, False, (1, -21, 0)),
+        (1, 1, 6, False, (2, -6, 0)),
         (1, 1, 21, False, (2, -21, 0)),
-        (1, 2, 4, True, (0, 0, 4)),
+        (1, 2, 4, False, (2, 2, -4)),
+        (1, 2, 4, True, (0, 1, 4)),
         (1, 2, 4, True, (0, 3, 4)),
-        (1, 2, 4, True, (1, 1, 4)),
-        (1, 2, 4, True, (2, 0, 4)),
-        (1, 2, 21, False, (1, 0, -21)),
+        (1, 2, 5, False, (3, 0, -5)),
+        (1, 2, 5, False, (4, 0, -5)),
+        (1, 2, 6, False, (1, 1, -6)),
+        (1, 2, 6, False, (2, 0, -6)),
     ),
-    4: ((1, -1, 0, False, (0, 0, 0, 0)),),
+    4: (
+        (22, 2, 6, True, (6, 1, 6, 1)),
+        (20, 2, 6, False, (-6, 2, -6, 2)),
+        (17, 0, 6, False, (-6, 2, -6, 2)),
+        (17, 1, 6, True, (1, 6, 1, 6)),
+        (16, 0, 5, True, (5, 2, 5, 2)),
+        (16, 0, 6, True, (6, 0, 6, 0)),
+        (16, 3, 6, True, (1, 6, 1, 6)),
+        (14, 0, 6, True, (6, 1, 6, 1)),
+        (14, 2, 6, False, (-6, 3, -6, 3)),
+        (12, 1, 5, False, (3, -5, 3, -5)),
+        (12, 1, 6, False, (2, -6, 2, -6)),
+        (12, 1, 6, True, (0, 6, 0, 6)),
+        (12, 2, 6, True, (6, 0, 6, 0)),
+        (12, 3, 6, False, (2, -6, 2, -6)),
+        (11, 1, 5, True, (2, 5, 2, 5)),
+        (10, 0, 5, True, (5, 1, 5, 1)),
+        (10, 1, 5, True, (1, 5, 1, 5)),
+        (10, 2, 5, True, (5, 2, 5, 2)),
+        (10, 3, 6, False, (3, -6, 3, -6)),
+        (9, 0, 6, False, (-6, 3, -6, 3)),
+        (9, 3, 6, True, (0, 6, 0, 6)),
+        (8, 0, 5, True, (5, 0, 5, 0)),
+        (8, 1, 6, False, (3, -6, 3, -6)),
+        (8, 1, 6, False, (4, -6, 4, -6)),
+        (7, 1, 5, False, (4, -5, 4, -5)),
+        (6, 0, 4, True, (4, 2, 4, 2)),
+        (6, 0, 6, False, (-6, 4, -6, 4)),
+        (6, 2, 5, True, (5, 1, 5, 1)),
+        (5, 1, 5, True, (0, 5, 0, 5)),
+        (5, 2, 5, False, (-5, 3, -5, 3)),
+        (5, 2, 5, False, (-5, 4, -5, 4)),
+        (5, 3, 5, True, (2, 5, 2, 5)),
+        (5, 3, 6, False, (4, -6, 4, -6)),
+        (4, 2, 5, True, (5, 0, 5, 0)),
+        (4, 2, 6, False, (-6, 4, -6, 4)),
+        (4, 3, 5, False, (3, -5, 3, -5)),
+        (3, 0, 4, True, (4, 3, 4, 3)),
+        (2, 0, 4, True, (4, 0, 4, 0)),
+        (2, 0, 4, True, (4, 1, 4, 1)),
+        (2, 0, 5, False, (-5, 3, -5, 3)),
+        (2, 0, 6, False, (-6, 5, -6, 5)),
+        (2, 1, 5, False, (5, -5, 5, -5)),
+        (2, 1, 6, False, (5, -6, 5, -6)),
+        (2, 2, 6, False, (-6, 5, -6, 5)),
+        (2, 3, 6, False, (5, -6, 5, -6)),
+        (1, 0, 5, False, (-5, 4, -5, 4)),
+        (1, 0, 5, False, (-5, 5, -5, 5)),
+        (1, 0, 6, False, (-6, 6, -6, 6)),
+        (1, 1, 4, False, (4, -4, 4, -4)),
+        (1, 1, 4, True, (1, 4, 1, 4)),
+        (1, 1, 4, True, (2, 4, 2, 4)),
+        (1, 1, 5, False, (6, -5, 6, -5)),
+        (1, 2, 4, True, (4, 1, 4, 1)),
+        (1, 2, 4, True, (4, 2, 4, 2)),
+        (1, 2, 5, False, (-5, 5, -5, 5)),
+        (1, 3, 4, True, (3, 4, 3, 4)),
+        (1, 3, 5, False, (6, -5, 6, -5)),
+        (1, 3, 5, True, (0, 5, 0, 5)),
+        (1, 3, 5, True, (1, 5, 1, 5)),
+    ),
 }
 """Hand results by the number of players, counted over hands between ``pimc`` bots at the
 start of a game (``python bench/bots.py model-data --play``; fitted by ``model-fit``)."""
@@ -196,6 +285,22 @@ def win_chance(rules: RuleSet, scores: tuple[int, ...], first_bidder: int, side:
     return won / len(_sequences(n))
 
 
+def _win_points(rules: RuleSet, scores: tuple[int, ...], first_bidder: int, side: int) -> float:
+    """What winning the game now is worth to ``side`` in relative points: the chance it
+    does not yet have, over what a point of lead adds to that chance here."""
+    step = 1 if rules.scoring is Scoring.MARKS else 5
+    up = list(scores)
+    down = list(scores)
+    up[side] += step
+    down[side] -= step
+    slope = (
+        win_chance(rules, tuple(up), first_bidder, side)
+        - win_chance(rules, tuple(down), first_bidder, side)
+    ) / (2 * step)
+    now = win_chance(rules, scores, first_bidder, side)
+    return (1.0 - now) / max(slope, 1e-3)
+
+
 @attrs.frozen(slots=True)
 class HandValue:
     """What the end of the current hand is worth to ``seat`` (see the module).
@@ -203,7 +308,8 @@ class HandValue:
     ``scores`` are the scores per side before the hand, ``tricks_won`` the tricks each
     seat has won in it so far, ``first_bidder`` the hand's first bidder. With
     ``by_game`` every result is valued by the chance to win the game; else by
-    relative points.
+    relative points, a made 21 that wins the game counting ``moon_points`` to the
+    bidder's side (the points a game won is worth here; 21 when not score-aware).
     """
 
     rules: RuleSet
@@ -212,6 +318,7 @@ class HandValue:
     tricks_won: tuple[int, ...]
     first_bidder: int
     by_game: bool
+    moon_points: float = float(MOON)
 
     @staticmethod
     def for_hand(
@@ -221,17 +328,18 @@ class HandValue:
         tricks_won: Sequence[int],
         first_bidder: int,
         *,
-        moon: bool = False,
         score_aware: bool = True,
     ) -> HandValue:
-        """The valuation for a seat: by the game when ``score_aware`` and this hand may end
-        the game (a side within reach of the target, or ``moon``: a 21 that would win the
-        game outright is at stake), else by relative points."""
+        """The valuation for a seat. Score-aware: by the game when this hand may end it (a
+        side within reach of the target, END-1), else by relative points with a made 21
+        worth a game won (SCORE-4). Not score-aware: relative points, a made 21 worth 21."""
         reach = 1 if rules.scoring is Scoring.MARKS else 7
-        late = max(scores) + reach >= rules.target
-        moon_wins = moon and rules.moon_made is MoonMade.WINS_GAME
-        by_game = score_aware and (late or moon_wins)
-        return HandValue(rules, seat, tuple(scores), tuple(tricks_won), first_bidder, by_game)
+        late = score_aware and max(scores) + reach >= rules.target
+        moon = float(MOON)
+        if score_aware and not late and rules.moon_made is MoonMade.WINS_GAME:
+            nxt = (first_bidder + 1) % rules.players
+            moon = max(moon, _win_points(rules, tuple(scores), nxt, rules.side_of(seat)))
+        return HandValue(rules, seat, tuple(scores), tuple(tricks_won), first_bidder, late, moon)
 
     def thrown_in(self) -> float:
         """The value of the hand thrown in (BID-7): nothing changes but the first bidder."""
@@ -258,9 +366,7 @@ class HandValue:
             return [[tricks if s == b else 7 - tricks for s in range(2)]]
         others = [s for s in range(n) if s != bidder]
         have = [self.tricks_won[s] for s in others]
-        rest = 7 - tricks - sum(have)
-        if rest < 0:  # pragma: no cover - the solver never gives fewer than already won
-            rest = 0
+        rest = max(0, 7 - tricks - sum(have))
         out = []
         for first in sorted({rest // 2, rest - rest // 2}):
             split = [0] * n
@@ -280,9 +386,11 @@ class HandValue:
             deltas = self._deltas(bidder, bid, split)
             if self.by_game:
                 total += self._game(bidder, bid, deltas)
-            else:
-                others = [d for s, d in enumerate(deltas) if s != mine]
-                total += deltas[mine] - sum(others) / len(others)
+                continue
+            if bid == MOON and tricks >= 7 and rules.side_of(bidder) == mine:
+                deltas[mine] = max(deltas[mine], self.moon_points)
+            others = [d for s, d in enumerate(deltas) if s != mine]
+            total += deltas[mine] - sum(others) / len(others)
         return total / len(splits)
 
     def _game(self, bidder: int, bid: int, deltas: Sequence[float]) -> float:

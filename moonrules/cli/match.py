@@ -148,10 +148,11 @@ def lineup(names_text: str, rules: RuleSet) -> tuple[str, ...]:
 def make_bot(name: str, strong: tuple[tuple[str, object], ...] = ()) -> Bot:
     """A bot by name, the strong and pimc ones with the options given (picklable, for
     workers)."""
-    if strong and name == "strong":
-        return StrongBot(**dict(strong))  # type: ignore[arg-type]
-    if strong and name == "pimc":
-        return PimcBot(**dict(strong))  # type: ignore[arg-type]
+    options = dict(strong)
+    if options and name == "strong":
+        return StrongBot(**options)  # type: ignore[arg-type]
+    if options and name == "pimc":
+        return PimcBot(**options)  # type: ignore[arg-type]
     return bot_by_name(name)
 
 

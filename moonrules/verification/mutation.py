@@ -22,6 +22,7 @@ silently when the sources change::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -30,6 +31,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 from collections.abc import Iterable, Sequence
@@ -217,6 +219,19 @@ class Run:
         return f"{name}: {verdict} ({self.seconds:.0f} s)"
 
 
+_LIVE: set[subprocess.Popen[str]] = set()
+"""The verify runs under way (each in a session of its own), ended if the runner is stopped."""
+_LOCK = threading.Lock()
+
+
+def _end(proc: subprocess.Popen[str]) -> None:
+    """End ``proc``'s whole process group, if it still runs, and reap it."""
+    if proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+
+
 def _copy_package(dest: Path) -> Path:
     """A copy of the package's Python sources under ``dest``; the directory to put on the path."""
     shutil.copytree(
@@ -250,16 +265,17 @@ def _verify(root: Path, only: str | None, timeout: float) -> tuple[tuple[str, ..
         text=True,
         start_new_session=True,
     )
+    with _LOCK:
+        _LIVE.add(proc)
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
+        _end(proc)
         return (), f"no answer in {timeout:.0f} s"
     finally:
-        if proc.poll() is None:  # pragma: no cover - interrupted
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        _end(proc)
+        with _LOCK:
+            _LIVE.discard(proc)
     try:
         doc = json.loads(out)
         failed = tuple(str(p["id"]) for p in doc["properties"] if p["result"] != "pass")
@@ -297,11 +313,20 @@ def run_all(
     finishes when ``report`` is set."""
     todo: list[Mutant | None] = [None, *mutants]
     runs: list[Run] = []
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
         for r in pool.map(lambda m: run_one(m, only, timeout), todo):
             runs.append(r)
             if report:
                 print(r.describe(), flush=True)
+    except BaseException:  # Ctrl-C: no run is left behind
+        pool.shutdown(wait=False, cancel_futures=True)
+        with _LOCK:
+            for proc in list(_LIVE):
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+        raise
+    pool.shutdown()
     return runs
 
 
@@ -341,14 +366,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{len(mutants)} mutants, each line found once")
         return 0
     start = time.perf_counter()
-    runs = run_all(mutants, jobs=args.jobs)
-    bad = [r for r in runs if not r.ok]
+    try:
+        runs = run_all(mutants, jobs=args.jobs)
+    except KeyboardInterrupt:
+        print("mutation: interrupted", file=sys.stderr)
+        return 130
+    caught = sum(1 for r in runs[1:] if r.ok)
     print(
-        f"{len(runs) - 1 - sum(1 for r in bad if r.mutant)} of {len(runs) - 1} mutants caught; "
-        f"the unmutated copy {'fails' if not runs[0].ok else 'passes'} "
-        f"({time.perf_counter() - start:.0f} s)"
+        f"{caught} of {len(runs) - 1} mutants caught; the unmutated copy "
+        f"{'passes' if runs[0].ok else 'FAILS'} ({time.perf_counter() - start:.0f} s)"
     )
-    return 1 if bad else 0
+    return 0 if caught == len(runs) - 1 and runs[0].ok else 1
 
 
 __all__ = ["Mutant", "MutantListError", "Run", "load", "main", "parse", "problems", "run_all"]

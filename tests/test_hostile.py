@@ -466,8 +466,8 @@ def test_serve_with_its_output_or_input_closed_is_one_line_and_status_2() -> Non
         err = result.stderr.decode()
         assert result.returncode == 2 and "Traceback" not in err, err
         assert err.strip() in (
-            "moonrules: error: standard output is closed",
-            "moonrules: error: standard input is closed",
+            "moonrules serve: error: standard output is closed",
+            "moonrules serve: error: standard input is closed",
         )
 
 

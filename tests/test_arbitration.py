@@ -627,3 +627,20 @@ def test_a_ruling_on_a_call_quotes_the_auction_not_the_message_capitals() -> Non
     assert r.seat == (first + 1) % 3
     assert r.why == f"seat {r.seat} bid 4: a bid of 4 does not beat the earlier bid of 5."
     assert r.allowed == ("pass", "6", "7", "21")
+
+
+def test_the_shared_position_checks_name_a_wrong_type() -> None:
+    from moonrules.rules import positions
+
+    with pytest.raises(TypeError, match="rules"):
+        positions.check_seat(None, 0, "seat")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seat"):
+        positions.check_seat(m.STANDARD, "0", "seat")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="tiles"):
+        positions.check_in_set(m.STANDARD, "hand", ["6-6"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="trump"):
+        positions.check_offered(m.STANDARD, 6)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="tricks"):
+        positions.check_hand_result(m.STANDARD, 0, 5, "421")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="groups"):
+        positions.check_distinct([("hand", None)])  # type: ignore[list-item]

@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import moonrules as m
 from moonrules.bots import BasicBot
@@ -337,3 +339,14 @@ def test_a_save_file_that_cannot_be_written_is_refused_before_the_game(
     assert err.err == f"moonrules play: error: cannot save to '{tmp_path}': it is a directory\n"
     assert err.out == ""  # no game was started
     assert [p.name for p in tmp_path.iterdir()] == ["old.json"]
+
+
+@given(st.text(max_size=30), st.sampled_from(list(Phase)))
+def test_parse_choice_answers_any_text_with_an_action_of_the_list_or_a_message(
+    text: str, phase: Phase
+) -> None:
+    legal = (Pass(), Bid(6), Bid(7), Bid(21)) if phase is Phase.BIDDING else (Play(m.tile("6-4")),)
+    choice = parse_choice(text, legal, phase)
+    assert isinstance(choice, str | m.Action)  # never an exception
+    if isinstance(choice, Play | Discard) and text.strip().isdigit():
+        assert choice in legal  # a number picks from the list

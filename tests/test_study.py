@@ -419,8 +419,10 @@ def test_a_run_removes_what_a_killed_run_left_half_written(tmp_path: Path) -> No
     for name in left:
         (tmp_path / name).write_bytes(b"half")
     (tmp_path / "notes.tmp").write_text("mine")  # not the study's: kept
+    (tmp_path / ".notes.tmp").write_text("mine")
     run_study(tmp_path, s)
     assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".notes.tmp",
         "chunk-000000.csv",
         "chunk-000001.csv",
         "notes.tmp",

@@ -196,10 +196,12 @@ def _sweep(directory: Path) -> None:
     """Remove the temporary files a run that was killed (not interrupted: it cleans up) left
     in ``directory``; the caller holds the directory's lock, so no run is writing them."""
     for entry in os.scandir(directory):
-        old_style = entry.name.endswith(".tmp") and (
-            entry.name.startswith("chunk-") or entry.name == "study.json.tmp"
+        name = entry.name
+        ours = is_temporary(name) and name.startswith((".chunk-", f".{MANIFEST}."))
+        old_style = name.endswith(".tmp") and (
+            name.startswith("chunk-") or name == "study.json.tmp"
         )
-        if (is_temporary(entry.name) or old_style) and entry.is_file(follow_symlinks=False):
+        if (ours or old_style) and entry.is_file(follow_symlinks=False):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(entry.path)
 

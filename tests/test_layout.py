@@ -3,7 +3,7 @@
 ``moonrules/`` holds subpackages by concern, stacked in :data:`LAYER`:
 
     rules <- kernel <- game <- records <- analysis
-        <- arbitration, conformance, study, bots, verification <- cli
+        <- arbitration, conformance, study, bots, verification <- table <- cli
 
 A module may import its own subpackage and any subpackage of a lower layer; never a higher
 one, and never another subpackage of its own layer (``arbitration`` and ``conformance`` do
@@ -40,7 +40,8 @@ LAYER: dict[str, int] = {
     "study": 5,  # bidding studies: many deals solved on a pool or a cluster, tables, plots
     "bots": 5,  # players that see one seat's view: random, basic, strong; matches
     "verification": 5,  # the proof catalogue and its runner
-    "cli": 6,  # one module per command
+    "table": 6,  # the web table server and its page, on the public API
+    "cli": 7,  # one module per command
 }
 """Each subpackage's layer, lowest first. Equal numbers: siblings that do not import each other."""
 

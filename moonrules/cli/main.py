@@ -34,6 +34,7 @@ COMMANDS = (
     "fuzz",
     "verify",
     "study",
+    "table",
 )
 
 

@@ -329,3 +329,16 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
+
+
+def validator(name: str) -> Any:
+    """The validator of ``spec/schema/<name>.schema.json``, every reference resolved locally."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
+    docs = [json.loads(p.read_text()) for p in sorted((ROOT / "spec" / "schema").glob("*.json"))]
+    registry: Any = Registry().with_resources(
+        (d["$id"], Resource.from_contents(d)) for d in docs
+    )
+    (schema,) = [d for d in docs if d["$id"].endswith(f"/{name}.schema.json")]
+    return Draft202012Validator(schema, registry=registry)

@@ -302,26 +302,29 @@ def main(argv: list[str]) -> int:
     ``strong`` bot that is a :class:`StuckBot`."""
     import argparse
 
+    import attrs
+
     import moonrules.cli.table as cli
-    from moonrules.table import botpool, rooms, server
+    from moonrules.table import botpool, rooms
 
     p = argparse.ArgumentParser()
     p.add_argument("--limits", default="{}")
     p.add_argument("--stuck", action="store_true")
     ours, rest = p.parse_known_args(argv)
     limits = json.loads(ours.limits)
-    original = server.TableConfig
+    original = cli.config_from
 
-    def config(**kw: Any) -> Any:
-        kw["limits"] = rooms.TableLimits(**{"bot_pace": 0.0, **limits})
+    def config(args: Any) -> Any:
+        c = original(args)
+        c = attrs.evolve(c, limits=rooms.TableLimits(**{"bot_pace": 0.0, **limits}))
         if ours.stuck:
             from table_support import StuckBot as stuck  # by its module's name, not __main__
 
             spec = botpool.BotSpec(stuck, "slow")
-            kw["bots"] = {**botpool.DEFAULT_BOTS, "strong": spec}
-        return original(**kw)
+            c = attrs.evolve(c, bots={**botpool.DEFAULT_BOTS, "strong": spec})
+        return c
 
-    server.TableConfig = config  # type: ignore[misc,assignment]
+    cli.config_from = config  # type: ignore[assignment]
     parser = argparse.ArgumentParser()
     cli.add_arguments(parser)
     return cli.run(parser.parse_args(rest))
@@ -337,8 +340,6 @@ def validator(name: str) -> Any:
     from referencing import Registry, Resource
 
     docs = [json.loads(p.read_text()) for p in sorted((ROOT / "spec" / "schema").glob("*.json"))]
-    registry: Any = Registry().with_resources(
-        (d["$id"], Resource.from_contents(d)) for d in docs
-    )
+    registry: Any = Registry().with_resources((d["$id"], Resource.from_contents(d)) for d in docs)
     (schema,) = [d for d in docs if d["$id"].endswith(f"/{name}.schema.json")]
     return Draft202012Validator(schema, registry=registry)

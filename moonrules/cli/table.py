@@ -18,9 +18,13 @@ import ipaddress
 import socket
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from moonrules.cli.options import finite_number, whole_number
 from moonrules.rules.errors import MoonError
+
+if TYPE_CHECKING:  # the table extra is imported only when the command runs
+    from moonrules.table.server import TableConfig
 
 HELP = "serve the web table: rooms with a link per seat, bots for empty seats, a browser page"
 
@@ -133,6 +137,20 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def config_from(args: argparse.Namespace) -> TableConfig:
+    """The server's configuration from the command line's options."""
+    from moonrules.table.rooms import TableLimits
+    from moonrules.table.server import TableConfig
+
+    return TableConfig(
+        db=args.db,
+        limits=TableLimits(bot_pace=args.bot_pace),
+        public_url=args.public_url,
+        allowed_origins=tuple(args.allow_origin),
+        synchronous=args.sync.upper(),
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     check_extra()
     if not 0 <= args.port <= 65535:
@@ -141,18 +159,11 @@ def run(args: argparse.Namespace) -> int:
         raise CannotServe(f"--bot-pace: 0 to 60 seconds, not {args.bot_pace:g}")
     import uvicorn
 
-    from moonrules.table.rooms import TableLimits
-    from moonrules.table.server import TableConfig, uvicorn_config
+    from moonrules.table.server import uvicorn_config
     from moonrules.table.storage import Storage
 
     Storage(args.db).close()  # a file that is no table database is refused here, in one line
-    config = TableConfig(
-        db=args.db,
-        limits=TableLimits(bot_pace=args.bot_pace),
-        public_url=args.public_url,
-        allowed_origins=tuple(args.allow_origin),
-        synchronous=args.sync.upper(),
-    )
+    config = config_from(args)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

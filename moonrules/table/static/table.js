@@ -111,6 +111,7 @@
       box.append(el("br"), "Allowed now: " + msg.legal.map(callOrTile).join(", "));
     }
     box.hidden = false;
+    document.body.dataset.refusals = String(Number(document.body.dataset.refusals || 0) + 1);
   }
 
   function hideRefusal() { $("refusal").hidden = true; }
@@ -128,6 +129,7 @@
   function render(msg) {
     const v = msg.view, t = msg.table, legal = msg.legal;
     $("table").setAttribute("aria-busy", "false");
+    document.body.dataset.seq = String(msg.seq);
     $("who").textContent = "Room " + t.room + " · " +
       (t.seat === null ? "watching" : "you are seat " + t.seat) +
       " · " + (typeof t.rules === "string" ? t.rules : "house rules");
@@ -246,7 +248,7 @@
 
   function renderMine(v, t, legal) {
     const section = $("mine");
-    if (t.seat === null) { section.hidden = true; return; }
+    if (t.seat === null || t.over) { section.hidden = true; return; }
     section.hidden = false;
     const choices = $("choices");
     choices.replaceChildren();

@@ -48,7 +48,7 @@ def test_sigkill_mid_game_loses_nothing_and_every_game_resumes(tmp_path: Path) -
             first.create(
                 "standard" if i % 2 else "partnership",
                 {str(s): "basic" for s in range(3 if i % 2 else 4)},
-            )  # fmt: skip
+            )
             for i in range(BOT_ROOMS)
         ]
         watchers = [Player(first, r["room"], None, seed=i) for i, r in enumerate(rooms)]

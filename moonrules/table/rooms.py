@@ -45,6 +45,7 @@ from moonrules.conformance.protocol import view_json
 from moonrules.records.record import (
     JSON,
     RecordError,
+    RecordRulesError,
     from_record,
     json_kind,
     rules_from_json,
@@ -342,8 +343,8 @@ class Table:
     def parse_request(self, body: JSON) -> tuple[RuleSet, tuple[str, ...]]:
         """Read a ``POST /api/rooms`` body: ``{"rules": …, "bots": {"1": "basic", …}}``.
 
-        Raises :class:`RoomError` (status 400, or 422 for rules that contradict
-        each other) naming the member at fault.
+        Raises :class:`RoomError` naming the member at fault: status 400, or 422 for
+        rules whose fields contradict each other.
         """
         if not isinstance(body, dict):
             raise RoomError(400, f"the request is a JSON object, not {json_kind(body)}")
@@ -353,9 +354,7 @@ class Table:
         try:
             rules = rules_from_json(body.get("rules", "standard"))
         except RecordError as e:
-            status = 404 if type(e).__name__ == "UnknownRulesError" else 400
-            if getattr(e, "rule", None):
-                status = 422
+            status = 422 if isinstance(e, RecordRulesError) else 400
             where = f"{e.path}: " if e.path else ""
             raise RoomError(status, f"{where}{e.message}") from None
         bots = body.get("bots", {})

@@ -353,9 +353,11 @@ class TableApp:
         table = self._table()
         limits = table.limits
         if not self.origin_allowed(ws.headers):
+            await ws.accept()  # (accepted, to say why in the close frame)
             await ws.close(4403, "a page of another site may not connect here")
             return
         if table.connections >= limits.max_connections:
+            await ws.accept()
             await ws.close(1013, "the server has too many connections; try again later")
             return
         table.connections += 1

@@ -43,10 +43,26 @@ from websockets.asyncio.client import connect
 URL_LINE = re.compile(r"Moon table: (http://\S+)/ ")
 
 
+SYNC = ["--sync", "full"]
+
+
 def start(db: Path) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "moonrules", "table", "--port", "0", "--db", str(db),
-         "--bot-pace", "0", "--log-level", "warning"],  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "moonrules",
+            "table",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            "--bot-pace",
+            "0",
+            "--log-level",
+            "warning",
+            *SYNC,
+        ],  # fmt: skip
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -84,7 +100,9 @@ def memory(proc: subprocess.Popen[str]) -> tuple[int, int]:
     return own, own + children
 
 
-async def seat(url: str, room: str, token: str, stop: float, rtts: list[float], rng: random.Random) -> int:
+async def seat(
+    url: str, room: str, token: str, stop: float, rtts: list[float], rng: random.Random
+) -> int:
     acted = 0
     async with connect(f"{url}/rooms/{room}/ws?token={token}", max_size=2**20) as ws:
         sent_at: float | None = None
@@ -227,8 +245,12 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=20.0, help="how long each N runs")
     p.add_argument("--crash", type=int, metavar="K", help="the crash test with K games instead")
     p.add_argument("--after", type=float, default=3.0, help="seconds before the SIGKILL")
+    p.add_argument("--sync", choices=("full", "normal"), default="full",
+                   help="the server's --sync (default full)")  # fmt: skip
     args = p.parse_args()
-    print(f"moonrules table bench: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    SYNC[1] = args.sync
+    print(f"moonrules table bench: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
+          f"--sync {args.sync}")  # fmt: skip
     if args.crash:
         return 1 if crash(args.crash, args.after) else 0
     latency([int(x) for x in args.rooms.split(",")], args.seconds)

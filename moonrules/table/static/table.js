@@ -339,7 +339,7 @@
     section.hidden = false;
     const winner = v.winner;
     let text = t.partnership ? sideName(winner, t) + " wins the game" : seatName(winner, t) + (t.seat === winner ? " win the game" : " wins the game");
-    text += ", " + v.scores.join(" – ") + ".";
+    text += ": " + v.scores.map((n, i) => sideName(i, t) + " " + n).join(", ") + ".";
     $("over-text").textContent = text;
     const link = $("record-link");
     link.href = "/rooms/" + encodeURIComponent(roomId) + "/record";

@@ -62,7 +62,7 @@ def start(db: Path) -> tuple[subprocess.Popen[str], str]:
             "--log-level",
             "warning",
             *SYNC,
-        ],  # fmt: skip
+        ],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -140,6 +140,29 @@ async def drive(url: str, rooms: list[Any], seconds: float, rtts: list[float]) -
     return sum(await asyncio.gather(*tasks))
 
 
+async def measure(
+    proc: subprocess.Popen[str],
+    url: str,
+    rooms: list[Any],
+    seconds: float,
+    rtts: list[float],
+    peak: list[int],
+) -> int:
+    """Drive the rooms for ``seconds``, sampling the server's memory into ``peak``."""
+
+    async def sample() -> None:
+        while True:
+            own, total = memory(proc)
+            peak[0], peak[1] = max(peak[0], own), max(peak[1], total)
+            await asyncio.sleep(0.5)
+
+    sampler = asyncio.create_task(sample())
+    try:
+        return await drive(url.replace("http", "ws"), rooms, seconds, rtts)
+    finally:
+        sampler.cancel()
+
+
 def latency(counts: list[int], seconds: float) -> None:
     print(f"{'rooms':>6} {'actions':>8} {'act/s':>7} {'median ms':>10} {'p99 ms':>8} "
           f"{'server MB':>10} {'+workers MB':>12}")  # fmt: skip
@@ -150,21 +173,7 @@ def latency(counts: list[int], seconds: float) -> None:
                 rooms = [create(url, "standard" if i % 2 else "partnership", {}) for i in range(n)]
                 rtts: list[float] = []
                 peak = [0, 0]
-
-                async def run() -> int:
-                    async def sample() -> None:
-                        while True:
-                            own, total = memory(proc)
-                            peak[0], peak[1] = max(peak[0], own), max(peak[1], total)
-                            await asyncio.sleep(0.5)
-
-                    sampler = asyncio.create_task(sample())
-                    try:
-                        return await drive(url.replace("http", "ws"), rooms, seconds, rtts)
-                    finally:
-                        sampler.cancel()
-
-                acted = asyncio.run(run())
+                acted = asyncio.run(measure(proc, url, rooms, seconds, rtts, peak))
                 rtts.sort()
                 med = statistics.median(rtts) * 1e3
                 p99 = rtts[min(len(rtts) - 1, int(len(rtts) * 0.99))] * 1e3
@@ -245,8 +254,7 @@ def main() -> int:
     p.add_argument("--seconds", type=float, default=20.0, help="how long each N runs")
     p.add_argument("--crash", type=int, metavar="K", help="the crash test with K games instead")
     p.add_argument("--after", type=float, default=3.0, help="seconds before the SIGKILL")
-    p.add_argument("--sync", choices=("full", "normal"), default="full",
-                   help="the server's --sync (default full)")  # fmt: skip
+    p.add_argument("--sync", choices=("full", "normal"), default="full", help="the server's --sync")
     args = p.parse_args()
     SYNC[1] = args.sync
     print(f"moonrules table bench: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "

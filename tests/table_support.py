@@ -339,7 +339,7 @@ def validator(name: str) -> Any:
     from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
-    docs = [json.loads(p.read_text()) for p in sorted((ROOT / "spec" / "schema").glob("*.json"))]
+    docs = [json.loads(p.read_text()) for p in sorted((ROOT / "spec" / "schema").rglob("*.json"))]
     registry: Any = Registry().with_resources((d["$id"], Resource.from_contents(d)) for d in docs)
     (schema,) = [d for d in docs if d["$id"].endswith(f"/{name}.schema.json")]
     return Draft202012Validator(schema, registry=registry)

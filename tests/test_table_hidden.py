@@ -12,7 +12,7 @@ step the frame describes:
   played, the widow or the discard unless it is the bidder who took it. A spectator's
   frames name played tiles only;
 - every kind of frame (type, refusal code, phase, …) is valid under the protocol's JSON
-  Schema (``spec/schema/table-server-message.schema.json``): every frame with
+  Schema (``spec/schema/table/server-message.schema.json``): every frame with
   ``MOONRULES_DEEP=1``;
 - each finished game's record (``GET /rooms/{room}/record``) replays as valid.
 
@@ -44,7 +44,7 @@ GAMES = 40 if DEEP else 4
 TILE = re.compile(r"(?<![0-9])([0-6])-([0-6])(?![0-9])")
 
 
-SERVER_SCHEMA = validator("table-server-message")
+SERVER_SCHEMA = validator("table/server-message")
 
 
 def tiles_in(value: Any) -> set[str]:

@@ -16,7 +16,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from table_support import Player, Server, connect, next_state
+from table_support import Player, Server, connect, next_state, validator
 
 pytest.importorskip("starlette")
 websockets = pytest.importorskip("websockets")
@@ -187,13 +187,16 @@ def test_http_origin_type_and_size_limits(server: Server) -> None:
         "POST", "/api/rooms", good, {**json_type, "Origin": "http://evil.example"}
     )
     assert status == 403
-    status, _, _ = server.request(
+    status, answer, _ = server.request(
         "POST",
         "/api/rooms",
         good,
         {**json_type, "Origin": server.url, "Sec-Fetch-Site": "same-origin"},
     )
     assert status == 201
+    validator("table/room-response").validate(answer)
+    validator("table/room-request").validate(json.loads(good))
+    validator("table/client-message").validate({"type": "act", "action": "6-4"})
     status, _, _ = server.request("POST", "/api/rooms", good, {"Content-Type": "text/plain"})
     assert status == 415
     status, _, _ = server.request("POST", "/api/rooms", b"x" * 100_000, json_type)

@@ -383,7 +383,7 @@ def view_json(state: GameState, seat: int) -> dict[str, JSON]:
     """What ``seat`` may see of ``state`` (VIEW-1), encoded as the ``view`` op answers it.
 
     The one encoder of a seat's view: ``moonrules serve`` answers the ``view`` op with it,
-    and the table server (:mod:`moonrules.table`) sends it to each seat. Only what
+    and the table server (``moonrules.table``) sends it to each seat. Only what
     :func:`moonrules.game.views.view` gives the seat is read, so nothing hidden from the
     seat can reach the answer.
     """

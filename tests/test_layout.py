@@ -3,7 +3,8 @@
 ``moonrules/`` holds subpackages by concern, stacked in :data:`LAYER`:
 
     rules <- kernel <- game <- records <- analysis
-        <- arbitration, conformance, study, bots, verification <- cli, openspiel, pettingzoo
+        <- arbitration, conformance, study, bots, verification <- table
+        <- cli, openspiel, pettingzoo
 
 A module may import its own subpackage and any subpackage of a lower layer; never a higher
 one, and never another subpackage of its own layer (``arbitration`` and ``conformance`` do
@@ -40,9 +41,10 @@ LAYER: dict[str, int] = {
     "study": 5,  # bidding studies: many deals solved on a pool or a cluster, tables, plots
     "bots": 5,  # players that see one seat's view: random, basic, strong; matches
     "verification": 5,  # the proof catalogue and its runner
-    "cli": 6,  # one module per command
-    "openspiel": 6,  # the OpenSpiel games (extra [openspiel])
-    "pettingzoo": 6,  # the PettingZoo environment (extra [pettingzoo])
+    "table": 6,  # the web table server and its page, on the public API
+    "cli": 7,  # one module per command
+    "openspiel": 7,  # the OpenSpiel games (extra [openspiel])
+    "pettingzoo": 7,  # the PettingZoo environment (extra [pettingzoo])
 }
 """Each subpackage's layer, lowest first. Equal numbers: siblings that do not import each other."""
 

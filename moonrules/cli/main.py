@@ -35,6 +35,7 @@ COMMANDS = (
     "fuzz",
     "verify",
     "study",
+    "table",
 )
 
 

@@ -50,7 +50,7 @@ from moonrules.records.record import (
 )
 from moonrules.rules import clauses, positions
 from moonrules.rules.auction import PASS, Auction, apply_call, legal_calls
-from moonrules.rules.errors import QUOTE_LENGTH, IllegalAction, quote
+from moonrules.rules.errors import QUOTE_LENGTH, IllegalAction, quote, wrong_type
 from moonrules.rules.ruleset import FirstLead, RuleSet
 from moonrules.rules.scoring import game_winner, score_hand
 from moonrules.rules.suits import TRUMP_SUIT, Trump, led_suit
@@ -322,6 +322,21 @@ def _op_view(rules: RuleSet, req: dict[str, JSON]) -> JSON:
         # next one, which the record has not dealt
         game = attrs.evolve(state.game, history=state.history[:-1])
         state = GameState(game, state.history[-1])
+    return view_json(state, seat)
+
+
+def view_json(state: GameState, seat: int) -> dict[str, JSON]:
+    """What ``seat`` may see of ``state`` (VIEW-1), encoded as the ``view`` op answers it.
+
+    The one encoder of a seat's view: ``moonrules serve`` answers the ``view`` op with it,
+    and the table server (``moonrules.table``) sends it to each seat. Only what
+    :func:`moonrules.game.views.view` gives the seat is read, so nothing hidden from the
+    seat can reach the answer.
+    """
+    if not isinstance(state, GameState):
+        raise wrong_type("state", "a GameState", state)
+    if type(seat) is not int:
+        raise wrong_type("seat", "a seat number (int)", seat)
     pv = view(state, seat)
     h = state.hand
     return {
@@ -618,4 +633,5 @@ __all__ = [
     "request_clauses",
     "request_rules",
     "too_long",
+    "view_json",
 ]

@@ -253,7 +253,7 @@ def _verify(root: Path, only: str | None, timeout: float) -> tuple[tuple[str, ..
         "sys.argv = ['moonrules', *sys.argv[1:]]; "
         "runpy.run_module('moonrules', run_name='__main__')"
     )
-    args = [sys.executable, "-c", script, "verify", "--quick", "--json"]
+    args = [sys.executable, "-c", script, "verify", "--quick", "--json", "--quiet"]
     if only:
         args += ["--only", only]
     proc = subprocess.Popen(

@@ -1,10 +1,13 @@
-"""The compiled forms (moonrules.kernel.compiled): which form runs, and no stale build runs.
+"""The compiled forms (moonrules.kernel.compiled): which form runs, and only a build that can.
 
 An install with ``MOONRULES_COMPILE=1`` compiles the modules of ``COMPILED_MODULES``
 with mypyc. Each check here runs Python in a subprocess, on this checkout or on a
 copy of the package whose files' times are set to make a compiled module current
-or stale. The checks that need a compiled module are skipped, visibly, when the
-install did not build one (no ``MOONRULES_COMPILE=1``, or no C compiler).
+or stale, or with made-up compiled files that cannot run (a shared library missing or
+unloadable, an extension of an older layout): then the source runs and one line says
+why. The checks that need a compiled module are skipped, visibly, when the install did
+not build one (no ``MOONRULES_COMPILE=1``, or no C compiler). ``tests/test_install.py``
+installs a checkout plain and compiled, in either order.
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ goes on with the source alone (``pip install -v`` shows why;
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import os
 import shutil
 import time
@@ -72,6 +73,9 @@ def compiled_extensions() -> list[Extension]:
     except ImportError:
         # A build without isolation may have no mypy: say so, it goes on with the source.
         print("MOONRULES_COMPILE=1: mypy (mypyc) is not installed here; nothing compiled")
+        return []
+    if "group_name" not in inspect.signature(mypycify).parameters:
+        print("MOONRULES_COMPILE=1: mypy 1.17 or later is needed to compile; nothing compiled")
         return []
     extensions: list[Extension] = mypycify(
         list(COMPILED), opt_level="3", debug_level="0", group_name=GROUP

@@ -31,8 +31,9 @@ from setuptools.build_meta import (
 VARIABLE = "MOONRULES_COMPILE"
 """The environment variable that asks for a compiled build (any value but empty or ``0``)."""
 
-COMPILE_REQUIRES = ["mypy>=1.10", "attrs>=23.1"]
-"""What compiling needs in the build environment, beside setuptools."""
+COMPILE_REQUIRES = ["mypy>=1.17", "attrs>=23.1"]
+"""What compiling needs in the build environment, beside setuptools (mypy 1.17 is the
+first whose mypyc names a group of modules, so that their library sits in the package)."""
 
 ConfigSettings = dict[str, str | list[str]] | None
 

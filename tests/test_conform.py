@@ -468,8 +468,10 @@ def test_a_target_that_cannot_be_split_is_one_line_of_error() -> None:
     for command in ("conform", "fuzz"):
         result = _moonrules(command, "--target", "'x", timeout=60)
         assert result.returncode == 2
-        assert result.stderr.strip() == 'moonrules: error: --target: cannot split "\'x": ' + (
-            "No closing quotation"
+        assert (
+            result.stderr.strip()
+            == f'moonrules {command}: error: --target: cannot split "\'x": '
+            + ("No closing quotation")
         )
 
 

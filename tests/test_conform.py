@@ -320,7 +320,7 @@ def test_conform_runs_from_an_installed_wheel(tmp_path: Path) -> None:
     for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, src / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "data")
-    for name in ("moonrules", "spec"):
+    for name in ("moonrules", "spec", "build_backend"):
         shutil.copytree(ROOT / name, src / name, ignore=ignore)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
 

@@ -9,7 +9,7 @@ hand it is meant for:
 >>> [action_json(a) for a in (Pass(), Bid(5), Play(Tile(6, 4)), NameTrump(Trump.DOUBLES))]
 ['pass', 5, '6-4', 'doubles']
 >>> parse_action(Phase.TRUMP, 5), parse_action(Phase.BIDDING, 5)
-(NameTrump(trump=<Trump.FIVE: 5>), Bid(amount=5))
+(NameTrump(trump=Trump.FIVE), Bid(amount=5))
 >>> read_frame('{"type": "act", "action": "4-6"}')
 '4-6'
 

@@ -33,7 +33,7 @@ from moonrules.cli.main import main
 from moonrules.cli.match import ProgressLines
 
 SCHEMA = Path(__file__).resolve().parents[1] / "spec" / "schema" / "cli" / "match.schema.json"
-ERROR = re.compile(r"^moonrules( match)?: error: ")
+ERROR = re.compile(r"^moonrules match: error: ")
 """A refusal's first words (the subcommand is named once the shared error format is in)."""
 
 
@@ -107,7 +107,7 @@ def test_match_command(capsys: pytest.CaptureFixture[str]) -> None:
 def test_match_bad_input(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", *args]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and ERROR.match(err) and message in err
+    assert err.count("\n") == 1 and err.startswith("moonrules match: error: ") and message in err
 
 
 def test_a_match_of_hands_stops_at_the_same_game_whatever_the_workers() -> None:

@@ -1,8 +1,10 @@
 """Bot benchmarks: decision times, and matches between the bots (figures, not timed tests).
 
-    python bench/bots.py times [--rules standard] [--games 3] [--seed 0]
+    python bench/bots.py times [--bots basic,strong] [--rules standard] [--games 3] [--seed 0]
+                               [--results]
         Each bot's decision time (median, 95th percentile, max) by phase and overall, from
-        games in which the bot plays against two (three) basic bots, seats rotated.
+        games in which the bot plays against two (three) basic bots, seats rotated; with
+        --results also the figures of those games (the bot's win rate against basic).
     python bench/bots.py match --bots strong,basic [--games 300] [--workers 2] [--seed 1]
                                [--rules standard] [--log FILE]
         The figures of ``moonrules match``; with --log each game's result is appended to FILE
@@ -50,7 +52,19 @@ def times(args: argparse.Namespace) -> None:
     )
     for name in args.bots.split(","):
         names = (name,) + ("basic",) * (rules.players - 1)
-        results = run_match(rules, names, args.games, seed=args.seed, timing=True)
+        start = time.perf_counter()
+        results = run_match(
+            rules,
+            names,
+            args.games,
+            seed=args.seed,
+            timing=True,
+            factory=variant_bot,
+            progress=lambda k: print(f"{k} games", file=sys.stderr, flush=True),
+        )
+        if args.results:
+            for line in report(rules, names, results, time.perf_counter() - start):
+                print("  " + line)
         by: dict[str, list[float]] = defaultdict(list)
         cpu: dict[str, list[float]] = defaultdict(list)
         for g in results:
@@ -506,6 +520,7 @@ def main() -> None:
     t.add_argument("--bots", default="random,basic,strong")
     t.add_argument("--games", type=int, default=3)
     t.add_argument("--seed", type=int, default=0)
+    t.add_argument("--results", action="store_true")
     m = sub.add_parser("match")
     m.add_argument("--rules", default="standard")
     m.add_argument("--bots", default="strong,basic")

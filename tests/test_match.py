@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import random
@@ -30,11 +29,11 @@ from moonrules.bots.match import (
     wilson,
 )
 from moonrules.cli.main import main
-from moonrules.cli.match import ProgressLines
+from moonrules.cli.match import make_bot
 
 SCHEMA = Path(__file__).resolve().parents[1] / "spec" / "schema" / "cli" / "match.schema.json"
 ERROR = re.compile(r"^moonrules match: error: ")
-"""A refusal's first words (the subcommand is named once the shared error format is in)."""
+"""A refusal's first words."""
 
 
 def test_the_lineup_turns_round_the_seats() -> None:
@@ -158,6 +157,26 @@ def test_duplicate_plays_each_deal_in_every_seating_whatever_the_workers() -> No
         run_duplicate("standard", ["basic", "clever", "basic"], 2)
 
 
+TINY = (("samples", 2), ("bid_samples", 2), ("candidates", 1), ("discards", 1))
+
+
+def _tiny(name: str) -> Bot:
+    """strong and pimc with a few deals and small node budgets (cheap, and deterministic:
+    no time budget)."""
+    return make_bot(name, (*TINY, ("node_budget", 2000)))
+
+
+def test_strong_against_pimc_is_the_same_match_whatever_the_workers() -> None:
+    """The search bots draw their deals from generators seeded by the match's seed, the
+    deal, the seat and the bot: the same hands, whatever the worker processes."""
+    rules, lineup = "standard", ["strong", "pimc", "pimc"]
+    one = run_duplicate(rules, lineup, 2, seed=5, workers=1, factory=_tiny)
+    two = run_duplicate(rules, lineup, 2, seed=5, workers=2, factory=_tiny)
+    assert one == two
+    assert duplicate_summary(rules, one) == duplicate_summary(rules, two)
+    assert one != run_duplicate(rules, lineup, 2, seed=6, workers=1, factory=_tiny)
+
+
 def _hand(bidder: int, bid: int, made: bool, points: tuple[int, ...]) -> HandResult:
     return HandResult(bidder, bid, made, points)
 
@@ -265,40 +284,10 @@ def test_match_duplicate_bad_input(
     assert err.count("\n") == 1 and ERROR.match(err) and message in err, err
 
 
-class _Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_progress_off_a_terminal_is_a_line_now_and_then() -> None:
-    out, clock = io.StringIO(), _Clock()
-    tick = ProgressLines("hands", 300, out, clock=clock)
-    for done in range(1, 301):
-        clock.now = done * 0.1  # 30 s in all; nothing in the first 2 s
-        tick(done)
-    lines = out.getvalue().splitlines()
-    assert lines[0] == "match: 20/300 hands (6%), 2 s, 0:28 left"
-    assert lines[-1] == "match: 300/300 hands (100%), 30 s"
-    assert 10 <= len(lines) <= 13  # a line a tenth, and at least every ten seconds
-    quick = io.StringIO()
-    q = ProgressLines("hands", 5, quick, clock=_Clock())
-    for k in range(1, 6):
-        q(k)
-    assert quick.getvalue() == ""  # done within the delay: no line at all
-    closed = io.StringIO()
-    c = ProgressLines("hands", 5, closed, delay=0, clock=_Clock())
-    closed.close()
-    c(1)  # a closed stream ends the display, never the match
-    assert c.quiet
-
-
 def test_match_shows_progress_when_piped() -> None:
     """Run as a user would, output piped: the figures on stdout, progress lines on stderr."""
     code = (
-        "import sys, moonrules.cli.match as cm; cm.DELAY = 0.0; "
+        "import sys, moonrules.cli.progress as p; p.DELAY = 0.0; "
         "from moonrules.cli.main import main; sys.exit(main(sys.argv[1:]))"
     )
     argv = ["--duplicate", "--bots", "basic,random", "--deals", "20", "--workers", "1"]

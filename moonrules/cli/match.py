@@ -22,11 +22,10 @@ import argparse
 import functools
 import json
 import os
-import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Final, TextIO
+from typing import Final
 
 import attrs
 
@@ -47,6 +46,7 @@ from moonrules.bots.match import (
 from moonrules.bots.pimc import PimcBot
 from moonrules.bots.strong import StrongBot
 from moonrules.cli.options import check_range, check_workers, seconds, whole_number
+from moonrules.cli.progress import ProgressLine
 from moonrules.rules.errors import ParseError, quote
 from moonrules.rules.ruleset import RuleSet, as_rules
 
@@ -60,10 +60,6 @@ MAX_NODES: Final = 10**12
 """The largest node budget (0 is no limit)."""
 DEFAULT_GAMES: Final = 100
 DEFAULT_DEALS: Final = 100
-DELAY = 2.0
-"""Seconds of work before the first progress line: a quick match shows none."""
-EVERY = 10.0
-"""Off a terminal, the most seconds between two progress lines."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -175,88 +171,13 @@ def strong_options(args: argparse.Namespace) -> tuple[tuple[str, object], ...]:
 # Progress
 
 
-def _clock(seconds: float) -> str:
-    s = int(seconds)
-    if s >= 3600:
-        return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}"
-    return f"{s // 60}:{s % 60:02d}"
-
-
-class ProgressLines:
-    """Progress off a terminal: a line on ``stream`` each time another tenth of the work is
-    done and at least every ``every`` seconds (:data:`EVERY`), none in the first ``delay``
-    seconds (:data:`DELAY`): ``match: 400/1,000 hands (40%), 12 s, 0:18 left``. Writing
-    never fails the match."""
-
-    def __init__(
-        self,
-        unit: str,
-        total: int,
-        stream: TextIO,
-        *,
-        delay: float | None = None,
-        every: float | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.unit, self.total, self.stream = unit, total, stream
-        self.delay = DELAY if delay is None else delay
-        self.every = EVERY if every is None else every
-        self.clock = clock
-        self.started = clock()
-        self._last = float("-inf")
-        self._step = -1
-        self.quiet = False
-
-    def text(self, done: int) -> str:
-        elapsed = self.clock() - self.started
-        line = f"match: {done:,}/{self.total:,} {self.unit} ({100 * done // self.total}%)"
-        line += f", {elapsed:.0f} s"
-        if 0 < done < self.total:
-            line += f", {_clock((self.total - done) * elapsed / done)} left"
-        return line
-
-    def __call__(self, done: int) -> None:
-        now = self.clock()
-        if self.quiet or now - self.started < self.delay:
-            return
-        step = done * 10 // self.total
-        if step == self._step and now - self._last < self.every:
-            return
-        self._step, self._last = step, now
-        try:
-            self.stream.write(self.text(done) + "\n")
-            self.stream.flush()
-        except (OSError, ValueError):  # stderr closed or full: the match goes on, unshown
-            self.quiet = True
-
-
 @contextmanager
-def progress_bar(total: int, label: str) -> Iterator[Callable[[int], None]]:
-    """Progress on stderr: a bar on a terminal (with ``rich``), lines elsewhere."""
-    stream = sys.stderr
-    if stream is None:
-        yield lambda done: None
-        return
-    try:
-        tty = stream.isatty()
-    except (ValueError, OSError):
-        tty = False
-    if not tty:
-        yield ProgressLines(label, total, stream)
-        return
-    try:
-        from rich.progress import Progress
-    except ImportError:  # pragma: no cover - without the play extra
-
-        def plain(done: int) -> None:
-            print(f"\r{label}: {done}/{total}", end="", file=stream, flush=True)
-
-        yield plain
-        print(file=stream)
-        return
-    with Progress(transient=True) as bar:
-        task = bar.add_task(label, total=total)
-        yield lambda done: bar.update(task, completed=done)
+def progress_bar(total: int, unit: str) -> Iterator[Callable[[int], None]]:
+    """Progress on stderr, as every command shows it (:class:`ProgressLine`): one line
+    rewritten in place on a terminal, whole lines now and then elsewhere, nothing in the
+    first seconds: ``match: 400/1,000 hands (40%), 12 s, 0:18 left``."""
+    with ProgressLine("match", unit, total=total) as line:
+        yield line.update
 
 
 # ---------------------------------------------------------------------------

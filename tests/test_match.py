@@ -177,6 +177,26 @@ def test_strong_against_pimc_is_the_same_match_whatever_the_workers() -> None:
     assert one != run_duplicate(rules, lineup, 2, seed=6, workers=1, factory=_tiny)
 
 
+def test_duplicate_arguments_are_checked() -> None:
+    names = ["basic", "random", "random"]
+    cases: list[tuple[dict[str, object], type[Exception], str]] = [
+        ({"deals": "3"}, TypeError, "deals: expected a whole number"),
+        ({"deals": 0}, ValueError, "deals: expected a whole number of at least 1"),
+        ({"seed": 1.5}, TypeError, "seed: expected a whole number"),
+        ({"workers": 0}, ValueError, "workers: expected at least 1"),
+        ({"factory": "basic"}, TypeError, "factory: expected a function"),
+        ({"progress": 3}, TypeError, "progress: expected a function"),
+    ]
+    for kwargs, error, text in cases:
+        args: dict[str, object] = {"deals": 2, **kwargs}
+        with pytest.raises(error, match=text):
+            run_duplicate("standard", names, **args)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="lineup: expected a sequence of bot names"):
+        arrangements("standard", "basic,random,random")
+    with pytest.raises(TypeError, match="results: expected an iterable of DuplicateHand"):
+        duplicate_summary("standard", [5])  # type: ignore[list-item]
+
+
 def _hand(bidder: int, bid: int, made: bool, points: tuple[int, ...]) -> HandResult:
     return HandResult(bidder, bid, made, points)
 

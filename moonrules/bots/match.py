@@ -35,7 +35,7 @@ from moonrules.bots.pimc import PimcBot
 from moonrules.bots.strong import StrongBot
 from moonrules.game import Action, GameState, Phase, apply, legal_actions, new_game, view
 from moonrules.rules.auction import MOON
-from moonrules.rules.errors import MoonError
+from moonrules.rules.errors import MoonError, wrong_type
 from moonrules.rules.ruleset import RuleSet, as_rules
 
 __all__ = [
@@ -396,7 +396,11 @@ def arrangements(rules: RuleSet | str, lineup: Sequence[str]) -> tuple[tuple[str
     ``lineup``), so a deal played once per seating favours no bot by position.
     """
     r = as_rules(rules)
+    if isinstance(lineup, str) or not isinstance(lineup, Sequence):
+        raise wrong_type("lineup", "a sequence of bot names", lineup)
     names = tuple(lineup)
+    if not all(isinstance(x, str) for x in names):
+        raise wrong_type("lineup", "a sequence of bot names", lineup)
     n = r.players
     if len(names) != n:
         raise ValueError(f"lineup: {n} players need {n} bot names, not {len(names)}")
@@ -481,12 +485,21 @@ def run_duplicate(
     """
     r = as_rules(rules)
     if isinstance(names, str) or not isinstance(names, Sequence):
-        raise TypeError(f"names: expected a sequence of bot names, not {names!r}")
+        raise wrong_type("names", "a sequence of bot names", names)
+    for parameter, number in (("deals", deals), ("seed", seed), ("workers", workers)):
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise wrong_type(parameter, "a whole number", number)
+    if not callable(factory):
+        raise wrong_type("factory", "a function from a bot name to a bot", factory)
+    if progress is not None and not callable(progress):
+        raise wrong_type("progress", "a function of the hands done, or None", progress)
     seatings = arrangements(r, names)
     if len(set(seatings[0])) < 2:
         raise ValueError("names: a duplicate match needs at least two different bots")
-    if type(deals) is not int or deals < 1:
+    if deals < 1:
         raise ValueError(f"deals: expected a whole number of at least 1, not {deals!r}")
+    if workers < 1:
+        raise ValueError(f"workers: expected at least 1 worker, not {workers!r}")
     for name in set(names):
         factory(name)  # unknown names fail here, before any deal
     jobs = [
@@ -604,6 +617,12 @@ def duplicate_summary(rules: RuleSet | str, results: Iterable[DuplicateHand]) ->
     both bots of a pair played count for that pair.
     """
     r = as_rules(rules)
+    if isinstance(results, (str, bytes)) or not isinstance(results, Iterable):
+        raise wrong_type("results", "an iterable of DuplicateHand", results)
+    results = list(results)
+    for res in results:
+        if not isinstance(res, DuplicateHand):
+            raise wrong_type("results", "an iterable of DuplicateHand", res)
     names: list[str] = []
     by_deal: dict[int, dict[str, list[tuple[int, str]]]] = {}
     totals: dict[str, list[int]] = {}

@@ -11,8 +11,26 @@
         as it finishes (a JSON line), so that a long run can be read while it goes on.
     python bench/bots.py summary FILE [--rules standard]
         The figures of the games logged in FILE so far.
+    python bench/bots.py duplicate --bots strong,pimc [--deals 1000] [--rules standard]
+                                   [--workers 2] [--seed 1] [--timing] [--log FILE]
+        A duplicate match (``moonrules match --duplicate``) between bots that may carry
+        options (``strong/inference=0``, ``pimc/bid_samples=48``: fields of StrongBot or
+        PimcBot); with --timing each bot's decision times too.
+    python bench/bots.py auctions --bots strong,pimc [--deals 1000] [--rules standard]
+        A duplicate match of the auction, discard and trump alone, each contract then scored
+        by its double-dummy tricks (the defenders' shared evenly): several times cheaper than
+        playing the hands, for comparing ways of bidding; it does not measure the play.
+    python bench/bots.py targets [--bot strong] [--deals 1000] [--partnership-deals 300]
+                                 [--games 300] [--basic-games 300] [--workers 2] [--seed 1]
+        The strong bot against its targets: duplicate against pimc (three players, then
+        partnership), whole games against two pimc and against two basic, decision times;
+        each block headed by the command that measures it alone, then met / NOT met.
+    python bench/bots.py model-data --out FILE [--rules standard] [--play]; model-fit FILE
+        Calls, trumps and hand results of pimc bots, and the fit of the call model to them.
     python bench/bots.py calibrate [--rules standard] [--deals 300]
         Fit the coefficients of the basic bot's trick estimate to double-dummy results.
+
+Every command ends with a closing note, the command line that printed its figures.
 
 Run long matches with ``nice -n 10`` on a shared machine.
 """
@@ -21,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import statistics
 import sys
 import time
@@ -69,7 +88,7 @@ def times(args: argparse.Namespace) -> None:
         cpu: dict[str, list[float]] = defaultdict(list)
         for g in results:
             for who, phase, wall, c in g.times:
-                if who == name:
+                if who == name.split("/")[0]:
                     for key in (phase, "all"):
                         by[key].append(wall)
                         cpu[key].append(c)
@@ -288,6 +307,100 @@ def auctions(args: argparse.Namespace) -> None:
                 log.write(json.dumps(attrs.asdict(h, recurse=True)) + "\n")
     summary = duplicate_summary(rules, hands)
     for line in duplicate_report(rules, names, summary, time.perf_counter() - start):
+        print(line)
+
+
+def _closing(args: argparse.Namespace) -> None:
+    """The closing note: the command that printed these figures."""
+    print("command: python bench/bots.py " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
+
+
+def targets(args: argparse.Namespace) -> None:
+    """The strong bot against the targets it was built for, each measured by a command of
+    its own (printed with its figures): duplicate deals against ``pimc`` (three players and
+    partnership), whole games against two ``pimc`` and against two ``basic``, and the
+    decision times of those last games."""
+    from moonrules.bots.match import duplicate_summary, run_duplicate, summarize
+    from moonrules.cli.match import duplicate_report
+
+    bot = args.bot
+    w = args.workers
+    checks: list[str] = []
+
+    def note(what: str, ok: bool, figure: str) -> None:
+        checks.append(f"  {'met    ' if ok else 'NOT met'}  {what}: {figure}")
+
+    for preset, deals in (("standard", args.deals), ("partnership", args.partnership_deals)):
+        if deals <= 0:
+            continue
+        rules = as_rules(preset)
+        names = [bot, "pimc", bot, "pimc"] if rules.partnership else [bot, "pimc", "pimc"]
+        command = (
+            f"python bench/bots.py duplicate --bots {bot},pimc --rules {preset} "
+            f"--deals {deals} --workers {w} --seed {args.seed}"
+        )
+        print(f"== {command}", flush=True)
+        start = time.perf_counter()
+        hands = run_duplicate(rules, names, deals, seed=args.seed, workers=w, factory=variant_bot)
+        summary = duplicate_summary(rules, hands)
+        for line in duplicate_report(rules, names, summary, time.perf_counter() - start):
+            print(line)
+        d = summary.differences[0]
+        figure = f"{d.mean:+.3f} [{d.ci[0]:+.2f}, {d.ci[1]:+.2f}] over {d.deals} deals"
+        if preset == "standard":
+            ok = d.mean >= 0.25 and d.ci[0] > 0 and deals >= 1000
+            note("duplicate vs pimc >= +0.25 a hand, interval above 0, 1,000 deals", ok, figure)
+        else:
+            note("partnership duplicate vs pimc (no target; reported)", True, figure)
+    rules = as_rules("standard")
+    for others, games, goal in (("pimc", args.games, 0.40), ("basic", args.basic_games, 0.70)):
+        if games <= 0:
+            continue
+        names = [bot, others, others]
+        timing = others == "basic"
+        command = (
+            f"python bench/bots.py times --bots {bot} --games {games} --results"
+            if timing
+            else f"moonrules match --bots {bot},{others} --games {games} --workers {w} "
+            f"--seed {args.seed}"
+        )
+        print(f"== {command}", flush=True)
+        start = time.perf_counter()
+        results = run_match(
+            rules,
+            names,
+            games,
+            seed=args.seed if not timing else 0,
+            workers=1 if timing else w,
+            factory=variant_bot,
+            timing=timing,
+        )
+        for line in report(rules, names, results, time.perf_counter() - start):
+            print(line)
+        mine = summarize(rules, results)[0]
+        figure = (
+            f"{100 * mine.win_rate:.1f}% [{100 * mine.win_ci[0]:.1f}, "
+            f"{100 * mine.win_ci[1]:.1f}] over {mine.games} games"
+        )
+        enough = games >= 300
+        note(
+            f"win rate vs two {others} >= {100 * goal:.0f}%, 300 games",
+            mine.win_rate >= goal and enough,
+            figure,
+        )
+        if timing:
+            kind = bot.split("/")[0]  # a decision is timed under the bot's class name
+            cpu = sorted(c for g in results for who, _p, _w, c in g.times if who == kind)
+            if cpu:
+                med, p95 = statistics.median(cpu), percentile(cpu, 0.95)
+                print(f"{bot}: {len(cpu)} decisions, CPU median {med:.3f} s, p95 {p95:.3f} s")
+                note(
+                    "decision time median < 0.3 s, p95 < 1 s (CPU)",
+                    med < 0.3 and p95 < 1.0,
+                    f"median {med:.3f} s, p95 {p95:.3f} s over {len(cpu)} decisions",
+                )
+    print("targets (a target run at fewer deals or games than it asks is not met):")
+    for line in checks:
         print(line)
 
 
@@ -557,6 +670,14 @@ def main() -> None:
     a.add_argument("--workers", type=int, default=2)
     a.add_argument("--seed", type=int, default=1)
     a.add_argument("--log")
+    g = sub.add_parser("targets")
+    g.add_argument("--bot", default="strong")
+    g.add_argument("--deals", type=int, default=1000)
+    g.add_argument("--partnership-deals", type=int, default=300)
+    g.add_argument("--games", type=int, default=300)
+    g.add_argument("--basic-games", type=int, default=300)
+    g.add_argument("--workers", type=int, default=2)
+    g.add_argument("--seed", type=int, default=1)
     f = sub.add_parser("model-fit")
     f.add_argument("file")
     f.add_argument("--rules", default="standard")
@@ -564,6 +685,7 @@ def main() -> None:
     commands = {
         "duplicate": duplicate,
         "auctions": auctions,
+        "targets": targets,
         "model-fit": model_fit,
         "times": times,
         "match": match,
@@ -572,6 +694,7 @@ def main() -> None:
         "model-data": model_data,
     }
     commands[args.cmd](args)
+    _closing(args)
 
 
 if __name__ == "__main__":

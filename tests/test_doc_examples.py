@@ -55,6 +55,10 @@ SKIP: tuple[tuple[str, str], ...] = (
         "the whole proof catalogue takes minutes",
     ),
     (r"moonrules match .*--games 300", "300 games of the strong bot take about 7 minutes"),
+    (
+        r"moonrules match --duplicate .*--deals 1000",
+        "1,000 duplicate deals of strong against pimc take over an hour",
+    ),
     (r"moonrules study run .*--deals 20000", "20,000 deals take about 14 minutes"),
     (r"moonrules study report runs/standard", "reports the 20,000-deal study, which is skipped"),
 )

@@ -11,9 +11,9 @@ Three things differ (``docs/guides/bots.md`` gives what each gained in matches):
   holds strength, a bidder holds the trump it named.
 * **Score-aware values** (:mod:`moonrules.bots.value`): the end of a hand is valued by
   what it gains the seat on the other sides (a defender's tricks are its points; a
-  bidder's overtrick takes a point from the defenders), and, when the hand may end the
-  game (a side within reach of the target, or a 21 that wins the game at stake), by
-  the chance to win the game.
+  bidder's overtrick takes a point from the defenders), a made 21 that wins the game
+  by what a game won is worth in points at the scores, and, when the hand may end the
+  game (a side within reach of the target), by the chance to win the game.
 * **The rest of the auction**: a call is valued by playing the auction out under the
   model of the other seats in each deal, so that passing is worth what the seat
   expects to score defending against whoever then wins the auction (or nothing when
@@ -98,7 +98,8 @@ class StrongBot:
     pool: int = 4
     """Deals drawn uniformly for each deal kept by the inference."""
     score_aware: bool = True
-    """Value a hand that may end the game by the chance to win it (else relative points)."""
+    """Value a hand that may end the game by the chance to win it, and a made 21 that wins
+    the game by what a game won is worth (else relative points, a made 21 worth 21)."""
     rollout: bool = True
     """Value a call by playing out the rest of the auction under the model (else a pass is
     worth nothing and a bid is never outbid, as ``pimc`` assumes)."""

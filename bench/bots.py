@@ -18,8 +18,8 @@
         PimcBot); with --timing each bot's decision times too.
     python bench/bots.py auctions --bots strong,pimc [--deals 1000] [--rules standard]
         A duplicate match of the auction, discard and trump alone, each contract then scored
-        by its double-dummy tricks (the defenders' shared evenly): several times cheaper than
-        playing the hands, for comparing ways of bidding; it does not measure the play.
+        by its double-dummy tricks (the defenders' shared evenly), for comparing ways of
+        bidding: it does not measure the play.
     python bench/bots.py targets [--bot strong] [--deals 1000] [--partnership-deals 300]
                                  [--games 300] [--basic-games 300] [--workers 2] [--seed 1]
         The strong bot against its targets: duplicate against pimc (three players, then
@@ -274,7 +274,7 @@ def _auction_hand(job: tuple[str, tuple[str, ...], int, int, int]):  # type: ign
 
 def auctions(args: argparse.Namespace) -> None:
     """A duplicate match of the auction, discard and trump only, each contract scored double
-    dummy: ten times cheaper than playing the hands, for comparing ways of bidding."""
+    dummy, for comparing ways of bidding (the play is not measured)."""
     from concurrent.futures import ProcessPoolExecutor
 
     from moonrules.bots.match import arrangements, duplicate_summary

@@ -62,7 +62,7 @@ from collections.abc import Mapping, Sequence
 from typing import IO, ClassVar, Final, Literal
 
 from moonrules.records.record import JSON
-from moonrules.rules.errors import MoonError
+from moonrules.rules.errors import MoonError, PicklableError
 
 FaultKind = Literal["crash", "timeout", "garbage"]
 
@@ -103,7 +103,7 @@ class TargetError(MoonError, ValueError):
     """A target cannot be set up as asked: an empty command, an unusable timeout."""
 
 
-class TargetFault(Exception):
+class TargetFault(PicklableError):
     """The target did not answer a request with one answer line.
 
     ``kind`` names the fault for reports (``"crash"``, ``"timeout"`` or

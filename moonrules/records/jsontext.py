@@ -30,7 +30,7 @@ import re
 from itertools import accumulate
 from typing import IO, Any, Final
 
-from moonrules.rules.errors import quote
+from moonrules.rules.errors import PicklableError, quote
 
 JSON = Any
 
@@ -47,7 +47,7 @@ MAX_LINE_BYTES: Final = 4 * 1024 * 1024
 """The default longest protocol line (4 MiB, newline excluded); ``serve --max-line-bytes``."""
 
 
-class JSONTextError(ValueError):
+class JSONTextError(PicklableError, ValueError):
     """JSON text that cannot be read; ``limit`` is true when a limit refused it.
 
     ``line`` and ``column`` (from 1) say where the text stops being JSON (a syntax
@@ -173,7 +173,7 @@ def loads(text: str, *, max_length: int | None = None) -> JSON:
 # Reading streams
 
 
-class TooLarge(Exception):
+class TooLarge(PicklableError):
     """A stream or a line longer than its limit; ``limit`` is that limit in bytes."""
 
     def __init__(self, limit: int) -> None:

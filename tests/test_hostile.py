@@ -554,7 +554,7 @@ def _library_calls() -> dict[str, tuple[Any, type[Exception], str]]:
     playing = s
     while playing.phase is not m.Phase.PLAY:
         playing = m.apply(playing, m.legal_actions(playing)[-1])
-    bad_deal = Deal((("6-6",) * 7,) * 3, None)  # type: ignore[arg-type]
+    text_hands = (("6-6",) * 7,) * 3
     return {
         "apply(None)": (lambda: m.apply(None, m.Pass()), TypeError, "state"),  # type: ignore[arg-type]
         "apply(s, 5)": (lambda: m.apply(s, 5), TypeError, "action"),  # type: ignore[arg-type]
@@ -585,8 +585,10 @@ def _library_calls() -> dict[str, tuple[Any, type[Exception], str]]:
             ValueError,
             "seed",
         ),
-        "with_deal text tiles": (lambda: with_deal(s, bad_deal), TypeError, "deal.hands[0]"),
-        "with_deal None": (lambda: with_deal(None, bad_deal), TypeError, "state"),  # type: ignore[arg-type]
+        # A Deal refuses tiles written as text itself (Deal.of reads them).
+        "Deal text tiles": (lambda: Deal(text_hands, None), TypeError, "hands"),  # type: ignore[arg-type]
+        "with_deal text deal": (lambda: with_deal(s, text_hands), TypeError, "deal"),  # type: ignore[arg-type]
+        "with_deal None": (lambda: with_deal(None, s.hand), TypeError, "state"),  # type: ignore[arg-type]
         "score_hand seat 5": (lambda: score_hand(standard, 5, 5, (5, 1, 1)), ValueError, "bidder"),
         "score_hand tricks": (lambda: score_hand(standard, 0, 5, (5, 2)), ValueError, "tricks"),
         "score_hand rules": (lambda: score_hand("x", 0, 5, (5, 1, 1)), TypeError, "rules"),  # type: ignore[arg-type]

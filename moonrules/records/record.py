@@ -61,7 +61,8 @@ from moonrules.records.values import (
     tiles_json,
 )
 from moonrules.rules.auction import PASS, check_call
-from moonrules.rules.errors import IllegalAction
+from moonrules.rules.contract import check_int, typed
+from moonrules.rules.errors import IllegalAction, wrong_type
 from moonrules.rules.ruleset import (
     PRESETS,
     Renege,
@@ -75,7 +76,7 @@ Step = Literal["deal", "bid", "discard", "trump", "play"]
 _HAND_FIELDS = ("first_bidder", "deal", "widow", "bids", "discard", "trump", "plays")
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Violation:
     """The first thing in a record the rules forbid.
 
@@ -109,7 +110,7 @@ class RecordViolation(IllegalAction):
         self.violation = violation
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class HandSummary:
     """One hand of a replayed record: bidder, bid, tricks per seat, score change per side."""
 
@@ -127,7 +128,7 @@ class HandSummary:
         }
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class ReplayResult:
     """What :func:`replay` found. ``state`` is the state reached (before the violation)."""
 
@@ -192,6 +193,8 @@ def to_record(state: GameState) -> dict[str, JSON]:
     read is written as for any state: tiles high end first, each seat's tiles high
     first, every field.
     """
+    if type(state) is not GameState:
+        raise wrong_type("state", "a GameState", state)
     g = state.game
     hands = [*g.history]
     if g.open_hand is None or state.hand != g.open_hand or not hands:
@@ -334,6 +337,8 @@ def replay(record: JSON, *, rules: RuleSet | None = None) -> ReplayResult:
     in the result's ``violation``, never raised. ``rules`` applies when the
     record names none (default: the standard rules).
     """
+    if rules is not None and not isinstance(rules, RuleSet):
+        raise wrong_type("rules", "a RuleSet or None", rules)
     rules, seed, hands = parse_record(record, rules)
     state: GameState | None = None
     summaries: list[HandSummary] = []
@@ -657,6 +662,8 @@ def load_record(text: str | bytes, *, max_length: int | None = MAX_RECORD_BYTES)
     too deeply, a number too long, ``NaN`` or ``Infinity``, a member named twice
     (see :mod:`moonrules.records.jsontext`). Bytes must be UTF-8.
     """
+    if max_length is not None:
+        check_int(max_length, "max_length", 1, what="a length in characters")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")

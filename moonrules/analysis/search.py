@@ -31,6 +31,7 @@ from typing import Final
 from moonrules.game import GameState, legal_play_mask
 from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.kernel.tables import LED_SUIT, STRENGTH, SUIT_MASK, winner_index
+from moonrules.rules.errors import ArgumentError, wrong_type
 from moonrules.rules.suits import TRUMP_SUIT
 
 __all__ = ["TABLES", "Search", "SolverCache", "TrumpTables", "solve_remaining"]
@@ -137,6 +138,10 @@ class SolverCache:
     __slots__ = ("_context", "classes", "entries", "max_entries", "nodes")
 
     def __init__(self, max_entries: int = 1 << 18) -> None:
+        if type(max_entries) is not int:
+            raise wrong_type("max_entries", "a whole number of entries", max_entries)
+        if max_entries < 1:
+            raise ArgumentError(f"max_entries: at least 1 entry, not {max_entries}")
         self.max_entries = max_entries
         self.entries: dict[int, Entry] = {}
         self.classes: dict[int, int] = {}

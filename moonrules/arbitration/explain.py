@@ -22,15 +22,31 @@ import attrs
 
 from moonrules.rules.auction import MOON, PASS, Auction, call_name, check_call, legal_calls
 from moonrules.rules.clauses import trump_clause
-from moonrules.rules.errors import IllegalAction, ParseError, quote, shown
+from moonrules.rules.contract import (
+    check_bool,
+    check_instance,
+    check_int,
+    check_sequence,
+    check_str,
+    typed,
+)
+from moonrules.rules.errors import IllegalAction, ParseError, quote, shown, wrong_type
 from moonrules.rules.ruleset import FirstLead, RuleSet, Scoring
 from moonrules.rules.scoring import HandScore, game_winner, score_hand, side_tricks
-from moonrules.rules.suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit, rank
-from moonrules.rules.tiles import Tile
+from moonrules.rules.suits import (
+    TRUMP_SUIT,
+    Trump,
+    check_tile_and_trump,
+    in_suit,
+    is_trump,
+    led_suit,
+    rank,
+)
+from moonrules.rules.tiles import Tile, check_tiles
 from moonrules.rules.tricks import trick_winner
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Reason:
     """One link of a ruling's chain: a clause and what it says about this case."""
 
@@ -42,11 +58,13 @@ class Reason:
 
 
 def side_name(rules: RuleSet, side: int) -> str:
-    """``seat N``, or ``team N (seats N and N+2)`` in partnership rules."""
+    """``seat N``, or ``team N (seats N and N+2)`` in partnership rules (TEAM-1)."""
+    check_instance(rules, RuleSet, "rules")
+    check_int(side, "side", 0, rules.sides - 1, "a side number")
     return f"team {side} (seats {side} and {side + 2})" if rules.partnership else f"seat {side}"
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Explanation:
     """An answer to one situation: a verdict, and the clause chain it rests on.
 
@@ -145,6 +163,13 @@ def explain_play(
     """
     from moonrules.rules.ruleset import STANDARD
 
+    check_tile_and_trump(play, trump, "play")
+    check_tiles(trick, "trick", distinct=False)
+    if hand is not None:
+        check_tiles(hand, "hand", distinct=False)
+    if rules is not None:
+        check_instance(rules, RuleSet, "rules", "a RuleSet or None")
+    check_bool(first_lead, "first_lead")
     r = rules or STANDARD
     tr = list(trick)
     _check_situation(play, tr, hand, r)
@@ -290,7 +315,12 @@ def explain_trick(
 
     ``players`` defaults to the number of tiles; ``leader`` is the seat that led.
     """
-    ts = list(trick)
+    if type(trump) is not Trump:
+        raise wrong_type("trump", "a Trump", trump)
+    ts = list(check_tiles(trick, "trick", distinct=False))
+    check_int(leader, "leader", what="a seat number")
+    if players is not None and check_int(players, "players", what="3 or 4") not in (3, 4):
+        raise ParseError(f"players: Moon is played by 3 or 4 players, not {shown(players)}")
     if not ts:
         raise ParseError("a trick needs at least the led tile")
     if len(set(ts)) != len(ts):
@@ -370,6 +400,7 @@ def _parse_call(text: str) -> int:
 def parse_calls(text: str) -> list[int]:
     """``"5,pass,6"`` as calls (0 for pass; ``moon`` for 21); a word that is not a call,
     or a number of more than three digits, raises :class:`ParseError`."""
+    check_str(text, "text", "calls written as text, like 'pass 5 6'")
     parts = [p for p in re.split(r"[\s,]+", text) if p]
     return [_parse_call(p) for p in parts]
 
@@ -380,9 +411,12 @@ def explain_auction(rules: RuleSet, calls: Sequence[int], first_bidder: int = 0)
     BID-2 (one call each, clockwise), BID-3 (each bid above the earlier ones),
     BID-4 (bid values), BID-5 (21 ends it), BID-6 (the winner), BID-7/BID-8 (all pass).
     """
+    check_instance(rules, RuleSet, "rules")
+    check_sequence(calls, "calls", "a sequence of calls (0 is a pass)", _call_type)
+    check_int(first_bidder, "first_bidder", what="a seat number")
     n = rules.players
     if not 0 <= first_bidder < n:
-        raise ParseError(f"seats are numbered 0 to {n - 1}, not {first_bidder}")
+        raise ParseError(f"first_bidder: seats are numbered 0 to {n - 1}, not {first_bidder}")
     a = Auction((), first_bidder, rules)
     reasons: list[Reason] = []
     for j, c in enumerate(calls):
@@ -440,17 +474,33 @@ def explain_auction(rules: RuleSet, calls: Sequence[int], first_bidder: int = 0)
 
 def _check_score(rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int]) -> None:
     """:class:`ParseError` unless a hand can end with these tricks, bidder and bid."""
+    check_instance(rules, RuleSet, "rules")
+    check_int(bidder, "bidder", what="a seat number")
+    check_int(bid, "bid", what="a bid")
+    check_sequence(tricks, "tricks", "a sequence of tricks won per seat", _count_type)
     n = rules.players
     if len(tricks) != n:
-        raise ParseError(f"give the tricks of each of the {n} seats, not {len(tricks)} numbers")
+        raise ParseError(
+            f"tricks: give the tricks of each of the {n} seats, not {len(tricks)} numbers"
+        )
     if any(t < 0 for t in tricks):
-        raise ParseError(f"a seat takes no fewer than 0 tricks, not {min(tricks)}")
+        raise ParseError(f"tricks: a seat takes no fewer than 0 tricks, not {min(tricks)}")
     if sum(tricks) != 7:
-        raise ParseError(f"the tricks of a hand add up to 7, not {sum(tricks)}")
+        raise ParseError(f"tricks: the tricks of a hand add up to 7, not {sum(tricks)}")
     if not 0 <= bidder < n:
-        raise ParseError(f"seats are numbered 0 to {n - 1}, not {bidder}")
+        raise ParseError(f"bidder: seats are numbered 0 to {n - 1}, not {shown(bidder)}")
     if bid not in rules.bids:
-        raise ParseError(f"{bid} is not a bid of these rules ({', '.join(map(str, rules.bids))})")
+        raise ParseError(
+            f"bid: {shown(bid)} is not a bid of these rules ({', '.join(map(str, rules.bids))})"
+        )
+
+
+def _call_type(value: object, parameter: str) -> None:
+    check_int(value, parameter, what="a call: 0 (pass) or a bid")
+
+
+def _count_type(value: object, parameter: str) -> None:
+    check_int(value, parameter, what="a whole number")
 
 
 def explain_score(
@@ -467,6 +517,8 @@ def explain_score(
     (END-1 … END-3, SCORE-4).
     """
     _check_score(rules, bidder, bid, tricks)
+    if totals is not None:
+        check_sequence(totals, "totals", "a sequence of scores per side, or None", _count_type)
     side = rules.side_of(bidder)
     per_side = side_tricks(rules, tricks)
     result: HandScore = score_hand(rules, bidder, bid, tricks)

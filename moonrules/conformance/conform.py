@@ -42,6 +42,7 @@ from moonrules.conformance.target import (
     read_answer,
 )
 from moonrules.records.record import JSON, RecordError, rules_from_json
+from moonrules.rules.contract import check_arguments
 from moonrules.rules.errors import MoonError, ParseError
 from moonrules.rules.ruleset import rules_by_name
 
@@ -144,6 +145,7 @@ def load_vectors(directory: Path | None = None) -> list[Vector]:
     Each file's provenance header is checked: a file whose content does not
     match its hash was edited or damaged, and is refused.
     """
+    check_arguments(load_vectors, locals())
     directory = vector_dir() if directory is None else directory
     paths = sorted(directory.glob("*.jsonl"))
     if not paths:
@@ -199,6 +201,7 @@ def select(
     and :func:`run` sends the carrier's with an op the target supports. A preset name
     that matches no preset, or a clause that is not written like ``BID-3``, is refused.
     """
+    check_arguments(select, locals())
     wanted_rules = None if rules is None else _preset_set(rules, "--rules")
     unwanted_rules = _preset_set(exclude_rules or (), "--exclude-rules")
     if ops is not None:
@@ -589,6 +592,7 @@ def conform(
     progress: Callable[[int, int, int], None] | None = None,
 ) -> tuple[list[Outcome], list[str]]:
     """Load, filter and run the vectors; the outcomes and the report's lines."""
+    check_arguments(conform, locals())
     try:
         timeout = check_timeout(timeout, "--timeout")
     except TargetError as e:

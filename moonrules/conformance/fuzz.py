@@ -79,7 +79,10 @@ from moonrules.conformance.target import (
     clip,
     read_answer,
 )
+from moonrules.game.deal import check_seed
 from moonrules.records.record import JSON
+from moonrules.rules.contract import check_arguments
+from moonrules.rules.errors import PicklableError
 
 Handler = Callable[[Request], Response]
 
@@ -107,7 +110,7 @@ _REFERENCE_CACHE: Final = 100_000
 # Talking to a target
 
 
-class TargetFailure(Exception):
+class TargetFailure(PicklableError):
     """The target did not answer a request with a protocol response.
 
     ``kind`` is ``"crash"`` (it exited, or an in-process target raised), ``"timeout"``
@@ -609,7 +612,9 @@ def _check_budget(examples: int | None, seconds: float | None, max_findings: int
         except TargetError as e:
             raise FuzzError(str(e)) from None
     if max_findings < 1:
-        raise FuzzError(f"the number of findings must be at least 1, not {max_findings}")
+        raise FuzzError(
+            f"max_findings: the number of findings must be at least 1, not {max_findings}"
+        )
 
 
 def fuzz(
@@ -656,6 +661,9 @@ def fuzz(
     ``progress`` is called now and then. ``reference`` replaces
     :func:`moonrules.conformance.protocol.handle` (for tests).
     """
+    check_arguments(fuzz, locals())
+    if batch < 1:
+        raise FuzzError(f"batch: at least 1 request a batch, not {batch}")
     names = op_names(ops)
     chosen = preset_names(rules)
     if exclude_rules:
@@ -664,16 +672,19 @@ def fuzz(
         if not chosen:
             raise FuzzError("--exclude-rules leaves no rule set to fuzz")
     if compare not in COMPARE_LEVELS:
-        raise FuzzError(f"unknown comparison level {compare!r}: {', '.join(COMPARE_LEVELS)}")
+        raise FuzzError(
+            f"compare: unknown comparison level {compare!r}: {', '.join(COMPARE_LEVELS)}"
+        )
     required = frozenset(op_names(require, "required op")) if require else frozenset()
     _check_budget(examples, seconds, max_findings)
     try:
         timeout = check_timeout(timeout, "the timeout")
-        shrink_seconds = check_timeout(shrink_seconds, "the shrinking time")
+        shrink_seconds = check_timeout(shrink_seconds, "shrink_seconds, the shrinking time,")
     except TargetError as e:
         raise FuzzError(str(e)) from None
     if seed is None:
         seed = random.SystemRandom().randrange(2**32)
+    check_seed(seed)
     from moonrules.conformance.protocol import handle
 
     owned: ProcessTarget | None = None

@@ -35,6 +35,7 @@ from moonrules.records.jsontext import (
     read_line,
     skip_line,
 )
+from moonrules.rules.contract import check_arguments, check_int
 
 JSON = Any
 Handler = Callable[[dict[str, JSON]], dict[str, JSON]]
@@ -79,6 +80,8 @@ def serve(
     :func:`moonrules.conformance.protocol.handle`); every other line gets the
     reference's error answer. Returns at the end of ``source``.
     """
+    check_arguments(serve, locals())
+    check_int(max_line_bytes, "max_line_bytes", 1, what="a number of bytes")
     count = 0
     while True:
         line = read_line(source, max_line_bytes)

@@ -17,7 +17,7 @@ and every field of the original.
 from __future__ import annotations
 
 import reprlib
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from moonrules.rules.suits import Trump
@@ -35,9 +35,7 @@ class PicklableError(Exception):
     ``__init__`` takes other arguments than the message it passes on, as most of ours do.
     """
 
-    def __reduce__(
-        self,
-    ) -> tuple[object, tuple[type[BaseException], tuple[object, ...], dict[str, object]]]:
+    def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuilt, (type(self), self.args, dict(vars(self))))
 
 

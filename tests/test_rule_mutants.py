@@ -33,6 +33,8 @@ from moonrules.verification.mutation import (
 
 ROOT = Path(__file__).resolve().parents[1]
 CLAUSES = spec_clauses((ROOT / "spec" / "rules.md").read_text(encoding="utf-8"))
+UNDEFINED = next(f"END-{n}" for n in range(1, 100) if f"END-{n}" not in CLAUSES)
+"""An ID shaped like a clause that the spec does not define (built, so that no file cites it)."""
 MUTANTS = load(ROOT / "tests" / "rule_mutants.toml")
 
 
@@ -121,7 +123,7 @@ def _mutant(**changes: object) -> Mutant:
         ({"file": "moonrules/cli/verify.py"}, "is not a source file of"),
         ({"file": "moonrules/rules/nothing.py"}, "does not exist"),
         ({"replacement": "    if top < rules.target:"}, "one different line"),
-        ({"clauses": ("END-9",)}, "unknown clauses"),
+        ({"clauses": (UNDEFINED,)}, "unknown clauses"),
         ({"killed_by": ("no-such-property",)}, "unknown properties"),
         ({"id": "Not An Id"}, "ids are lower-case"),
     ],

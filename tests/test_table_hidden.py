@@ -16,7 +16,9 @@ step the frame describes:
   ``MOONRULES_DEEP=1``;
 - each finished game's record (``GET /rooms/{room}/record``) replays as valid.
 
-``MOONRULES_DEEP=1`` plays many more games.
+The quick profile plays its games to a target of 7, so that each lasts a hand or a few (a
+whole game to 21 with random players can run to dozens of hands); ``MOONRULES_DEEP=1`` plays
+many more games, to the presets' own target.
 """
 
 from __future__ import annotations
@@ -27,12 +29,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from table_support import Player, Server, states_of, validator
 
-from moonrules import GameState, legal_actions
+from moonrules import PARTNERSHIP, STANDARD, GameState, legal_actions
 from moonrules.conformance.protocol import view_json
 from moonrules.records.record import replay
+from moonrules.records.values import rules_json
 from moonrules.table.wire import legal_json
 
 pytest.importorskip("starlette")
@@ -112,9 +116,14 @@ def check_frames(frames: list[str], states: list[GameState], seat: int | None) -
     return len(frames)
 
 
+def _rules(preset: Any) -> Any:
+    """A preset's name, or (quick profile) its rule object with a target of 7."""
+    return preset.name if DEEP else rules_json(attrs.evolve(preset, target=7))
+
+
 GAME_SETUPS = [
-    ("standard", {"1": "basic"}, (0, 2)),
-    ("partnership", {"2": "basic", "3": "random"}, (0, 1)),
+    (_rules(STANDARD), {"1": "basic"}, (0, 2)),
+    (_rules(PARTNERSHIP), {"2": "basic", "3": "random"}, (0, 1)),
 ]
 
 

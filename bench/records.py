@@ -8,8 +8,7 @@ itself) and the seconds it took. The promise (``docs/limits.md``): under 200 MB 
 record within the default limits.
 
 Shapes: ``played`` (hands played out, three players), ``thrown`` (every hand thrown in: the
-most hands a record holds), ``partnership`` (four players, played out), ``bidding`` (every
-hand stopped after its auction, thrown in after bids of 4 and passes).
+most hands a record holds), ``partnership`` (four players, played out).
 
     python bench/records.py [--shapes played,thrown] [--forms json,notation] [--extra report]
 """
@@ -59,7 +58,7 @@ def _hands(shape: str, count: int, seed: int = 1) -> list[dict[str, Any]]:
     rng = random.Random(seed)
     while state.hand_number <= count:
         actions = m.legal_actions(state)
-        if shape == "thrown" or (shape == "bidding" and state.phase is m.Phase.BIDDING):
+        if shape == "thrown":
             passes = [a for a in actions if isinstance(a, m.Pass)]
             actions = passes or actions
         state = m.apply(state, rng.choice(actions))
@@ -106,7 +105,7 @@ def measure(path: Path, extra: list[str]) -> tuple[int, int, float, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--shapes", default="played,thrown,partnership,bidding")
+    parser.add_argument("--shapes", default="played,thrown,partnership")
     parser.add_argument("--forms", default="json,notation")
     parser.add_argument("--extra", default="report,json,html")
     args = parser.parse_args()

@@ -626,6 +626,7 @@ def run(
     compare: CompareLevel = "strict",
     require: Sequence[str] = (),
     progress: Callable[[int, int, int], None] | None = None,
+    startup_timeout: float = STARTUP_TIMEOUT,
 ) -> list[Outcome]:
     """Run ``vectors`` against the target command ``argv``; one outcome per vector, in order.
 
@@ -644,17 +645,20 @@ def run(
     answers with ``unknown-op`` is unsupported: its vectors are skipped (status
     ``unsupported``), unless it is in ``require``; the protocol-level vectors of
     :data:`CARRIER` are then sent with an op the target supports (:func:`carry`).
-    ``progress(done, failed, total)`` is called after each vector. Raises
-    :class:`OSError` if the command cannot be started at all.
+    ``progress(done, failed, total)`` is called after each vector. The timeout counts from
+    when the target reads a request; a target just started may take ``startup_timeout``
+    to read its first. Raises :class:`OSError` if the command cannot be started at all.
     """
-    target = Target(argv, timeout=timeout, env=env, cwd=cwd, startup_timeout=STARTUP_TIMEOUT)
+    target = Target(argv, timeout=timeout, env=env, cwd=cwd, startup_timeout=startup_timeout)
     target.start()
     runner = _Runner(target, compare, frozenset(require), None, total=len(vectors))
     if progress is not None:
         total = len(vectors)
         runner.progress = lambda done, failed, _: progress(done, failed, total)
-    # the carrier's vectors last, once the ops the target supports are known
-    order = sorted(range(len(vectors)), key=lambda i: vectors[i].op == CARRIER)
+    # the carrier's vectors last, once the ops the target supports are known; before them the
+    # lines that are no request (unreadable, or no object), which many engines answer alike:
+    # faults there say less about a target than faults in the ops it answers
+    order = sorted(range(len(vectors)), key=lambda i: _sending_order(vectors[i]))
     try:
         for i in order:
             runner.run(vectors[i])
@@ -662,6 +666,14 @@ def run(
         target.close()
     by_vector = dict(zip(order, runner.outcomes, strict=True))
     return [by_vector[i] for i in range(len(vectors))]
+
+
+def _sending_order(v: Vector) -> int:
+    """When ``v`` is sent: the ops' vectors first, then the lines that are no request
+    object, then the carrier's."""
+    if v.op == CARRIER:
+        return 2
+    return 1 if v.raw or not isinstance(v.request, dict) else 0
 
 
 def _compact(value: JSON) -> str:

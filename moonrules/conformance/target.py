@@ -547,8 +547,8 @@ class Target:
         started again and sent it, once.
         """
         wait = self.timeout if timeout is None else check_timeout(timeout)
-        end = self._pending[0][0] if self._pending else None
-        self._await_line(wait, end)
+        self._await_line(wait)
+        end = self._pending[0][0] if self._pending else None  # (after any restart)
         answer, consumed = self._ready.popleft()
         if answer == _OVERLONG:
             self.stop()
@@ -562,7 +562,7 @@ class Target:
         self.answered += 1
         return _text(answer)
 
-    def _await_line(self, wait: float, end: int | None) -> None:
+    def _await_line(self, wait: float) -> None:
         """Wait until a line of output is ready; a :class:`TargetFault` if none comes."""
         started = time.monotonic()
         read_at: float | None = None
@@ -583,7 +583,7 @@ class Target:
                     continue
                 raise self._crashed()
             if read_at is None:
-                read = None if end is None else self._read(end)
+                read = self._read(self._pending[0][0]) if self._pending else None
                 if read is None or read:
                     read_at = now
             late = self._late(now, started, read_at, wait)

@@ -114,9 +114,7 @@ def test_the_schemas_are_valid_draft_2020_12() -> None:
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
 
 
-def test_check_json_fits_its_schema(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_check_json_fits_its_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``check --json`` of valid records, records breaking a rule and notation rulings."""
     from moonrules.cli.main import main
 

@@ -199,9 +199,9 @@ def load_vectors(directory: Path | None = None) -> list[Vector]:
 
 def _vector_text(path: Path) -> str:
     """The text of a vector file, read within :data:`MAX_VECTOR_FILE_BYTES`."""
+    if not stat.S_ISREG(os.stat(path).st_mode):  # (a FIFO would block the opening)
+        raise ConformError(f"{path}: not a regular file, so not a vector file")
     with open(path, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise ConformError(f"{path}: not a regular file, so not a vector file")
         try:
             data = read_bounded(f, MAX_VECTOR_FILE_BYTES)
         except TooLarge:

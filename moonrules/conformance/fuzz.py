@@ -152,10 +152,11 @@ class ProcessTarget(Target):
         timeout: float = DEFAULT_TIMEOUT,
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
+        startup_timeout: float = STARTUP_TIMEOUT,
     ) -> None:
         try:
             super().__init__(
-                command, timeout=timeout, cwd=cwd, env=env, startup_timeout=STARTUP_TIMEOUT
+                command, timeout=timeout, cwd=cwd, env=env, startup_timeout=startup_timeout
             )
         except TargetError as e:
             raise FuzzError(str(e)) from None
@@ -662,6 +663,7 @@ def fuzz(
     max_findings: int = DEFAULT_MAX_FINDINGS,
     exhaustive: bool = False,
     batch: int = BATCH,
+    startup_timeout: float = STARTUP_TIMEOUT,
 ) -> FuzzReport:
     """Fuzz ``target`` against the reference; the report of what disagreed, shrunk.
 
@@ -681,7 +683,9 @@ def fuzz(
     ``max_findings`` distinct ones per op (by kind, preset and clauses), each shrunk.
     ``exhaustive``: send every legal request of the finite ops instead
     (:func:`moonrules.conformance.spaces.exhaustive`); ``seconds`` then caps the run.
-    ``progress`` is called now and then. ``reference`` replaces
+    ``progress`` is called now and then. The timeout counts from when the target reads a
+    request; a process just started may take ``startup_timeout`` to read its first.
+    ``reference`` replaces
     :func:`moonrules.conformance.protocol.handle` (for tests).
     """
     names = op_names(ops)
@@ -707,7 +711,9 @@ def fuzz(
     owned: ProcessTarget | None = None
     process: ProcessTarget | None = None
     if isinstance(target, str):
-        owned = process = ProcessTarget(target, timeout=timeout, cwd=cwd, env=env)
+        owned = process = ProcessTarget(
+            target, timeout=timeout, cwd=cwd, env=env, startup_timeout=startup_timeout
+        )
         process.start()
         call: Handler = process
         name = process.display

@@ -61,7 +61,7 @@ import attrs
 
 from moonrules.records.jsontext import MAX_NUMBER_LENGTH, JSONTextError, loads
 from moonrules.records.record import JSON, RecordError, parse_record, rules_from_json
-from moonrules.rules.errors import ParseError, quote, wrong_type
+from moonrules.rules.errors import QUOTE_LENGTH, ParseError, quote, wrong_type
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES, Tile
 
@@ -148,6 +148,16 @@ _EXPECTED_LINE = (
 
 
 _DIGITS = re.compile(r"[0-9]+")
+
+
+def _quoted(text: str) -> str:
+    """``text`` quoted for a message, as :func:`moonrules.rules.errors.quote` does, but cut so
+    that it prints in at most about :data:`QUOTE_LENGTH` characters, escapes included (forty
+    characters no terminal shows are written ``\\U0002ec05`` each)."""
+    length = QUOTE_LENGTH
+    while length > 1 and len(repr(text[:length])) > QUOTE_LENGTH + 2:
+        length //= 2
+    return quote(text, length)
 
 
 def _number(text: str, n: int) -> int:
@@ -386,10 +396,12 @@ class _Parser:
             "claim": "expected 'claim S all' or 'claim S K'",
         }
         if word in hints:
-            raise NotationError(n, f"{hints[word]}; got {quote(text)}")
+            raise NotationError(n, f"{hints[word]}; got {_quoted(text)}")
         if re.match(rf"^{_SEAT}\s+\S+", text, re.I):
-            raise NotationError(n, f"a call is written 'S bids N' or 'S passes'; got {quote(text)}")
-        raise NotationError(n, f"{_EXPECTED_LINE}; got {quote(text)}")
+            raise NotationError(
+                n, f"a call is written 'S bids N' or 'S passes'; got {_quoted(text)}"
+            )
+        raise NotationError(n, f"{_EXPECTED_LINE}; got {_quoted(text)}")
 
     def on_rules(self, n: int, m: re.Match[str]) -> None:
         if self.current is not None or self.has_rules:
@@ -472,7 +484,7 @@ class _Parser:
             return
         if _DIGITS.fullmatch(amount) is None or _number(amount, n) < 1:
             raise NotationError(
-                n, f"expected 'S bids N' with a whole number of tricks, got {quote(amount)}"
+                n, f"expected 'S bids N' with a whole number of tricks, got {_quoted(amount)}"
             )
         self._call(n, m.group(1), _number(amount, n))
 
@@ -497,7 +509,7 @@ class _Parser:
             h.trump = Trump.parse(m.group(1)).to_json()
         except ParseError:
             raise NotationError(
-                n, f"expected 'trump X' with 0-6, 'doubles' or 'none', got {quote(m.group(1))}"
+                n, f"expected 'trump X' with 0-6, 'doubles' or 'none', got {_quoted(m.group(1))}"
             ) from None
         h.order.append("trump")
         h.lines[_TRUMP_LINE] = n
@@ -539,7 +551,7 @@ class _Parser:
             raise NotationError(
                 n,
                 f"expected 'score' and {sides} whole numbers (the running totals, one per "
-                f"{'team' if sides == 2 else 'seat'}), got {quote(m.group(1))}",
+                f"{'team' if sides == 2 else 'seat'}), got {_quoted(m.group(1))}",
             )
         self.scores.append(ScoreLine(h.index, tuple(_number(p, n) for p in parts), n))
 
@@ -553,7 +565,7 @@ class _Parser:
             k = int(what)
         else:
             raise NotationError(
-                n, f"expected 'claim S all' or 'claim S K' (K from 1 to 7), got {quote(what)}"
+                n, f"expected 'claim S all' or 'claim S K' (K from 1 to 7), got {_quoted(what)}"
             )
         self.claim = ClaimLine(h.index, s, k, n)
 

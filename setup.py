@@ -8,20 +8,27 @@ conform`` finds them when moonrules is installed rather than run from a checkout
 ``tests/test_packaging.py`` builds a wheel and checks the copies.
 
 With ``MOONRULES_COMPILE=1`` in the environment, the modules of :data:`COMPILED` are
-also compiled with mypyc (from the same source: the build needs mypy, which it
-fetches, and a C compiler). Without a compiler the build goes on with the source
-alone (``pip install -v`` shows why; ``moonrules.analysis.solver.COMPILED`` tells).
-See ``docs/guides/solver-speed.md``.
+also compiled with mypyc (from the same source: the build needs mypy, which the build
+backend, ``build_backend/moonrules_build.py``, then adds to the build's requirements,
+and a C compiler). They are compiled together into one shared library that sits in the
+package (``moonrules.kernel.compiled.SHARED_LIBRARY``), beside the extension of each
+module, so that every install of the checkout finds it. Without a compiler the build
+goes on with the source alone (``pip install -v`` shows why;
+``moonrules.analysis.solver.COMPILED`` tells). See ``docs/guides/solver-speed.md``.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import os
 import shutil
+import time
 from pathlib import Path
+from types import ModuleType
 
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
@@ -33,42 +40,46 @@ COMPILE = os.environ.get("MOONRULES_COMPILE", "") not in ("", "0")
 """Whether this build compiles :data:`COMPILED` (``MOONRULES_COMPILE=1``)."""
 
 
-def _compiled_modules() -> tuple[str, ...]:
-    """The source files of ``moonrules.kernel.compiled.COMPILED_MODULES``, read from that file."""
+def _compiled_list() -> ModuleType:
+    """``moonrules.kernel.compiled``, read from its file without importing the package."""
     spec = importlib.util.spec_from_file_location(
         "moonrules_compiled_list", ROOT / "moonrules" / "kernel" / "compiled.py"
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return tuple(
-        str(module.source_path(name).relative_to(ROOT)) for name in module.COMPILED_MODULES
-    )
+    return module
 
 
-COMPILED = _compiled_modules()
+_LIST = _compiled_list()
+COMPILED = tuple(str(_LIST.source_path(n).relative_to(ROOT)) for n in _LIST.COMPILED_MODULES)
 """The modules compiled with mypyc: the legal-play masks and the solver's search."""
-COMPILE_NEEDS = ["mypy>=1.10", "attrs>=23.1"]
-"""What compiling needs in the build environment (mypy type-checks what it compiles)."""
+GROUP: str = _LIST.GROUP
+"""mypyc's name for them together: their shared library is ``GROUP + "__mypyc"``."""
 
 
 def compiled_extensions() -> list[Extension]:
     """The mypyc extensions of :data:`COMPILED`, or none when not asked for.
 
-    setuptools runs this file once to learn the build's requirements, before mypy is
-    installed: then there is nothing to compile yet. Each extension is optional, so
-    a machine without a C compiler builds the pure-Python package with a warning.
+    The shared library is named for :data:`GROUP`, a module of the package, so it is
+    built inside the package rather than at the root of the checkout. Each extension
+    is optional, so a machine without a C compiler builds the pure-Python package
+    with a warning.
     """
     if not COMPILE:
         return []
     try:
         from mypyc.build import mypycify
     except ImportError:
-        # The first run (learning the requirements) has no mypy yet; a build without
-        # isolation may have none at all: say so, the build goes on with the source.
+        # A build without isolation may have no mypy: say so, it goes on with the source.
         print("MOONRULES_COMPILE=1: mypy (mypyc) is not installed here; nothing compiled")
         return []
-    extensions: list[Extension] = mypycify(list(COMPILED), opt_level="3", debug_level="0")
+    if "group_name" not in inspect.signature(mypycify).parameters:
+        print("MOONRULES_COMPILE=1: mypy 1.17 or later is needed to compile; nothing compiled")
+        return []
+    extensions: list[Extension] = mypycify(
+        list(COMPILED), opt_level="3", debug_level="0", group_name=GROUP
+    )
     for extension in extensions:
         extension.optional = True
     return extensions
@@ -87,8 +98,21 @@ class BuildWithSpec(build_py):
                 shutil.copyfile(source, target)
 
 
+class BuildExtInPlace(build_ext):
+    """``build_ext``, and each extension copied into the checkout (an editable install)
+    dated now: a rebuild that left the compiled code as it was is current all the same
+    (``moonrules.kernel.compiled.stale_build`` compares the times of the files)."""
+
+    def copy_extensions_to_source(self) -> None:
+        super().copy_extensions_to_source()
+        now = time.time()
+        for extension in self.extensions:
+            target = ROOT / self.get_ext_filename(extension.name)
+            if target.exists():
+                os.utime(target, (now, now))
+
+
 setup(
-    cmdclass={"build_py": BuildWithSpec},
+    cmdclass={"build_py": BuildWithSpec, "build_ext": BuildExtInPlace},
     ext_modules=compiled_extensions(),
-    setup_requires=COMPILE_NEEDS if COMPILE else [],
 )

@@ -36,6 +36,14 @@ from moonrules.game import (
     seeded_deal,
     with_deal,
 )
+from moonrules.game.encoding import (
+    ActionSpace,
+    ObservationLayout,
+    encode_information_state,
+    encode_observation,
+    legal_action_ids,
+    legal_action_mask,
+)
 from moonrules.game.views import PlayerView, view
 from moonrules.rules.auction import MOON, PASS, Auction, apply_call, legal_calls
 from moonrules.rules.errors import (
@@ -89,6 +97,7 @@ __all__ = [
     "TILES",
     "TRUMP_SUIT",
     "Action",
+    "ActionSpace",
     "AllPass",
     "Auction",
     "Bid",
@@ -105,6 +114,7 @@ __all__ = [
     "MoonError",
     "MoonMade",
     "NameTrump",
+    "ObservationLayout",
     "OutOfTurn",
     "ParseError",
     "Pass",
@@ -126,12 +136,16 @@ __all__ = [
     "apply_call",
     "apply_renege",
     "check_deal",
+    "encode_information_state",
+    "encode_observation",
     "follows",
     "game_winner",
     "illegal_play_reason",
     "in_suit",
     "is_trump",
     "led_suit",
+    "legal_action_ids",
+    "legal_action_mask",
     "legal_actions",
     "legal_calls",
     "legal_plays",

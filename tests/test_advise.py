@@ -24,6 +24,7 @@ from moonrules.analysis.advise import (
     wilson,
 )
 from moonrules.analysis.solver import solve
+from moonrules.cli.advise import render
 from moonrules.cli.main import main
 from moonrules.rules.scoring import score_hand
 from moonrules.rules.suits import TRUMP_SUIT, in_suit, led_suit, rank
@@ -208,6 +209,15 @@ def test_calls_so_far_limit_the_bids() -> None:
     a = advise(tiles(HAND), calls=(0, 5), trumps=(m.Trump.SIX,), samples=4, min_samples=4)
     assert a.bids == (6, 7, 21) and a.may_pass
     assert a.best.bid in (0, 6, 7, 21)
+    # bids 4 and 5 are closed after "pass 5": they are not rated, shown nor in the JSON
+    assert [b.bid for t in a.trumps for b in t.bids] == [6, 7, 21]
+    assert [b["bid"] for b in a.to_json()["trumps"][0]["bids"]] == [6, 7, 21]  # type: ignore[index]
+    text = render(a)
+    assert "P(make 6)" in text and "P(make 5)" not in text and "bid 4" not in text
+    full = advise(tiles(HAND), trumps=(m.Trump.SIX,), samples=4, min_samples=4)
+    assert full.trump(m.Trump.SIX).bid(6) == a.trump(m.Trump.SIX).bid(6)  # the same samples
+    with pytest.raises(KeyError):
+        a.trump(m.Trump.SIX).bid(5)
     forced = m.RuleSet(all_pass=m.AllPass.FORCE)
     f = advise(tiles(HAND), forced, calls=(0, 0), trumps=(m.Trump.ONE,), samples=4, min_samples=4)
     assert not f.may_pass and f.best.bid in f.bids
@@ -234,7 +244,9 @@ def test_bad_input_is_one_line_and_exit_2(
 ) -> None:
     assert main(["advise", *argv]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("moonrules: error: ") and err.count("\n") == 1 and needle in err, err
+    assert err.startswith("moonrules advise: error: ") and err.count("\n") == 1 and needle in err, (
+        err
+    )
 
 
 def test_cli_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -270,3 +282,16 @@ def test_under_marks_a_bid_is_worth_one_mark_made_and_minus_one_set() -> None:
     a = advise(tiles(HAND), "marks", trumps=(m.Trump.FIVE,), samples=8, min_samples=8)
     for b in a.trump(m.Trump.FIVE).bids:
         assert b.expected_score == pytest.approx(2 * b.p_make - 1)
+
+
+def test_progress_is_called_after_each_batch() -> None:
+    seen: list[tuple[int, int]] = []
+    advise(
+        tiles(HAND),
+        trumps=(m.Trump.SIX, m.Trump.FIVE),
+        samples=10,
+        min_samples=10,
+        batch=4,
+        progress=lambda done, most: seen.append((done, most)),
+    )
+    assert seen == [(8, 20), (16, 20), (20, 20)]

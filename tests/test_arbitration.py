@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -377,7 +378,13 @@ def test_explain_ex1_a_tile_of_two_suits_must_follow_either() -> None:
 
 
 def test_explain_ex2_doubles_trump_the_double_cannot_follow() -> None:
-    e = explain_play(m.Trump.DOUBLES, m.tile("1-0"), trick=tiles("4-2"), hand=tiles("4-4 1-0"))
+    e = explain_play(
+        m.Trump.DOUBLES,
+        m.tile("1-0"),
+        trick=tiles("4-2"),
+        hand=tiles("4-4 1-0"),
+        rules=m.PARTNERSHIP,
+    )
     assert e.legal is True and e.rule == "FOLLOW-3"
     assert "4-4 is a double, and doubles are trump" in e.reasons[-1].text
     e = explain_trick(m.Trump.DOUBLES, tiles("4-2 6-4 4-4"))
@@ -399,10 +406,15 @@ def test_explain_without_a_hand_and_leads() -> None:
     e = explain_play(m.Trump.SIX, m.tile("5-1"), trick=tiles("3-2"))
     assert e.legal is None and "FOLLOW-3" in e.verdict
     lead = m.RuleSet(first_lead=m.FirstLead.TRUMP)
-    e = explain_play(m.Trump.SIX, m.tile("5-1"), hand=tiles("5-1 6-2"), rules=lead, first_lead=True)
+    seven = tiles("5-1 6-2 5-5 4-3 3-3 2-1 1-1")
+    e = explain_play(m.Trump.SIX, m.tile("5-1"), hand=seven, rules=lead, first_lead=True)
     assert e.legal is False and e.rule == "LEAD-2" and e.allowed == ("6-2",)
-    with pytest.raises(m.ParseError):
+    with pytest.raises(m.IllegalAction, match="5-5 is not in the hand") as e_info:
         explain_play(m.Trump.SIX, m.tile("5-5"), trick=tiles("3-2"), hand=tiles("5-3"))
+    assert e_info.value.rule == "TRICK-1"
+    with pytest.raises(m.IllegalAction, match="holds 7 tiles, not 2") as e_info:
+        explain_play(m.Trump.SIX, m.tile("5-1"), hand=seven[:2], rules=lead, first_lead=True)
+    assert e_info.value.rule == "DEAL-1"
 
 
 def test_explain_trick_ranks() -> None:
@@ -439,8 +451,9 @@ def test_explain_score() -> None:
     assert "wins the game (SCORE-4)" in e.verdict
     e = explain_score(m.preset("marks"), 1, 4, [2, 4, 1])
     assert "+0 +1 +0" in e.verdict and any(r.rule == "SCORE-6" for r in e.reasons)
-    with pytest.raises(m.ParseError):
+    with pytest.raises(m.IllegalAction, match="they add up to 8") as e_info:
         explain_score(m.STANDARD, 0, 5, [4, 2, 2])
+    assert e_info.value.rule == "TRICK-3"
 
 
 @pytest.mark.parametrize(
@@ -454,7 +467,12 @@ def test_explain_score() -> None:
         (["--trump", "2", "--trick", "3-2 6-3 3-3"], 0, "Seat 0 wins the trick with 3-2"),
         (["--bids", "5,pass,6"], 0, "seat 2 is the bidder with 6"),
         (["--score", "--bidder", "0", "--bid", "5", "--tricks", "4,2,1"], 0, "-5 +2 +1"),
-        (["--rules", "pagat", "--trump", "doubles", "--trick", "3-2 3-3 1-1"], 2, "not offered"),
+        (
+            ["--rules", "pagat", "--trump", "doubles", "--trick", "3-2 3-3 1-1"],
+            2,
+            "is not a trump these rules offer",
+        ),
+        (["--calls", "5,pass,6", "--json"], 0, '"rule": "BID-6"'),
         (["--trump", "6"], 2, "give --play"),
         ([], 2, "say what to explain"),
     ],
@@ -483,17 +501,90 @@ def test_record_error_type() -> None:
 
 
 @pytest.mark.parametrize(
-    ("hand", "trick", "words"),
+    ("hand", "trick", "play", "rule", "words"),
     [
-        ("6-4 6-4", "3-2", "6-4 appears twice in the hand"),
-        ("6-4 3-2", "3-2", "3-2 is both in the hand and in the trick"),
-        ("5-1", "3-2", "5-4 is not in the hand"),
+        ("6-4 6-4", "3-2", "6-4", "DEAL-3", "hand[1]: 6-4 appears twice, at hand[0]"),
+        ("6-4 3-2", "3-2", "6-4", "DEAL-3", "hand[1]: 3-2 appears twice, at trick[0]"),
+        ("5-1", "3-2", "5-4", "TRICK-1", "play: 5-4 is not in the hand"),
+        ("5-1", "3-2 5-1", "5-1", "DEAL-3", "appears twice"),
+        ("6-4", "3-2", "3-2", "DEAL-3", "play: 3-2 is already in the trick"),
+        ("6-4", "3-2 4-4 1-1", "6-4", "TRICK-1", "trick: already complete with 3 tiles"),
+        ("6-4 6-0", "3-2", "6-4", "TILE-2", "hand[1]: 6-0 is not a tile of the moon-22 set"),
+        ("6-4", "3-0", "6-4", "TILE-2", "trick[0]: 3-0 is not a tile"),
+        ("2-0", "3-2", "2-0", "TILE-2", "play: 2-0 is not a tile"),
+        ("6-6 6-5 6-4 6-3 6-2 6-1 5-5 5-4", "3-2", "6-6", "DEAL-1", "hand: 8 tiles"),
     ],
 )
-def test_explain_refuses_an_impossible_situation(hand: str, trick: str, words: str) -> None:
-    play = "5-4" if "5-4" in words else hand.split()[0]
-    with pytest.raises(m.ParseError, match=words):
+def test_explain_refuses_an_impossible_situation(
+    hand: str, trick: str, play: str, rule: str, words: str
+) -> None:
+    with pytest.raises(m.IllegalAction, match=re.escape(words)) as e:
         explain_play(m.Trump.SIX, m.tile(play), trick=tiles(trick), hand=tiles(hand))
+    assert e.value.rule == rule
+
+
+@pytest.mark.parametrize(
+    ("argv", "rule", "words"),
+    [
+        (["--trump", "6", "--trick", "3-2 6-3", "--leader", "99"], "SEAT-1", "--leader: seats"),
+        (["--trump", "6", "--trick", "3-2 6-3 3-3 1-1"], "TRICK-1", "at most 3"),
+        (["--trump", "6", "--trick", "3-2 6-3 3-2"], "DEAL-3", "appears twice"),
+        (["--trump", "6", "--trick", "3-2 6-0"], "TILE-2", "6-0 is not a tile"),
+        (["--rules", "no-double-blank", "--trump", "6", "--trick", "0-0"], "TILE-4", "0-0"),
+        (["--rules", "pagat", "--trump", "doubles", "--play", "6-6"], "TRUMP-5", "doubles"),
+        (["--trump", "6", "--play", "6-6", "--hand", "6-6 " * 9], "DEAL-3", "twice"),
+        (["--calls", "5", "--first", "3"], "SEAT-1", "--first: seats"),
+        (["--score", "--bidder", "5", "--bid", "5", "--tricks", "4,2,1"], "SEAT-1", "--bidder"),
+        (["--score", "--bidder", "0", "--bid", "9", "--tricks", "4,2,1"], "BID-4", "9 is not"),
+        (["--score", "--bidder", "0", "--bid", "5", "--tricks", "9,-1,-1"], "TRICK-3", "-1"),
+        (["--score", "--bidder", "0", "--bid", "5", "--tricks", "4,3"], "SEAT-1", "2 numbers"),
+        (
+            ["--score", "--bidder", "0", "--bid", "5", "--tricks", "4,2,1", "--totals", "1"],
+            "SEAT-1",
+            "totals: 1 numbers",
+        ),
+    ],
+)
+def test_explain_cli_refuses_positions_that_cannot_arise_as_serve_does(
+    argv: list[str], rule: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same checks as the protocol's (moonrules.rules.positions): the clause is named."""
+    assert main(["explain", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("moonrules explain: error: ") and err.count("\n") == 1
+    assert words in err and err.rstrip().endswith(f"({rule})"), err
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--trump", "6", "--play", "6-6", "--leader", "1"], "--leader does not go with a play"),
+        (["--calls", "5", "--trump", "6"], "--trump does not go with an auction"),
+        (["--trump", "6", "--trick", "3-2", "--hand", "6-6"], "--hand does not go with a trick"),
+        (
+            ["--score", "--bidder", "0", "--bid", "5", "--tricks", "4,2,1", "--first", "1"],
+            "--first",
+        ),
+    ],
+)
+def test_explain_refuses_an_option_that_does_not_belong_to_the_question(
+    argv: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["explain", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("moonrules explain: error: ") and words in err, err
+
+
+def test_explain_calls_and_its_older_name_bids_are_one_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["explain", "--calls", "5,pass,6"]) == 0
+    new = capsys.readouterr().out
+    assert main(["explain", "--bids", "5,pass,6"]) == 0
+    assert capsys.readouterr().out == new and "seat 2 is the bidder with 6" in new
+    with pytest.raises(SystemExit):
+        main(["explain", "--help"])
+    assert "--calls CALLS, --bids CALLS" in capsys.readouterr().out
 
 
 def test_explain_cli_reports_a_duplicated_tile_without_a_traceback(
@@ -503,7 +594,8 @@ def test_explain_cli_reports_a_duplicated_tile_without_a_traceback(
         ["explain", "--trump", "6", "--hand", "6-4 6-4", "--trick", "3-2", "--play", "6-4"]
     )
     err = capsys.readouterr().err
-    assert status == 2 and "6-4 appears twice in the hand" in err and "Traceback" not in err
+    assert status == 2 and "6-4 appears twice, at hand[0] and at hand[1]" in err
+    assert "Traceback" not in err
 
 
 def test_a_record_that_names_no_trump_and_goes_on_is_ruled_on_trump_1() -> None:
@@ -535,3 +627,20 @@ def test_a_ruling_on_a_call_quotes_the_auction_not_the_message_capitals() -> Non
     assert r.seat == (first + 1) % 3
     assert r.why == f"seat {r.seat} bid 4: a bid of 4 does not beat the earlier bid of 5."
     assert r.allowed == ("pass", "6", "7", "21")
+
+
+def test_the_shared_position_checks_name_a_wrong_type() -> None:
+    from moonrules.rules import positions
+
+    with pytest.raises(TypeError, match="rules"):
+        positions.check_seat(None, 0, "seat")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seat"):
+        positions.check_seat(m.STANDARD, "0", "seat")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="tiles"):
+        positions.check_in_set(m.STANDARD, "hand", ["6-6"])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="trump"):
+        positions.check_offered(m.STANDARD, 6)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="tricks"):
+        positions.check_hand_result(m.STANDARD, 0, 5, "421")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="groups"):
+        positions.check_distinct([("hand", None)])  # type: ignore[list-item]

@@ -353,7 +353,7 @@ def test_conform_runs_from_an_installed_wheel(tmp_path: Path) -> None:
     for name in ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, src / name)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "data")
-    for name in ("moonrules", "spec"):
+    for name in ("moonrules", "spec", "build_backend"):
         shutil.copytree(ROOT / name, src / name, ignore=ignore)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
 
@@ -501,8 +501,10 @@ def test_a_target_that_cannot_be_split_is_one_line_of_error() -> None:
     for command in ("conform", "fuzz"):
         result = _moonrules(command, "--target", "'x", timeout=60)
         assert result.returncode == 2
-        assert result.stderr.strip() == 'moonrules: error: --target: cannot split "\'x": ' + (
-            "No closing quotation"
+        assert (
+            result.stderr.strip()
+            == f'moonrules {command}: error: --target: cannot split "\'x": '
+            + ("No closing quotation")
         )
 
 

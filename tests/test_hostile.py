@@ -470,8 +470,8 @@ def test_serve_with_its_output_or_input_closed_is_one_line_and_status_2() -> Non
         err = result.stderr.decode()
         assert result.returncode == 2 and "Traceback" not in err, err
         assert err.strip() in (
-            "moonrules: error: standard output is closed",
-            "moonrules: error: standard input is closed",
+            "moonrules serve: error: standard output is closed",
+            "moonrules serve: error: standard input is closed",
         )
 
 
@@ -880,12 +880,15 @@ def test_the_limits_page_says_what_the_code_does() -> None:
     ("args", "message"),
     [
         (["--trump", "6", "--trick", "6-6", "--play", "6-6"], "6-6 is already in the trick"),
-        (["--trump", "6", "--trick", "5-5", "--hand", "6-6 5-5", "--play", "6-6"], "both in"),
-        (["--score", "--bidder", "0", "--bid", "5", "--tricks", "9,-1,-1"], "not -1"),
+        (
+            ["--trump", "6", "--trick", "5-5", "--hand", "6-6 5-5", "--play", "6-6"],
+            "appears twice, at trick[0] and at hand[1]",
+        ),
+        (["--score", "--bidder", "0", "--bid", "5", "--tricks", "9,-1,-1"], "tricks[1]: -1"),
         (["--score", "--bidder", "0", "--bid", "5", "--tricks", "\u0663,\u0662,\u0662"], "whole"),
         (["--score", "--bidder", "\u0663", "--bid", "5", "--tricks", "5,1,1"], "a seat"),
         (["--trump", "6", "--trick", "6-6", "--leader", "99"], "not 99"),
-        (["--trump", "6", "--trick", "6-6", "--leader", "3"], "numbered 0 to 2, not 3"),
+        (["--trump", "6", "--trick", "6-6", "--leader", "3"], "0 to 2 with these rules, not 3"),
         (["--bids", "\u00b2"], "'\u00b2' is not a call"),
         (["--bids", "5," + BIG], "is not a call"),
     ],
@@ -1000,7 +1003,7 @@ def _option_hostiles(tmp_path: Path) -> list[tuple[list[str], str]]:
         (["play", "--watch", "--bots", LONG], "no bot"),
         ([*watch, "--save", str(tmp_path / "no" / "dir" / "game.json")], "no directory"),
         ([*watch, "--save", "/dev/null"], "not a regular file"),
-        ([*watch, "--save", str(tmp_path)], "not a regular file"),
+        ([*watch, "--save", str(tmp_path)], "it is a directory"),
         ([*watch, "--save", "/proc/game.json"], "cannot save to '/proc/game.json'"),
         (["fuzz", "--target", "x", "--examples", HUGE], "at most 10,000,000"),
         (["match", "--games", HUGE], "--games must be at most 1,000,000"),
@@ -1077,7 +1080,8 @@ def test_play_stops_at_a_line_of_input_too_long_in_bounded_memory(tmp_path: Path
     binary.write_bytes(b"\n".join(rng.randbytes(rng.randrange(100)) for _ in range(200)))
     with binary.open("rb") as f:
         status, out, err, _ = _measured(["play", "--seed", "1"], tmp_path, stdin=f)
-    assert "the input ended before the game did" in _one_line_refusal(status, err)
+    # refused answer after refused answer: off a terminal the game stops after ten
+    assert "10 answers in a row took no action" in _one_line_refusal(status, err)
     assert b"not a call" in out
 
 

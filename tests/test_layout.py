@@ -3,7 +3,8 @@
 ``moonrules/`` holds subpackages by concern, stacked in :data:`LAYER`:
 
     rules <- kernel <- game <- records <- analysis
-        <- arbitration, conformance, study, bots, verification <- cli
+        <- arbitration, conformance, study, bots, verification <- table
+        <- cli, openspiel, pettingzoo
 
 A module may import its own subpackage and any subpackage of a lower layer; never a higher
 one, and never another subpackage of its own layer (``arbitration`` and ``conformance`` do
@@ -40,7 +41,10 @@ LAYER: dict[str, int] = {
     "study": 5,  # bidding studies: many deals solved on a pool or a cluster, tables, plots
     "bots": 5,  # players that see one seat's view: random, basic, strong; matches
     "verification": 5,  # the proof catalogue and its runner
-    "cli": 6,  # one module per command
+    "table": 6,  # the web table server and its page, on the public API
+    "cli": 7,  # one module per command
+    "openspiel": 7,  # the OpenSpiel games (extra [openspiel])
+    "pettingzoo": 7,  # the PettingZoo environment (extra [pettingzoo])
 }
 """Each subpackage's layer, lowest first. Equal numbers: siblings that do not import each other."""
 
@@ -171,6 +175,37 @@ def f():
     import moonrules.arbitration.rulings
 import json
 """
+
+
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "openspiel": ("pyspiel", "open_spiel", "numpy"),
+    "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
+}
+"""The libraries of the game-AI extras, by the one subpackage that may import them."""
+
+
+def _third_party_imports(path: Path) -> set[str]:
+    """The top-level names of every module ``path`` imports (inside functions too)."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def test_the_game_ai_extras_are_imported_only_in_their_subpackages() -> None:
+    """pyspiel, PettingZoo, gymnasium and numpy only in moonrules.openspiel and
+    moonrules.pettingzoo: the rest of the library never needs them."""
+    wrong = []
+    for path in modules():
+        here = subpackage_of(module_name(path))
+        allowed = set(EXTRAS.get(here or "", ()))
+        for lib in _third_party_imports(path) & {x for libs in EXTRAS.values() for x in libs}:
+            if lib not in allowed:
+                wrong.append(f"{path.relative_to(ROOT)} imports {lib}")
+    assert not wrong, "\n".join(wrong)
 
 
 def test_the_import_reader_sees_every_form() -> None:

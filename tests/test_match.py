@@ -88,7 +88,7 @@ def test_match_command(capsys: pytest.CaptureFixture[str]) -> None:
 def test_match_bad_input(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", *args]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("moonrules: error: ") and message in err
+    assert err.count("\n") == 1 and err.startswith("moonrules match: error: ") and message in err
 
 
 def test_a_match_of_hands_stops_at_the_same_game_whatever_the_workers() -> None:

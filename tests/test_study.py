@@ -158,7 +158,9 @@ def test_bad_settings_are_one_line_and_exit_2(
     base = ["study", "run", str(d), "--seed", "3", "--deals", "2", "--chunk", "2", "--quiet"]
     assert main([*base, *argv]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("moonrules: error: ") and err.count("\n") == 1 and needle in err, err
+    assert (
+        err.startswith("moonrules study run: error: ") and err.count("\n") == 1 and needle in err
+    ), err
     assert not list(d.glob("chunk-*")), "nothing was computed"
 
 
@@ -178,7 +180,9 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(
     argv = ["study", "run", str(tmp_path / "s"), "--deals", "1", "--quiet", "--timeout", "1"]
     assert main([*argv, "--scheduler", f"tcp://127.0.0.1:{port}"]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("moonrules: error: cannot reach the Dask scheduler at tcp://127.0.0.1:")
+    assert err.startswith(
+        "moonrules study run: error: cannot reach the Dask scheduler at tcp://127.0.0.1:"
+    )
     assert err.count("\n") == 1
 
 
@@ -361,7 +365,7 @@ def test_ctrl_c_stops_at_once_and_keeps_the_finished_chunks(tmp_path: Path) -> N
             p.wait()
     assert p.returncode == 130
     assert err.decode().splitlines()[-1] == (
-        "moonrules study: interrupted; run the same command again to continue"
+        "moonrules study run: interrupted; run the same command again to continue"
     )
     with pytest.raises(ProcessLookupError):
         os.killpg(p.pid, 0)  # no worker left in the group
@@ -372,3 +376,117 @@ def test_ctrl_c_stops_at_once_and_keeps_the_finished_chunks(tmp_path: Path) -> N
         c = int(path.stem.split("-")[1])
         first, count = settings.chunk_deals(c)
         assert read_chunk(path) == chunk_rows(m.STANDARD, 0, first, count)
+
+
+def test_a_chunk_file_that_is_not_its_chunk_is_computed_again(tmp_path: Path) -> None:
+    """A run counts a chunk as done only once its file is read back and checked: a truncated
+    file, a foreign one, one with rows out of range are computed again (a line on stderr)."""
+    s = StudySettings(SMALL, seed=3, deals=4, chunk=1, format="csv")
+    good, d = tmp_path / "good", tmp_path / "d"
+    run_study(good, s)
+    run_study(d, s)
+    chunk_path(d, s, 1).write_bytes(chunk_path(d, s, 1).read_bytes()[:-7])  # truncated
+    chunk_path(d, s, 2).write_bytes(b"\x00\x01 not a table")
+    chunk_path(d, s, 3).write_bytes(chunk_path(d, s, 0).read_bytes())  # the wrong deal
+    before = chunk_path(d, s, 0).stat().st_mtime_ns
+    warnings: list[str] = []
+    final = run_study(d, s, warn=warnings.append)
+    assert (final.done, final.new) == (4, 3)
+    assert len(warnings) == 3 and all(w.endswith("; it is computed again") for w in warnings)
+    assert [w.split(" ", 1)[0] for w in warnings] == [str(chunk_path(d, s, c)) for c in (1, 2, 3)]
+    assert "holds 0 rows, not 6" in warnings[0] or "not a chunk of rows" in warnings[0]
+    assert "deal out of range" in warnings[2]
+    assert _files(d) == _files(good)
+    assert chunk_path(d, s, 0).stat().st_mtime_ns == before  # a good chunk is not redone
+    assert run_study(d, s, warn=warnings.append).new == 0 and len(warnings) == 3
+
+
+def test_a_chunk_path_that_is_no_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    s = StudySettings(SMALL, seed=3, deals=2, chunk=1, format="csv")
+    run_study(tmp_path, s)
+    chunk_path(tmp_path, s, 1).unlink()
+    chunk_path(tmp_path, s, 1).mkdir()
+    with pytest.raises(StudyError, match="not a regular file; remove it"):
+        run_study(tmp_path, s)
+
+
+def test_a_run_removes_what_a_killed_run_left_half_written(tmp_path: Path) -> None:
+    s = StudySettings(SMALL, seed=3, deals=2, chunk=1, format="csv")
+    run_study(tmp_path, s)
+    left = [".chunk-000000.csv.0badf00d.tmp", "chunk-000001.csv.tmp", ".study.json.1234abcd.tmp"]
+    for name in left:
+        (tmp_path / name).write_bytes(b"half")
+    (tmp_path / "notes.tmp").write_text("mine")  # not the study's: kept
+    (tmp_path / ".notes.tmp").write_text("mine")
+    run_study(tmp_path, s)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".notes.tmp",
+        "chunk-000000.csv",
+        "chunk-000001.csv",
+        "notes.tmp",
+        "study.json",
+    ]
+
+
+def test_a_second_run_on_a_directory_in_use_is_refused(tmp_path: Path) -> None:
+    import fcntl
+
+    s = StudySettings(SMALL, seed=3, deals=1, chunk=1, format="csv")
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # as a run under way holds it
+        with pytest.raises(StudyError, match="another run is writing to"):
+            run_study(tmp_path, s)
+    finally:
+        os.close(fd)
+    assert run_study(tmp_path, s).done == 1
+
+
+def test_an_interrupt_while_a_chunk_is_written_waits_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in the middle of writing a chunk takes effect once the chunk is in place: no
+    partial file, by construction (here the signal arrives between the write and the rename,
+    where an unguarded writer leaves its temporary file)."""
+    from moonrules.records import files
+
+    s = StudySettings(SMALL, seed=3, deals=3, chunk=1, format="csv")
+    real_replace = os.replace
+    calls: list[str] = []
+
+    def replace_after_ctrl_c(src: str, dst: str) -> None:
+        calls.append(os.path.basename(dst))
+        if os.path.basename(dst) == "chunk-000001.csv":
+            os.kill(os.getpid(), signal.SIGINT)  # delivered now, to this (the main) thread
+        real_replace(src, dst)
+
+    monkeypatch.setattr(files.os, "replace", replace_after_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        run_study(tmp_path, s)
+    assert calls == ["study.json", "chunk-000000.csv", "chunk-000001.csv"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "chunk-000000.csv",
+        "chunk-000001.csv",
+        "study.json",
+    ]
+    assert read_chunk(chunk_path(tmp_path, s, 1)) == chunk_rows(SMALL, 3, 2, 1)
+
+
+def test_progress_lines_on_stderr_off_a_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moonrules.cli import progress
+
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    argv = ["study", "run", str(tmp_path), "--deals", "4", "--chunk", "1", "--csv"]
+    assert main([*argv, "--workers", "1"]) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert lines[0].startswith("study: 0/4 deals (0%), ") and lines[-1].startswith(
+        "study: 4/4 deals (100%), "
+    )
+    assert len(lines) == 5 and out.startswith("4/4 deals in ")
+    assert main([*argv, "--workers", "1", "--quiet"]) == 0
+    assert capsys.readouterr().err == ""

@@ -138,7 +138,7 @@ def test_an_unknown_property_is_one_line_and_status_2() -> None:
     )
     assert run.returncode == 2 and run.stdout == ""
     [line] = run.stderr.splitlines()
-    assert line.startswith("moonrules: error: no property is called 'NO-SUCH-ID'")
+    assert line.startswith("moonrules verify: error: no property is called 'NO-SUCH-ID'")
 
 
 def test_a_wrong_tie_rule_is_refuted_by_the_smt_proof(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,7 +27,7 @@ import contextlib
 import math
 import random
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Final
 
@@ -218,6 +218,7 @@ class TrumpAdvice:
     """``counts[k]``: the samples in which the bidder's side took exactly ``k`` tricks (0-7)."""
     mean: float
     bids: tuple[BidAdvice, ...]
+    """One per bid still open to the seat (:attr:`Advice.bids`), lowest first."""
 
     def p_at_least(self, k: int) -> float:
         """The share of samples with at least ``k`` tricks."""
@@ -348,6 +349,7 @@ def advise(
     seed: int = 0,
     workers: int = 1,
     batch: int = 24,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Advice:
     """Double-dummy bidding statistics for a seat holding ``hand``.
 
@@ -367,6 +369,9 @@ def advise(
     under marks, +1 made and -1 set). The best choice is the bid and trump with
     the highest expected score, or a pass (worth 0) when none is positive and
     the seat may pass.
+
+    ``progress``, if given, is called after each batch with the samples solved so far
+    (over every trump) and the most there can be (``samples`` per trump).
     """
     r = as_rules(rules)
     tiles_ = tuple(hand)
@@ -414,6 +419,7 @@ def advise(
             pool,
             workers,
             batch,
+            progress,
         )
 
 
@@ -432,13 +438,13 @@ def _advise(
     executor: Executor | None,
     workers: int,
     batch: int,
+    progress: Callable[[int, int], None] | None,
 ) -> Advice:
     min_samples = min(min_samples, samples)
     values = tuple(t.value for t in chosen)
     counts = {t: [0] * 8 for t in values}
     done = {t: 0 for t in values}
     active = list(values)
-    bid_checks = bids or r.bids
     ahead = 1 if executor is None else 2 * workers
     # Batches are folded in strictly in order and a trump stops by the counts alone,
     # so the result is the same whatever solved them; with an executor, up to
@@ -468,11 +474,13 @@ def _advise(
             for row in rows:
                 c[row[j]] += 1
             done[t] += len(rows)
+        if progress is not None:
+            progress(sum(done.values()), samples * len(values))
         active = [
             t
             for t in active
             if done[t] < samples
-            and (done[t] < min_samples or _needs_more(counts[t], done[t], bid_checks, half_width))
+            and (done[t] < min_samples or _needs_more(counts[t], done[t], bids, half_width))
         ]
     for fut in (p[2] for p in pending):
         fut.cancel()
@@ -482,7 +490,7 @@ def _advise(
         n = done[trump.value]
         mean = sum(i * c[i] for i in range(8)) / n
         advice = []
-        for b in r.bids:
+        for b in bids:  # only the bids still open: a closed one is no choice (BID-3)
             need = 7 if b == MOON else b
             made = sum(c[need:])
             expected = sum(c[i] * _bid_score(r, b, i) for i in range(8)) / n
@@ -491,8 +499,6 @@ def _advise(
     best = Choice(PASS, None, 0.0) if may_pass else None
     for ta in by_trump:
         for ba in ta.bids:
-            if ba.bid not in bids:
-                continue
             if best is None or ba.expected_score > best.expected_score:
                 best = Choice(ba.bid, ta.trump, ba.expected_score)
     assert best is not None

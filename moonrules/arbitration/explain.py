@@ -20,9 +20,10 @@ from collections.abc import Sequence
 
 import attrs
 
+from moonrules.rules import positions
 from moonrules.rules.auction import MOON, PASS, Auction, call_name, check_call, legal_calls
 from moonrules.rules.clauses import trump_clause
-from moonrules.rules.errors import IllegalAction, ParseError, quote, shown
+from moonrules.rules.errors import IllegalAction, ParseError, quote, shown, wrong_type
 from moonrules.rules.ruleset import FirstLead, RuleSet, Scoring
 from moonrules.rules.scoring import HandScore, game_winner, score_hand, side_tricks
 from moonrules.rules.suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit, rank
@@ -60,6 +61,17 @@ class Explanation:
     rule: str | None = None
     winner: int | None = None
     allowed: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dictionary: what ``moonrules explain --json`` prints."""
+        return {
+            "verdict": self.verdict,
+            "legal": self.legal,
+            "rule": self.rule,
+            "winner": self.winner,
+            "allowed": list(self.allowed),
+            "reasons": [{"rule": r.rule, "text": r.text} for r in self.reasons],
+        }
 
     def lines(self) -> list[str]:
         """The explanation as text lines."""
@@ -140,14 +152,18 @@ def explain_play(
 
     Without ``hand``, says only whether the tile follows the suit led. With an
     empty ``trick`` it is a lead (LEAD-1; LEAD-2 when ``first_lead`` and the rules
-    say the first lead must be a trump). Raises :class:`ParseError` for an
-    impossible situation (the tile not in the hand, a tile twice).
+    say the first lead must be a trump). A situation that cannot arise is refused
+    as ``moonrules serve`` refuses it, with :class:`IllegalAction` naming the clause
+    and the parameter: a trump the rules do not offer (TRUMP-5), a tile not of
+    their set (TILE-2 … TILE-4), a tile twice (DEAL-3), more than seven tiles in
+    the hand, or other than seven in the first trick (DEAL-1), a complete trick or a
+    tile not in the hand (TRICK-1).
     """
     from moonrules.rules.ruleset import STANDARD
 
     r = rules or STANDARD
     tr = list(trick)
-    _check_situation(play, tr, hand, r)
+    _check_situation(trump, play, tr, hand, r, first_lead)
     if not tr:
         return _explain_lead(trump, play, hand, first_lead and r.first_lead is FirstLead.TRUMP)
     led = tr[0]
@@ -159,25 +175,41 @@ def explain_play(
 
 
 def _check_situation(
-    play: Tile, trick: list[Tile], hand: Sequence[Tile] | None, r: RuleSet
+    trump: Trump,
+    play: Tile,
+    trick: list[Tile],
+    hand: Sequence[Tile] | None,
+    r: RuleSet,
+    first_lead: bool,
 ) -> None:
-    """:class:`ParseError` unless ``play`` to ``trick`` from ``hand`` can happen."""
-    if hand is not None:
-        hs = list(hand)
-        if len(set(hs)) != len(hs):
-            twice = next(t for t in hs if hs.count(t) > 1)
-            raise ParseError(f"{twice} appears twice in the hand; there is one of each tile")
-        if play not in hs:
-            raise ParseError(f"{play} is not in the hand ({' '.join(map(str, hs))})")
-        both = set(hs) & set(trick)
-        if both:
-            raise ParseError(f"{min(both)} is both in the hand and in the trick")
-    if len(set(trick)) != len(trick):
-        raise ParseError("a tile appears twice in the trick")
+    """:class:`IllegalAction` unless ``play`` to ``trick`` from ``hand`` can happen (the
+    checks of :mod:`moonrules.rules.positions`, as the protocol's)."""
+    positions.check_offered(r, trump)
+    positions.check_in_set(r, "play", play)
+    positions.check_in_set(r, "trick", trick)
+    hs = list(hand) if hand is not None else []
+    positions.check_in_set(r, "hand", hs)
+    positions.check_distinct((("trick", trick), ("hand", hs)))
+    positions.check_trick_open(r, trick)
     if play in trick:
-        raise ParseError(f"{play} is already in the trick; there is one of each tile")
-    if len(trick) >= r.players:
-        raise ParseError(f"the trick already has {len(trick)} tiles: it is complete")
+        raise IllegalAction(
+            "DEAL-3", f"play: {play} is already in the trick; there is one of each tile", tile=play
+        )
+    if hand is not None:
+        positions.check_hand(hs)
+        if play not in hs:
+            raise IllegalAction(
+                "TRICK-1",
+                f"play: {play} is not in the hand ({' '.join(map(str, hs))}); "
+                "a player plays a tile they hold",
+                tile=play,
+            )
+    if first_lead and hand is not None and len(hs) != positions.MAX_HAND:
+        raise IllegalAction(
+            "DEAL-1",
+            f"first_lead: in the first trick of a hand a player holds {positions.MAX_HAND} "
+            f"tiles, not {len(hs)}",
+        )
 
 
 def _explain_lead(
@@ -284,22 +316,43 @@ def _explain_from_hand(
 
 
 def explain_trick(
-    trump: Trump, trick: Sequence[Tile], *, leader: int = 0, players: int | None = None
+    trump: Trump,
+    trick: Sequence[Tile],
+    *,
+    leader: int = 0,
+    players: int | None = None,
+    rules: RuleSet | None = None,
 ) -> Explanation:
     """Who wins a trick (led tile first), and why (LEAD-3, SUIT-1 … SUIT-4, TRICK-2).
 
-    ``players`` defaults to the number of tiles; ``leader`` is the seat that led.
+    ``leader`` is the seat that led. With ``rules``, the trick is one of theirs: a trump
+    they offer (TRUMP-5), tiles of their set (TILE-2 … TILE-4), at most one per player
+    (TRICK-1); without, ``players`` (3 or 4; default 4 for a trick of 4 tiles, else 3)
+    bounds the trick. A
+    trick that cannot arise is refused as ``moonrules serve`` refuses it, with
+    :class:`IllegalAction`: no tile or more than one per player (TRICK-1), a tile twice
+    (DEAL-3), a leader who is no seat (SEAT-1).
     """
+    from moonrules.rules.ruleset import PARTNERSHIP, STANDARD
+
     ts = list(trick)
-    if not ts:
-        raise ParseError("a trick needs at least the led tile")
-    if len(set(ts)) != len(ts):
-        raise ParseError("a tile appears twice in the trick")
-    n = players or len(ts)
-    if len(ts) > n:
-        raise ParseError(f"a trick has at most {n} tiles, one per player")
-    if type(leader) is not int or not 0 <= leader < n:
-        raise ParseError(f"the leader is a seat, numbered 0 to {n - 1}, not {shown(leader)}")
+    if rules is None:
+        n = players if players is not None else 4 if len(ts) == 4 else 3
+        if n not in (3, 4) or type(n) is not int:
+            raise ValueError(f"players: Moon has 3 or 4 players, not {shown(players)}")
+        seats = STANDARD if n == 3 else PARTNERSHIP  # only the number of seats counts here
+    else:
+        if players is not None and players != rules.players:
+            raise ValueError(f"players: {shown(players)}, but the rules have {rules.players}")
+        positions.check_offered(rules, trump)
+        positions.check_in_set(rules, "trick", ts)
+        seats = rules
+    n = seats.players
+    positions.check_distinct((("trick", ts),))
+    positions.check_trick_size(seats, ts, complete=False)
+    if type(leader) is not int:
+        raise wrong_type("leader", "a seat number", leader)
+    positions.check_seat(seats, leader, "leader")
     led = ts[0]
     suit = led_suit(led, trump)
     reasons = [_led_reason(led, trump)]
@@ -381,8 +434,7 @@ def explain_auction(rules: RuleSet, calls: Sequence[int], first_bidder: int = 0)
     BID-4 (bid values), BID-5 (21 ends it), BID-6 (the winner), BID-7/BID-8 (all pass).
     """
     n = rules.players
-    if not 0 <= first_bidder < n:
-        raise ParseError(f"seats are numbered 0 to {n - 1}, not {first_bidder}")
+    positions.check_seat(rules, first_bidder, "first_bidder")
     a = Auction((), first_bidder, rules)
     reasons: list[Reason] = []
     for j, c in enumerate(calls):
@@ -438,21 +490,6 @@ def explain_auction(rules: RuleSet, calls: Sequence[int], first_bidder: int = 0)
     return Explanation(verdict, tuple(reasons), True, "BID-2", allowed=legal)
 
 
-def _check_score(rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int]) -> None:
-    """:class:`ParseError` unless a hand can end with these tricks, bidder and bid."""
-    n = rules.players
-    if len(tricks) != n:
-        raise ParseError(f"give the tricks of each of the {n} seats, not {len(tricks)} numbers")
-    if any(t < 0 for t in tricks):
-        raise ParseError(f"a seat takes no fewer than 0 tricks, not {min(tricks)}")
-    if sum(tricks) != 7:
-        raise ParseError(f"the tricks of a hand add up to 7, not {sum(tricks)}")
-    if not 0 <= bidder < n:
-        raise ParseError(f"seats are numbered 0 to {n - 1}, not {bidder}")
-    if bid not in rules.bids:
-        raise ParseError(f"{bid} is not a bid of these rules ({', '.join(map(str, rules.bids))})")
-
-
 def explain_score(
     rules: RuleSet,
     bidder: int,
@@ -464,9 +501,14 @@ def explain_score(
     """What a hand scores: ``tricks`` per seat, ``bidder`` a seat (SCORE-1 … SCORE-6, TEAM-1).
 
     With ``totals`` (per side, before the hand) it also says whether the game ends
-    (END-1 … END-3, SCORE-4).
+    (END-1 … END-3, SCORE-4). A result no hand can have is refused as ``moonrules
+    serve`` refuses it, with :class:`IllegalAction`: a bidder who is no seat, a bid
+    the rules do not have, tricks that are not one number per seat adding up to 7
+    (SEAT-1, BID-4, TRICK-3), totals that are not one per side (SEAT-1, TEAM-1).
     """
-    _check_score(rules, bidder, bid, tricks)
+    positions.check_hand_result(rules, bidder, bid, tricks)
+    if totals is not None:
+        positions.check_scores(rules, totals, "totals")
     side = rules.side_of(bidder)
     per_side = side_tricks(rules, tricks)
     result: HandScore = score_hand(rules, bidder, bid, tricks)
@@ -514,8 +556,6 @@ def explain_score(
     deltas = " ".join(f"{d:+d}" for d in result.deltas)
     verdict = f"{who.capitalize()} is {'made' if result.made else 'set'}: score {deltas}."
     if totals is not None:
-        if len(totals) != rules.sides:
-            raise ParseError(f"give {rules.sides} totals, one per side, not {len(totals)}")
         after = [a + d for a, d in zip(totals, result.deltas, strict=True)]
         verdict += f" Totals {' '.join(map(str, totals))} → {' '.join(map(str, after))}."
         if result.game_won:

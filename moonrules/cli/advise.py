@@ -18,6 +18,7 @@ from typing import Final
 from moonrules.analysis.advise import Advice, AdviceError, advise
 from moonrules.arbitration.explain import parse_calls
 from moonrules.cli.options import check_range, check_workers, finite_number, whole_number
+from moonrules.cli.progress import ProgressLine
 from moonrules.rules.auction import PASS
 from moonrules.rules.errors import ParseError
 from moonrules.rules.ruleset import rules_by_name
@@ -66,7 +67,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="processes solving samples (default: 2, or 1 on one core); the numbers do not "
         "depend on it",
     )
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the advice as JSON (spec/schema/advise.schema.json)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
 
 
 def _calls(text: str) -> tuple[int, ...]:
@@ -83,17 +89,19 @@ def run(args: argparse.Namespace) -> int:
     check_range(args.min_samples, "--min-samples", 1, args.samples)
     check_workers(args.workers)
     start = time.perf_counter()
-    result = advise(
-        hand,
-        rules,
-        calls=_calls(args.calls),
-        trumps=trumps,
-        samples=args.samples,
-        min_samples=args.min_samples,
-        half_width=args.precision / 100,
-        seed=args.seed,
-        workers=args.workers,
-    )
+    with ProgressLine("advise", "samples solved", quiet=args.quiet) as progress:
+        result = advise(
+            hand,
+            rules,
+            calls=_calls(args.calls),
+            trumps=trumps,
+            samples=args.samples,
+            min_samples=args.min_samples,
+            half_width=args.precision / 100,
+            seed=args.seed,
+            workers=args.workers,
+            progress=lambda done, most: progress.update(done, total=most),
+        )
     elapsed = time.perf_counter() - start
     if args.json:
         print(json.dumps(result.to_json(), indent=2))
@@ -117,7 +125,7 @@ def render(a: Advice, elapsed: float | None = None) -> str:
     if a.calls:
         calls = " ".join("pass" if c == PASS else str(c) for c in a.calls)
         lines.append(f"After the calls {calls}: bids open {', '.join(map(str, a.bids))}")
-    heads = [f"P(make {b})" for b in a.rules.bids]
+    heads = [f"P(make {b})" for b in a.bids]
     lines.append(
         f"{'trump':<8} {'samples':>7} {'mean':>5}  " + "  ".join(f"{h:>12}" for h in heads)
     )
@@ -129,7 +137,7 @@ def render(a: Advice, elapsed: float | None = None) -> str:
         lines.append(f"{t.trump!s:<8} {t.samples:>7} {t.mean:>5.2f}  " + "  ".join(cells))
     lines.append("")
     lines.append("Expected score of each bid (the bid won or lost, weighted by its chance):")
-    lines.append(f"{'trump':<8} " + "  ".join(f"{'bid ' + str(b):>8}" for b in a.rules.bids))
+    lines.append(f"{'trump':<8} " + "  ".join(f"{'bid ' + str(b):>8}" for b in a.bids))
     for t in a.trumps:
         lines.append(f"{t.trump!s:<8} " + "  ".join(f"{b.expected_score:>+8.2f}" for b in t.bids))
     lines.append("")

@@ -110,7 +110,8 @@ def unreadable(command: str, path: str, error: RecordError) -> int:
     """Say on stderr why a record cannot be read (which line or field); exit status 2."""
     where = f"{error.path}: " if error.path else ""
     print(
-        f"moonrules {command}: {path}: unreadable record: {where}{error.message}", file=sys.stderr
+        f"moonrules {command}: error: {path}: unreadable record: {where}{error.message}",
+        file=sys.stderr,
     )
     return 2
 

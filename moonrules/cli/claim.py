@@ -6,18 +6,21 @@ side wins them against every legal line of play by the others, which is found by
 exhaustive search. Exit status 0 the claim holds, 1 it fails (a line of play that
 defeats it is printed), 2 the record cannot be read or no claim can be made there.
 A record in the notation may end with a ``claim`` line, used when ``--seat`` is
-not given.
+not given. ``--json`` prints the answer as one JSON object
+(``spec/schema/claim.schema.json``), with the same exit status.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
+import json
 
 from moonrules.analysis.claim import ClaimError, describe_line, verify_claim
 from moonrules.arbitration import check, side_name
 from moonrules.cli.check import add_max_bytes, load, unreadable
+from moonrules.cli.main import error
 from moonrules.cli.options import whole_number
+from moonrules.cli.solve import position_json
 from moonrules.records.record import RecordError
 
 HELP = "check a claim of the remaining tricks against every line of play (CLAIM-1)"
@@ -34,6 +37,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=whole_number,
         help="claim at least this many of the remaining tricks for the side (default: all)",
     )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the answer as JSON (spec/schema/claim.schema.json)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,25 +52,19 @@ def run(args: argparse.Namespace) -> int:
         return unreadable("claim", args.record, e)
     ruling = report.ruling
     if ruling is not None and ruling.step != "claim":
-        print(
-            f"moonrules claim: the record breaks a rule before the claim: {ruling.text}",
-            file=sys.stderr,
-        )
-        return 2
+        return error("moonrules claim", f"the record breaks a rule before the claim: {ruling.text}")
     seat, tricks = args.seat, args.tricks
     note = source.notation
     if seat is None:
         if note is None or note.claim is None:
-            print("moonrules claim: say who claims with --seat S", file=sys.stderr)
-            return 2
+            return error("moonrules claim", "say who claims with --seat S")
         seat = note.claim.seat
         tricks = note.claim.tricks if tricks is None else tricks
     state = report.state
     try:
         result = verify_claim(state, seat, tricks)
     except ClaimError as e:
-        print(f"moonrules claim: {e.message} ({e.rule})", file=sys.stderr)
-        return 2
+        return error("moonrules claim", f"{e.message} ({e.rule})")
     rules = state.rules
     side = side_name(rules, rules.side_of(seat))
     wanted = (
@@ -71,6 +73,21 @@ def run(args: argparse.Namespace) -> int:
         else f"{result.claimed} of the {result.remaining} remaining tricks"
     )
     h = state.hand
+    if args.json:
+        doc = {
+            **position_json(state),
+            "seat": seat,
+            "side": rules.side_of(seat),
+            "claimed": result.claimed,
+            "remaining": result.remaining,
+            "guaranteed": result.guaranteed,
+            "holds": result.holds,
+            "defeating_line": None
+            if result.holds
+            else [{"seat": s, "tile": str(t)} for s, t in result.defeating_line],
+        }
+        print(json.dumps(doc, indent=2))
+        return 0 if result.holds else 1
     print(f"Hand {h.number}, trick {len(h.tricks) + 1}: seat {seat} claims {wanted}.")
     for s, ts in enumerate(state.hands):
         print(f"  seat {s}: {' '.join(str(t) for t in reversed(ts))}")

@@ -3,16 +3,22 @@
 - a play: ``--trump 6 --hand "5-3 6-6 1-1" --trick "3-2" --play 6-6`` (may it be
   played, and why: LEAD-3, SUIT-1/SUIT-2, FOLLOW-1 … FOLLOW-3);
 - a trick: ``--trump 2 --trick "3-2 6-3 3-3"`` (who wins, and why: TRICK-2, SUIT-3/4);
-- an auction: ``--bids "5,pass,6"`` (is it legal, where does it stand: BID-2 … BID-8);
+- an auction: ``--calls "5,pass,6"`` (is it legal, where does it stand: BID-2 … BID-8;
+  ``--bids`` is an older name of ``--calls``);
 - a hand's result: ``--score --bidder 0 --bid 5 --tricks 4,2,1`` (SCORE-1 … SCORE-6).
 
-``--rules NAME`` applies everywhere. Exit status 0, or 1 when the situation
-asked about is illegal; 2 for a situation that cannot be read.
+``--rules NAME`` applies everywhere; ``--json`` prints the ruling as one JSON object
+(``spec/schema/explain.schema.json``). A situation that cannot arise (a tile not of
+the set, a tile twice, eight tiles in a hand, a seat that does not exist) is refused
+as ``moonrules serve`` refuses it, naming the clause; an option that does not belong
+to the question asked is refused too. Exit status 0, or 1 when the situation asked
+about is illegal; 2 for a situation that cannot be read or cannot arise.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 
 from moonrules.arbitration import (
@@ -23,12 +29,21 @@ from moonrules.arbitration import (
     explain_trick,
     parse_calls,
 )
+from moonrules.rules import positions
 from moonrules.rules.errors import ParseError, quote
-from moonrules.rules.ruleset import rules_by_name
+from moonrules.rules.ruleset import RuleSet, rules_by_name
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import Tile, tiles
 
 HELP = "explain the ruling on one situation: a play, a trick, an auction or a hand's score"
+
+_OPTIONS = {
+    "auction": ("calls", "first"),
+    "score": ("score", "bidder", "bid", "tricks", "totals"),
+    "play": ("trump", "play", "hand", "trick", "first_lead"),
+    "trick": ("trump", "trick", "leader"),
+}
+"""The options each question takes (``--rules`` and ``--json`` go with every one)."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -38,22 +53,35 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trick", help='the trick so far, led tile first, e.g. "3-2"')
     p.add_argument("--play", help="the tile proposed (with --trick, or alone as a lead)")
     p.add_argument(
-        "--leader", type=_seat, default=0, help="the seat that led the trick (default 0)"
+        "--leader", type=_seat, default=None, help="the seat that led the trick (default 0)"
     )
     p.add_argument(
         "--first-lead",
         action="store_true",
-        help="the play is the first lead of the hand (for first_lead = trump, LEAD-2)",
+        default=None,
+        help="the play is in the first trick of the hand (for first_lead = trump, LEAD-2)",
     )
-    p.add_argument("--bids", help='the calls in order, e.g. "5,pass,6"')
-    p.add_argument("--first", type=_seat, default=0, help="the seat that calls first (default 0)")
     p.add_argument(
-        "--score", action="store_true", help="score a hand (with --bidder, --bid, --tricks)"
+        "--calls",
+        "--bids",
+        dest="calls",
+        metavar="CALLS",
+        help='the calls of an auction in order, e.g. "5,pass,6" (--bids: an older name)',
+    )
+    p.add_argument(
+        "--first", type=_seat, default=None, help="the seat that calls first (default 0)"
+    )
+    p.add_argument(
+        "--score",
+        action="store_true",
+        default=None,
+        help="score a hand (with --bidder, --bid, --tricks)",
     )
     p.add_argument("--bidder", type=_seat, help="the bidder's seat")
     p.add_argument("--bid", help="the contract (a number of tricks, or 21)")
     p.add_argument("--tricks", help="the tricks each seat took, e.g. 4,2,1")
     p.add_argument("--totals", help="the running totals before the hand, one per side")
+    p.add_argument("--json", action="store_true", help="print the ruling as JSON")
 
 
 def _whole(text: str) -> int:
@@ -80,12 +108,62 @@ def _numbers(text: str, what: str) -> list[int]:
         ) from None
 
 
+def _option(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def question(args: argparse.Namespace) -> str:
+    """Which question the options ask (``auction``, ``score``, ``play`` or ``trick``);
+    :class:`ParseError` for none, or for an option that does not belong to it."""
+    if args.calls is not None:
+        kind = "auction"
+    elif args.score:
+        kind = "score"
+    elif args.trump is None:
+        raise ParseError(
+            "say what to explain: --trump with --play (a play) or --trick (a trick), "
+            "--calls (an auction) or --score (a hand's result)"
+        )
+    elif args.play is not None:
+        kind = "play"
+    elif args.trick:
+        kind = "trick"
+    else:
+        raise ParseError("with --trump, give --play (a play) or --trick (a trick)")
+    for other, names in _OPTIONS.items():
+        for name in names:
+            if name not in _OPTIONS[kind] and getattr(args, name) is not None:
+                raise ParseError(
+                    f"{_option(name)} does not go with {_asked(kind)}: it is for {_asked(other)}"
+                )
+    return kind
+
+
+def _asked(kind: str) -> str:
+    return {
+        "auction": "an auction (--calls)",
+        "score": "a hand's score (--score)",
+        "play": "a play (--play)",
+        "trick": "a trick (--trick without --play)",
+    }[kind]
+
+
+def _check_seats(args: argparse.Namespace, rules: RuleSet) -> None:
+    for name in ("leader", "first", "bidder"):
+        value = getattr(args, name)
+        if value is not None:
+            positions.check_seat(rules, value, _option(name))
+
+
 def explanation(args: argparse.Namespace) -> Explanation:
-    """The explanation the arguments ask for; :class:`ParseError` if they ask for none."""
+    """The explanation the arguments ask for; :class:`ParseError` if they ask for none, and
+    :class:`~moonrules.rules.errors.IllegalAction` for a situation that cannot arise."""
     rules = rules_by_name(args.rules)
-    if args.bids is not None:
-        return explain_auction(rules, parse_calls(args.bids), args.first)
-    if args.score:
+    kind = question(args)
+    _check_seats(args, rules)
+    if kind == "auction":
+        return explain_auction(rules, parse_calls(args.calls), args.first or 0)
+    if kind == "score":
         if args.bidder is None or args.bid is None or args.tricks is None:
             raise ParseError("--score needs --bidder, --bid and --tricks")
         bid = _numbers(args.bid, "bids")
@@ -95,33 +173,28 @@ def explanation(args: argparse.Namespace) -> Explanation:
         return explain_score(
             rules, args.bidder, bid[0], _numbers(args.tricks, "tricks"), totals=totals
         )
-    if args.trump is None:
-        raise ParseError(
-            "say what to explain: --trump with --play (a play) or --trick (a trick), "
-            "--bids (an auction) or --score (a hand's result)"
-        )
     trump = Trump.parse(args.trump)
-    if trump not in rules.trumps:
-        offered = ", ".join(str(t) for t in rules.trumps)
-        raise ParseError(f"trump {trump} is not offered by these rules ({offered})")
+    positions.check_offered(rules, trump)
     trick = tiles(args.trick) if args.trick else ()
-    if args.play is not None:
-        hand = tiles(args.hand) if args.hand else None
+    if kind == "play":
+        hand = tiles(args.hand) if args.hand is not None else None
         return explain_play(
             trump,
             Tile.parse(args.play),
             trick=trick,
             hand=hand,
             rules=rules,
-            first_lead=args.first_lead,
+            first_lead=bool(args.first_lead),
         )
-    if trick:
-        return explain_trick(trump, trick, leader=args.leader, players=rules.players)
-    raise ParseError("with --trump, give --play (a play) or --trick (a trick)")
+    return explain_trick(trump, trick, leader=args.leader or 0, rules=rules)
 
 
 def run(args: argparse.Namespace) -> int:
     e = explanation(args)
-    for line in e.lines():
-        print(line)
+    if args.json:
+        doc = {"question": question(args), "rules": args.rules, **e.to_json()}
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        for line in e.lines():
+            print(line)
     return 1 if e.legal is False else 0

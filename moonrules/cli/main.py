@@ -2,8 +2,9 @@
 
 Each subcommand lives in its own module ``moonrules.cli.<name>`` exposing
 ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) -> int``. A user
-error (a bad record, an unknown rule set, a malformed tile) prints one clear
-line and exits 2, never a traceback.
+error (a bad record, an unknown rule set, a malformed tile, a usage error) prints
+one clear line naming the subcommand, ``moonrules check: error: …``, and exits 2,
+never a traceback; a command prints its own refusals with :func:`error`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ COMMANDS = (
     "fuzz",
     "verify",
     "study",
+    "table",
 )
 
 
@@ -44,6 +46,13 @@ def _modules() -> list[tuple[str, ModuleType]]:
         if importlib.util.find_spec(modname) is not None:
             out.append((name, importlib.import_module(modname)))
     return out
+
+
+def error(prog: str, message: str) -> int:
+    """Print ``PROG: error: MESSAGE`` on stderr (the one format of every command's refusals,
+    ``prog`` as ``moonrules solve``); returns 2, the exit status of a refusal."""
+    print(f"{prog}: error: {message}", file=sys.stderr)
+    return 2
 
 
 class _Parser(argparse.ArgumentParser):
@@ -66,24 +75,37 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
+    _name_parsers(parser)
     return parser
+
+
+def _name_parsers(parser: argparse.ArgumentParser) -> None:
+    """Let every (sub)command's arguments carry its parser (``args._parser``), so that an
+    error names the subcommand: ``moonrules study run: error: …``."""
+    parser.set_defaults(_parser=parser)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                _name_parsers(child)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    command: argparse.ArgumentParser = args._parser
+    if extra:  # said by the subcommand's parser, with its usage, not the top one's
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    prog = command.prog
     if sys.stdout is None:  # started with its output closed (`moonrules … >&-`)
-        print("moonrules: error: standard output is closed", file=sys.stderr)
-        return 2
+        return error(prog, "standard output is closed")
     try:
         status: int = args._run(args)
         if sys.stdout is not None:
             sys.stdout.flush()  # a full disk is reported here, not at exit
         return status
     except MoonError as e:
-        print(f"moonrules: error: {e}", file=sys.stderr)
-        return 2
+        return error(prog, str(e))
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -91,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as e:
         where = "" if e.filename is None else f": {e.filename}"
         what = e.strerror or str(e) or type(e).__name__
-        print(f"moonrules: error: {what}{where}", file=sys.stderr)
+        error(prog, f"{what}{where}")
         if sys.stdout is not None and e.filename is None:
             with contextlib.suppress(OSError):  # let nothing more be written at exit
                 os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -5,11 +5,17 @@ shows your tiles (pictures drawn with ``rich`` when it is installed: the
 ``play`` extra), the auction, the trump, the trick on the table and the
 scores, and numbers the legal actions; answer with a tile (``6-4``), a call
 (``pass``, ``5``, ``bid 5``, ``21``), a trump (``6``, ``doubles``, ``none``) or
-the number of an action. An illegal choice is refused with the clause it
-breaks and the legal options, and the game goes on. ``save`` saves the game,
-``quit`` stops. With ``--save FILE`` the game's record (what ``check``,
-``claim`` and ``solve`` read) is written after every action, on ``quit``, on
-Ctrl-C and when the input ends; each write replaces the file whole.
+the number of an action in the list (in the auction a number of 3 or more is the
+bid itself, and in naming trump 0 to 6 is the trump). An illegal choice is
+refused with the clause it breaks and the legal options, and the game goes on;
+from input that is no terminal (a pipe, a file), after :data:`MAX_RETRIES`
+answers in a row that take no action the game stops (exit status 2). ``save``
+(or ``save FILE``) saves the game, ``quit`` stops. With ``--save FILE`` the
+game's record (what ``check``, ``claim`` and ``solve`` read) is written after
+every action, on ``quit``, on Ctrl-C and when the input ends; each write
+replaces the file whole, and a file that cannot be written is refused before the
+game starts (``save FILE`` to a file that cannot be written keeps the game where
+it was saved).
 
 With a bot named for every seat (``--bots basic,strong,random``, or
 ``--watch``) the bots play alone and a summary is printed hand by hand.
@@ -18,13 +24,10 @@ With a bot named for every seat (``--bots basic,strong,random``, or
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
 import random
 import re
 import sys
-import tempfile
 from collections.abc import Callable
 from typing import Final, TextIO
 
@@ -47,6 +50,7 @@ from moonrules.game import (
     new_game,
     view,
 )
+from moonrules.records.files import OutputError, check_writable, write_atomically
 from moonrules.records.record import to_record
 from moonrules.rules.errors import IllegalAction, MoonError, ParseError, quote
 from moonrules.rules.ruleset import RuleSet, as_rules
@@ -58,6 +62,15 @@ HELP = "play Moon in the terminal against bots (or watch bots play, hand by hand
 
 class InputEnded(MoonError):
     """The input ended (or was closed) before the game did."""
+
+
+class InputRefused(MoonError):
+    """Input that is no terminal gave :data:`MAX_RETRIES` answers in a row that took no action
+    (``yes 7`` where 7 is not a legal call): the game stops instead of asking for ever."""
+
+
+MAX_RETRIES: Final = 10
+"""Off a terminal, the most answers in a row that take no action before the game stops."""
 
 
 class InputTooLong(MoonError):
@@ -144,14 +157,18 @@ def picture(tiles: tuple[Tile, ...], trump: Trump | None, numbers: dict[Tile, in
 def parse_choice(text: str, legal: tuple[Action, ...], phase: Phase) -> Action | str:
     """The action a player typed, or a message saying why it is not one.
 
-    In the auction a number is a bid and in naming trump a number is the trump; when
-    discarding or playing, a number is the place of a tile in ``legal``.
+    A number is the place of an action in ``legal`` (``1`` the first), with two exceptions:
+    in the auction a number of 3 or more is the bid itself (no rule set has a bid below 3,
+    so ``1`` and ``2`` are always places: ``1`` is the first call listed), and in naming
+    trump a number from 0 to 6 is the trump.
     """
     t = text.strip().lower()
     words = t.replace(",", " ").split()
     if phase is Phase.BIDDING:
         if t in ("pass", "p", "no"):
             return Pass()
+        if _NUMBER.fullmatch(t) and int(t) < LOWEST_BID:
+            return _placed(int(t), legal, "call")
         if words and words[0] == "bid":
             words = words[1:]
         if len(words) == 1 and words[0] in ("moon", "21"):
@@ -167,9 +184,7 @@ def parse_choice(text: str, legal: tuple[Action, ...], phase: Phase) -> Action |
         except MoonError:
             return f"not a trump: {quote(text.strip())} (try 0-6, doubles or none)"
     if _NUMBER.fullmatch(t):
-        if 1 <= int(t) <= len(legal):
-            return legal[int(t) - 1]
-        return f"there is no tile number {t} (1 to {len(legal)})"
+        return _placed(int(t), legal, "tile")
     if words and words[0] in ("play", "discard", "lead"):
         words = words[1:]
     if len(words) == 1 and re.fullmatch(r"[0-6]-[0-6]", words[0]):
@@ -177,6 +192,22 @@ def parse_choice(text: str, legal: tuple[Action, ...], phase: Phase) -> Action |
         tile = Tile(max(a, b), min(a, b))
         return Play(tile) if phase is Phase.PLAY else Discard(tile)
     return f"not a tile: {quote(text.strip())} (type it like 6-4, or its number)"
+
+
+LOWEST_BID: Final = 3
+"""No rule set has a bid below this (BID-4): in the auction, a smaller number is a place in
+the list of legal calls."""
+
+
+def _placed(n: int, legal: tuple[Action, ...], what: str) -> Action | str:
+    """The action at place ``n`` (from 1) of ``legal``, or why there is none."""
+    if 1 <= n <= len(legal):
+        return legal[n - 1]
+    if not legal:
+        return f"there is no {what} number {n}"
+    if len(legal) == 1:
+        return f"there is no {what} number {n} (1 is the only one)"
+    return f"there is no {what} number {n} (1 to {len(legal)})"
 
 
 def refusal(state: GameState, action: Action) -> IllegalAction | None:
@@ -194,36 +225,33 @@ def refusal(state: GameState, action: Action) -> IllegalAction | None:
 # Saving
 
 
-class SaveError(MoonError):
-    """The record cannot be saved where asked; the message names the file and why."""
+class SaveError(OutputError):
+    """The record cannot be saved where asked: ``path``, ``reason``, and a message naming both."""
+
+    def __str__(self) -> str:
+        return f"cannot save to {quote(self.path, 240)}: {self.reason}"
+
+
+def check_save(path: str) -> None:
+    """Raise :class:`SaveError` unless a game can be saved at ``path`` (nothing is written)."""
+    try:
+        check_writable(path)
+    except OutputError as e:
+        raise SaveError(e.path, e.reason) from None
 
 
 def save(state: GameState, path: str) -> None:
     """Write the record of ``state`` to ``path``, replacing the file whole (never truncated).
 
-    Only a regular file (or a new one) is replaced: never ``/dev/null`` or a directory.
-    Raises :class:`SaveError` naming the file when it cannot be written.
+    Only a regular file (or a new one) is replaced: never ``/dev/null`` or a directory. A new
+    file's mode follows the umask, as every file moonrules writes. Raises :class:`SaveError`
+    naming the file when it cannot be written; the file then keeps what it held.
     """
     text = json.dumps(to_record(state), indent=1) + "\n"
-    if os.path.lexists(path) and not os.path.isfile(path):
-        raise SaveError(f"cannot save to {quote(path, 240)}: it is not a regular file")
-    directory = os.path.dirname(os.path.abspath(path))
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".moonrules-", suffix=".json", dir=directory)
-    except OSError as e:
-        raise SaveError(f"cannot save to {quote(path, 240)}: {e.strerror or e}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException as e:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(e, OSError):
-            raise SaveError(f"cannot save to {quote(path, 240)}: {e.strerror or e}") from None
-        raise
+        write_atomically(path, text)
+    except OutputError as e:
+        raise SaveError(e.path, e.reason) from None
 
 
 # ---------------------------------------------------------------------------
@@ -298,7 +326,11 @@ class Session:
         read: Callable[[str], str | None],
         save_path: str | None,
         bot_seed: int,
+        retries: int | None = None,
     ) -> None:
+        self.retries = retries
+        """The most answers in a row that take no action (refused, empty, a command) before
+        the game stops; ``None``: no limit (a person at a terminal)."""
         self.state = state
         self.bots = bots
         self.human = human
@@ -420,6 +452,9 @@ class Session:
             options = "  ".join(f"{i}) {_short(a)}" for i, a in enumerate(legal, 1))
         else:
             options = ", ".join(_short(a) for a in legal)
+        if s.phase is Phase.BIDDING:  # 1 and 2 are places in the list; 3 or more is a bid
+            places = [f"{i} for {_short(a)}" for i, a in enumerate(legal[: LOWEST_BID - 1], 1)]
+            options += f" (or {', '.join(places)})"
         show(f"  legal: {options}")
         return options
 
@@ -435,17 +470,22 @@ class Session:
             return False
         if t == "save" or t.startswith("save "):
             parts = text.split(None, 1)
-            if len(parts) == 2:
-                self.save_path = parts[1].strip()
-            if self.save_path is None:
+            path = parts[1].strip() if len(parts) == 2 else self.save_path
+            if path is None:
                 show("  [red]no file to save to:[/] type save FILE, or start with --save FILE")
                 return True
             try:
-                self.save()
+                save(self.state, path)
             except SaveError as e:
-                show(f"  [red]{_escape(str(e))}[/]")
+                kept = (
+                    f"; the game is still saved in {self.save_path}"
+                    if self.save_path is not None and self.save_path != path
+                    else ""
+                )
+                show(f"  [red]not saved: {_escape(str(e))}[/]{_escape(kept)}")
                 return True
-            show(f"  saved in {_escape(self.save_path)}")
+            self.save_path = path  # a file that was written: the game is kept there from now
+            show(f"  saved in {_escape(path)}")
             return True
         if t in ("help", "?"):
             show("  a tile (6-4) or its number, a call (pass, 5, 21), a trump (6, doubles, none);")
@@ -467,8 +507,17 @@ class Session:
             Phase.PLAY: "Your lead" if not s.trick else "Your play",
         }[s.phase]
         hint = "tile or number" if tiles_phase else "type it"
+        idle = 0  # answers in a row that took no action
+        text: str | None = ""
         while True:
             saved = f"; the game so far is saved in {self.save_path}" if self.save_path else ""
+            if self.retries is not None and idle >= self.retries:
+                self.save()
+                last = quote((text or "").strip())
+                raise InputRefused(
+                    f"{idle} answers in a row took no action (the last: {last}); "
+                    f"the input does not answer the game's questions{saved}"
+                )
             try:
                 text = self.read(f"{what} ({hint}, or save / quit): ")
             except InputTooLong as e:
@@ -477,6 +526,7 @@ class Session:
             if text is None:
                 self.save()
                 raise InputEnded("the input ended before the game did" + saved)
+            idle += 1
             if not text.strip():
                 continue
             command = self._command(text)
@@ -509,6 +559,13 @@ def _short(a: Action) -> str:
     if isinstance(a, Bid):
         return str(a.amount)
     return str(a)
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (ValueError, OSError):  # closed
+        return False
 
 
 def _reader(stdin: TextIO, stdout: TextIO) -> Callable[[str], str | None]:
@@ -572,11 +629,7 @@ def run(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     state = new_game(rules, seed)
     if args.save is not None:
-        directory = os.path.dirname(os.path.abspath(args.save))
-        if not os.path.isdir(directory):
-            raise ParseError(
-                f"cannot save to {quote(args.save, 240)}: no directory {quote(directory, 240)}"
-            )
+        check_save(args.save)  # before the game: a file that cannot be written is said at once
     if human is not None and sys.stdin is None:
         raise InputEnded("standard input is closed: there is no one to play seat " + str(human))
     screen = Screen(sys.stdout)
@@ -588,12 +641,13 @@ def run(args: argparse.Namespace) -> int:
         _reader(sys.stdin, sys.stdout),
         args.save,
         seed if args.players_seed is None else args.players_seed,
+        retries=None if human is None or _isatty(sys.stdin) else MAX_RETRIES,
     )
     try:
         session.run()
     except KeyboardInterrupt:
         session.save()
         saved = f"; the game so far is saved in {session.save_path}" if session.save_path else ""
-        print(f"\nmoonrules: interrupted{saved}", file=sys.stderr)
+        print(f"\nmoonrules play: interrupted{saved}", file=sys.stderr)
         return 130
     return 0

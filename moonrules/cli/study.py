@@ -4,20 +4,24 @@
 each trump the rule set offers, and writes the rows to ``DIR`` in chunks
 (Parquet, or CSV with ``--csv``), on ``--workers`` local processes or on a
 Dask cluster (``--scheduler tcp://HOST:PORT``). Running it again continues an
-interrupted study. ``report`` writes bidding tables and plots from the rows.
-Exit status 0, or 2 for bad settings, a directory holding another study, or a
-scheduler that cannot be reached.
+interrupted study; a chunk file that does not hold its chunk's rows is computed
+again, with a line on stderr. ``report`` writes bidding tables and plots from the
+rows. Progress lines go to stderr (``--quiet``: none); ``--json`` prints the result
+as JSON (``spec/schema/study-run.schema.json``, ``study-report.schema.json``).
+Exit status 0, or 2 for bad settings, a directory holding another study (or being
+written by another run), or a scheduler that cannot be reached.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
 
 from moonrules.cli.options import MAX_WORKERS, check_range, seconds, whole_number
-from moonrules.rules.errors import MoonError
+from moonrules.cli.progress import ProgressLine
 
 HELP = "bidding studies: double-dummy tricks over many seeded deals, and tables from them"
 
@@ -53,7 +57,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=10.0,
         help="seconds to wait for the scheduler to answer (default 10)",
     )
-    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    r.add_argument("--json", action="store_true", help="print the result as JSON")
     r.set_defaults(_study=_run)
     rep = sub.add_parser(
         "report",
@@ -68,6 +73,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=30,
         help="cells with fewer hands are left blank (default 30)",
     )
+    rep.add_argument("--json", action="store_true", help="print the files written as JSON")
     rep.set_defaults(_study=_report)
 
 
@@ -77,25 +83,60 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from moonrules.study.run import ProgressPrinter, run_study, settings_for
+    from moonrules.cli.conform import stopped_by_signals
+    from moonrules.study.run import Progress, run_study, settings_for
 
     settings = settings_for(args.rules, args.seed, args.deals, args.chunk, args.csv)
     check_range(args.workers, "workers", 1, MAX_WORKERS)
-    try:
-        final = run_study(
-            args.directory,
-            settings,
-            workers=args.workers,
-            scheduler=args.scheduler,
-            progress=None if args.quiet else ProgressPrinter(),
-            timeout=args.timeout,
-        )
-    except KeyboardInterrupt:
-        print(
-            "moonrules study: interrupted; run the same command again to continue", file=sys.stderr
-        )
-        return 130
+    recomputed: list[str] = []
+
+    def warn(message: str) -> None:
+        recomputed.append(message)
+        print(f"moonrules study run: warning: {message}", file=sys.stderr, flush=True)
+
+    with ProgressLine("study", "deals", total=settings.deals, quiet=args.quiet) as line:
+        started = False
+
+        def show(p: Progress) -> None:
+            nonlocal started
+            if not started:  # the deals of an earlier run count in the total, not the rate
+                line.start_count(p.done)
+                started = True
+            line.update(p.done)
+
+        try:
+            with stopped_by_signals():  # SIGTERM, SIGHUP: the pool is stopped, as on Ctrl-C
+                final = run_study(
+                    args.directory,
+                    settings,
+                    workers=args.workers,
+                    scheduler=args.scheduler,
+                    progress=show,
+                    timeout=args.timeout,
+                    warn=warn,
+                )
+        except KeyboardInterrupt:
+            line.close()
+            print(
+                "moonrules study run: interrupted; run the same command again to continue",
+                file=sys.stderr,
+            )
+            return 130
     where = args.scheduler or f"{args.workers} local worker(s)"
+    if args.json:
+        doc = {
+            "directory": str(args.directory),
+            "done": final.done,
+            "total": final.total,
+            "new": final.new,
+            "seconds": round(final.elapsed, 3),
+            "deals_per_second": round(final.rate, 3),
+            "workers": None if args.scheduler else args.workers,
+            "scheduler": args.scheduler,
+            "recomputed": recomputed,
+        }
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        return 0
     print(
         f"{final.done}/{final.total} deals in {args.directory} "
         f"({final.new} computed now on {where} in {final.elapsed:.1f} s, "
@@ -109,10 +150,15 @@ def _report(args: argparse.Namespace) -> int:
 
     check_range(args.min_count, "--min-count", 1, 10**9)
     out = args.out or args.directory / "report"
-    try:
-        written = write_report(args.directory, out, min_count=args.min_count)
-    except MoonError:
-        raise
+    written = write_report(args.directory, out, min_count=args.min_count)
+    if args.json:
+        doc = {
+            "directory": str(args.directory),
+            "out": str(out),
+            "written": list(map(str, written)),
+        }
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        return 0
     for path in written:
         print(path)
     return 0

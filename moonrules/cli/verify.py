@@ -2,7 +2,8 @@
 
 One line per property: its ID, the clauses it covers, the method, the cases checked (elements,
 states, or symbolic paths), the seconds taken and the result. ``--quick`` checks the smaller
-domains; ``--only ID[,ID]`` some properties; ``--json`` prints one JSON document instead. Exit
+domains; ``--only ID[,ID]`` some properties; ``--json`` prints one JSON document instead
+(``spec/schema/verify.schema.json``). Progress lines go to stderr (``--quiet``: none). Exit
 status 0 when every property holds, 1 when one fails (its counterexample is printed), 2 for bad
 input (an unknown property) or when the proofs' packages are missing.
 """
@@ -14,6 +15,7 @@ import importlib.util
 import json
 import sys
 
+from moonrules.cli.progress import ProgressLine
 from moonrules.rules.errors import MoonError, quote
 from moonrules.verification import CATALOGUE, Result, by_id
 from moonrules.verification import run as run_catalogue
@@ -26,7 +28,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--only", metavar="ID[,ID]", help="check only these properties (see --list)", default=None
     )
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the results as JSON (spec/schema/verify.schema.json)",
+    )
+    p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.add_argument("--list", action="store_true", help="list the properties and exit")
 
 
@@ -64,18 +71,33 @@ def run(args: argparse.Namespace) -> int:
     results: list[Result] = []
     if not args.json:
         print(_row(("property", "clauses", "method", "cases", "seconds", "result"), widths))
-    for r in run_catalogue(props, quick=args.quick):
-        results.append(r)
-        if not args.json:
-            cells = (
-                r.prop.id,
-                _clauses(r.prop.clauses),
-                str(r.prop.method),
-                f"{r.outcome.cases:,}",
-                f"{r.seconds:.1f}",
-                "pass" if r.ok else "FAIL",
-            )
-            print(_row(cells, widths), flush=True)
+    with ProgressLine("verify", "properties", total=len(props), quiet=args.quiet) as progress:
+        progress.update(0, note=f"checking {props[0].id}")
+        for r in run_catalogue(props, quick=args.quick):
+            results.append(r)
+            _show(r, args.json, widths, progress)
+            k = len(results)
+            progress.update(k, note=f"checking {props[k].id}" if k < len(props) else "")
+    return _summary(args, results)
+
+
+def _show(r: Result, as_json: bool, widths: tuple[int, ...], progress: ProgressLine) -> None:
+    """One property's row (the text output only)."""
+    if as_json:
+        return
+    cells = (
+        r.prop.id,
+        _clauses(r.prop.clauses),
+        str(r.prop.method),
+        f"{r.outcome.cases:,}",
+        f"{r.seconds:.1f}",
+        "pass" if r.ok else "FAIL",
+    )
+    progress.hide()
+    print(_row(cells, widths), flush=True)
+
+
+def _summary(args: argparse.Namespace, results: list[Result]) -> int:
     failed = [r for r in results if not r.ok]
     total = sum(r.seconds for r in results)
     cpu = sum(r.cpu_seconds for r in results)

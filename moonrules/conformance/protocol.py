@@ -48,9 +48,9 @@ from moonrules.records.record import (
     rules_from_json,
     tiles_json,
 )
-from moonrules.rules import clauses
+from moonrules.rules import clauses, positions
 from moonrules.rules.auction import PASS, Auction, apply_call, legal_calls
-from moonrules.rules.errors import QUOTE_LENGTH, IllegalAction, quote
+from moonrules.rules.errors import QUOTE_LENGTH, IllegalAction, quote, wrong_type
 from moonrules.rules.ruleset import FirstLead, RuleSet
 from moonrules.rules.scoring import game_winner, score_hand
 from moonrules.rules.suits import TRUMP_SUIT, Trump, led_suit
@@ -137,15 +137,17 @@ def _trump(value: JSON) -> Trump:
         raise _record_error(e, "") from None
 
 
+def _checked(check: Callable[[], None]) -> None:
+    """Run one of :mod:`moonrules.rules.positions`' checks; what it refuses is ``illegal``."""
+    try:
+        check()
+    except IllegalAction as e:
+        raise _illegal(e.rule, e.message) from None
+
+
 def _check_offered(rules: RuleSet, trump: Trump) -> None:
     """The trump must be one the rule set offers (TRUMP-5)."""
-    if trump not in rules.trumps:
-        offered = ", ".join(json.dumps(t.to_json()) for t in rules.trumps)
-        raise _illegal(
-            "TRUMP-5",
-            f"trump: {json.dumps(trump.to_json())} is not a trump these rules offer; "
-            f"they offer {offered}",
-        )
+    _checked(lambda: positions.check_offered(rules, trump))
 
 
 def _auction(rules: RuleSet, value: JSON) -> Auction:
@@ -180,39 +182,17 @@ def _auction(rules: RuleSet, value: JSON) -> Auction:
 
 def _check_in_set(rules: RuleSet, path: str, tiles: Sequence[Tile] | Tile) -> None:
     """Every tile must belong to the rule set's tiles (TILE-2, TILE-3, TILE-4)."""
-    single = isinstance(tiles, Tile)
-    for i, t in enumerate((tiles,) if isinstance(tiles, Tile) else tiles):
-        if t not in rules.tile_set.tiles:
-            where = path if single else f"{path}[{i}]"
-            raise _illegal(
-                clauses.tile_set_clause(rules.tile_set),
-                f"{where}: {t} is not a tile of the {rules.tile_set.value} set "
-                "these rules play with",
-            )
+    _checked(lambda: positions.check_in_set(rules, path, tiles))
 
 
 def _check_distinct(groups: Sequence[tuple[str, Sequence[Tile]]]) -> None:
     """No tile may appear twice, in one list or across lists (DEAL-3)."""
-    seen: dict[Tile, str] = {}
-    for path, tiles in groups:
-        for i, t in enumerate(tiles):
-            where = f"{path}[{i}]"
-            if t in seen:
-                raise _illegal(
-                    "DEAL-3",
-                    f"{where}: {t} appears twice, at {seen[t]} and at {where}; "
-                    "there is one of each tile",
-                )
-            seen[t] = where
+    _checked(lambda: positions.check_distinct(groups))
 
 
 def _check_seat(rules: RuleSet, seat: int, path: str) -> None:
     """Seats are numbered 0 to players - 1 (SEAT-1)."""
-    if not 0 <= seat < rules.players:
-        raise _illegal(
-            "SEAT-1",
-            f"{path}: seats are numbered 0 to {rules.players - 1} with these rules, not {seat}",
-        )
+    _checked(lambda: positions.check_seat(rules, seat, path))
 
 
 # ---------------------------------------------------------------------------
@@ -247,16 +227,8 @@ def _op_legal_plays(rules: RuleSet, req: dict[str, JSON]) -> JSON:
     _check_in_set(rules, "hand", hand)
     _check_in_set(rules, "trick", trick)
     _check_distinct((("trick", trick), ("hand", hand)))
-    if not hand:
-        raise _illegal("TRICK-1", "hand: the hand is empty; a player to play holds a tile")
-    if len(hand) > 7:
-        raise _illegal("DEAL-1", f"hand: {len(hand)} tiles; a player holds at most 7")
-    if len(trick) >= rules.players:
-        raise _illegal(
-            "TRICK-1",
-            f"trick: already complete with {len(trick)} tiles; with {rules.players} players "
-            f"a trick has {rules.players}",
-        )
+    _checked(lambda: positions.check_hand(hand))
+    _checked(lambda: positions.check_trick_open(rules, trick))
     first_lead = not trick and len(hand) == 7 and rules.first_lead is FirstLead.TRUMP
     return tiles_json(legal_plays(hand, trick, trump, lead_trump=first_lead))
 
@@ -268,12 +240,7 @@ def _op_trick_winner(rules: RuleSet, req: dict[str, JSON]) -> JSON:
     _check_offered(rules, trump)
     _check_in_set(rules, "trick", trick)
     _check_distinct((("trick", trick),))
-    if len(trick) != rules.players:
-        raise _illegal(
-            "TRICK-1",
-            f"trick: {len(trick)} tiles; a complete trick has one tile from each of the "
-            f"{rules.players} players",
-        )
+    _checked(lambda: positions.check_trick_size(rules, trick))
     return trick_winner(trick, trump)
 
 
@@ -293,23 +260,7 @@ def _op_score_hand(rules: RuleSet, req: dict[str, JSON]) -> JSON:
     bidder = _int(req["bidder"], "bidder", "a seat number")
     bid = _int(req["bid"], "bid", "a bid (a whole number)")
     tricks = _ints(req["tricks"], "tricks", "a number of tricks")
-    _check_seat(rules, bidder, "bidder")
-    if bid not in rules.bids:
-        allowed = ", ".join(map(str, rules.bids))
-        raise _illegal("BID-4", f"bid: {bid} is not a bid; a bid is one of {allowed}")
-    if len(tricks) != rules.players:
-        raise _illegal(
-            "SEAT-1",
-            f"tricks: {len(tricks)} numbers; give the tricks won by each of the "
-            f"{rules.players} seats",
-        )
-    for i, n in enumerate(tricks):
-        if n < 0:
-            raise _illegal("TRICK-3", f"tricks[{i}]: {n} tricks; no seat wins fewer than none")
-    if sum(tricks) != 7:
-        raise _illegal(
-            "TRICK-3", f"tricks: they add up to {sum(tricks)}; a hand has exactly 7 tricks"
-        )
+    _checked(lambda: positions.check_hand_result(rules, bidder, bid, tricks))
     result = score_hand(rules, bidder, bid, tricks)
     return {"made": result.made, "deltas": list(result.deltas), "game_won": result.game_won}
 
@@ -320,12 +271,7 @@ def _op_game_winner(rules: RuleSet, req: dict[str, JSON]) -> JSON:
     bidder = req.get("bidder")
     if bidder is not None:
         bidder = _int(bidder, "bidder", "a seat number")
-    if len(scores) != rules.sides:
-        raise _illegal(
-            "TEAM-1" if rules.partnership else "SEAT-1",
-            f"scores: {len(scores)} numbers; these rules keep {rules.sides} scores, one per "
-            + ("team" if rules.partnership else "seat"),
-        )
+    _checked(lambda: positions.check_scores(rules, scores))
     if bidder is not None:
         _check_seat(rules, bidder, "bidder")
     return game_winner(rules, scores, None if bidder is None else rules.side_of(bidder))
@@ -376,6 +322,21 @@ def _op_view(rules: RuleSet, req: dict[str, JSON]) -> JSON:
         # next one, which the record has not dealt
         game = attrs.evolve(state.game, history=state.history[:-1])
         state = GameState(game, state.history[-1])
+    return view_json(state, seat)
+
+
+def view_json(state: GameState, seat: int) -> dict[str, JSON]:
+    """What ``seat`` may see of ``state`` (VIEW-1), encoded as the ``view`` op answers it.
+
+    The one encoder of a seat's view: ``moonrules serve`` answers the ``view`` op with it,
+    and the table server (``moonrules.table``) sends it to each seat. Only what
+    :func:`moonrules.game.views.view` gives the seat is read, so nothing hidden from the
+    seat can reach the answer.
+    """
+    if not isinstance(state, GameState):
+        raise wrong_type("state", "a GameState", state)
+    if type(seat) is not int:
+        raise wrong_type("seat", "a seat number (int)", seat)
     pv = view(state, seat)
     h = state.hand
     return {
@@ -672,4 +633,5 @@ __all__ = [
     "request_clauses",
     "request_rules",
     "too_long",
+    "view_json",
 ]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import importlib
+import io
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ import attrs
 
 from moonrules.analysis.advise import wilson
 from moonrules.kernel.tables import SUIT_MASK
+from moonrules.records.files import OutputError, check_writable, write_atomically
 from moonrules.rules.auction import MOON
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import TRUMP_SUIT, Trump
@@ -54,13 +56,26 @@ class Table:
             out.append("| " + " | ".join((label, *row)) + " |")
         return "\n".join(out) + "\n"
 
-    def write_csv(self, path: Path) -> None:
+    def csv_text(self) -> str:
         """The table as CSV."""
-        with path.open("w", encoding="utf-8", newline="") as f:
-            w = csv.writer(f, lineterminator="\n")
-            w.writerow((self.row_label, *self.columns))
-            for label, row in zip(self.rows, self.cells, strict=True):
-                w.writerow((label, *row))
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow((self.row_label, *self.columns))
+        for label, row in zip(self.rows, self.cells, strict=True):
+            w.writerow((label, *row))
+        return buf.getvalue()
+
+    def write_csv(self, path: Path) -> None:
+        """Write the table as CSV to ``path`` (whole, or not at all)."""
+        _write(path, self.csv_text())
+
+
+def _write(path: Path, data: str | bytes) -> None:
+    """Write one file of the report atomically; :class:`StudyError` when it cannot be."""
+    try:
+        write_atomically(path, data, sync=False)
+    except OutputError as e:
+        raise StudyError(str(e)) from None
 
 
 def _need(bid: int) -> int:
@@ -308,7 +323,7 @@ def _plot(series: dict[str, Any], out: Path, min_count: int) -> list[Path]:
     axes[-1].legend(loc="lower right", fontsize="small")
     fig.tight_layout()
     path = out / "p-make.png"
-    fig.savefig(path, dpi=110, metadata={"Software": None})
+    _save_figure(fig, path)
     plt.close(fig)
     written.append(path)
     grid: dict[tuple[int, int], list[int]] = series["grid"]
@@ -332,10 +347,29 @@ def _plot(series: dict[str, Any], out: Path, min_count: int) -> list[Path]:
     fig.colorbar(im, ax=ax)
     fig.tight_layout()
     path = out / f"p-make-{b}-grid.png"
-    fig.savefig(path, dpi=110, metadata={"Software": None})
+    _save_figure(fig, path)
     plt.close(fig)
     written.append(path)
     return written
+
+
+def _check_out(out: Path) -> None:
+    """Refuse, before any work, a report directory that cannot take the files."""
+    if out.exists() and not out.is_dir():
+        raise StudyError(f"cannot write the report to {out}: it is not a directory")
+    parent = out if out.is_dir() else next((p for p in out.parents if p.exists()), Path("."))
+    if not parent.is_dir():
+        raise StudyError(f"cannot write the report to {out}: {parent} is not a directory")
+    try:
+        check_writable(parent / "tables.md")
+    except OutputError as e:
+        raise StudyError(f"cannot write the report to {out}: {e.reason}") from None
+
+
+def _save_figure(fig: Any, path: Path) -> None:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, metadata={"Software": None})
+    _write(path, buf.getvalue())
 
 
 def write_report(
@@ -343,6 +377,7 @@ def write_report(
 ) -> list[Path]:
     """Write the tables (``tables.md``, one CSV each), ``summary.json`` and the plots of the
     study in ``directory`` to ``out``; returns the files written."""
+    _check_out(out)
     settings, cols = read_rows(directory)
     n_rows = len(cols["deal"])
     if n_rows == 0:
@@ -358,14 +393,15 @@ def write_report(
         "solves. Hands are the bidder's seven tiles as dealt, before the widow.\n"
     )
     md = out / "tables.md"
-    md.write_text(header + "\n" + "\n".join(t.markdown() for t in tables), encoding="utf-8")
+    _write(md, header + "\n" + "\n".join(t.markdown() for t in tables))
     written.append(md)
     for t in tables:
         path = out / f"{t.name}.csv"
         t.write_csv(path)
         written.append(path)
     summary = out / "summary.json"
-    summary.write_text(
+    _write(
+        summary,
         json.dumps(
             {
                 "rules": rules,
@@ -377,7 +413,6 @@ def write_report(
             indent=2,
         )
         + "\n",
-        encoding="utf-8",
     )
     written.append(summary)
     if plots:

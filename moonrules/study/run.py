@@ -6,8 +6,14 @@ Chunk ``c`` holds deals ``c * chunk + 1`` … ``(c + 1) * chunk`` (the last one
 may be shorter), computed by :func:`moonrules.study.rows.chunk_rows`, so its
 rows depend only on the settings: whatever ran them, and in whatever order,
 the files are the same, byte for byte. Each chunk is written to a temporary
-file and renamed into place once complete, so an interrupted study loses no
-finished chunk, and running it again computes only the missing ones.
+file and renamed into place once complete, with Ctrl-C held back meanwhile
+(:func:`moonrules.records.files.write_atomically`): an interrupted study loses no
+finished chunk and leaves no partial file, and running it again computes only the
+missing ones. A chunk file is counted as done only once it is read back and
+checked (its columns, its number of rows, every number in its range): one that
+is not (a truncated or foreign file) is computed again. One run at a time writes
+to a directory (a second is refused while the first holds its lock), and a run
+removes what a killed one left half written.
 
 Chunks run in this process (``workers=1``), on a local process pool
 (``workers > 1``), or on a Dask distributed cluster (``scheduler="tcp://HOST:PORT"``,
@@ -17,6 +23,7 @@ written by this process, so the workers need no shared disk.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import gc
 import hashlib
@@ -36,11 +43,17 @@ from typing import Any, Final
 import attrs
 
 from moonrules import __version__
+from moonrules.records.files import OutputError, is_temporary, write_atomically
 from moonrules.records.jsontext import TooLarge, loads, read_bounded, size_text
 from moonrules.records.record import RecordError, rules_from_json
 from moonrules.rules.errors import MoonError, quote, shown
 from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.study.rows import COLUMNS, chunk_rows
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no lock
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = [
     "FORMAT_VERSION",
@@ -173,9 +186,45 @@ def open_study(directory: Path, settings: StudySettings) -> None:
             last = (have["deals"] - 1) // settings.chunk
             chunk_path(directory, settings, last).unlink(missing_ok=True)
     directory.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(want, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    try:
+        write_atomically(path, json.dumps(want, indent=2) + "\n")
+    except OutputError as e:
+        raise StudyError(str(e)) from None
+
+
+def _sweep(directory: Path) -> None:
+    """Remove the temporary files a run that was killed (not interrupted: it cleans up) left
+    in ``directory``; the caller holds the directory's lock, so no run is writing them."""
+    for entry in os.scandir(directory):
+        name = entry.name
+        ours = is_temporary(name) and name.startswith((".chunk-", f".{MANIFEST}."))
+        old_style = name.endswith(".tmp") and (
+            name.startswith("chunk-") or name == "study.json.tmp"
+        )
+        if (ours or old_style) and entry.is_file(follow_symlinks=False):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(entry.path)
+
+
+@contextlib.contextmanager
+def _locked(directory: Path) -> Iterator[None]:
+    """Hold the study directory for this run: a second run on it is refused at once."""
+    directory.mkdir(parents=True, exist_ok=True)
+    if fcntl is None:  # pragma: no cover - not on Windows
+        yield
+        return
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise StudyError(
+                f"another run is writing to {directory}; wait for it to end, or use another "
+                "directory"
+            ) from None
+        yield
+    finally:
+        os.close(fd)  # and the lock with it
 
 
 def _read_manifest(path: Path) -> dict[str, Any]:
@@ -224,8 +273,25 @@ def load_settings(directory: Path) -> StudySettings:
 
 
 def missing_chunks(directory: Path, settings: StudySettings) -> list[int]:
-    """The chunks not written yet."""
-    return [c for c in range(settings.chunks) if not chunk_path(directory, settings, c).exists()]
+    """The chunks not written yet, or written wrong: a chunk file counts as done only when it
+    is read back and checked (:func:`chunk_problem`)."""
+    return [c for c in range(settings.chunks) if chunk_problem(directory, settings, c) is not None]
+
+
+def chunk_problem(directory: Path, settings: StudySettings, c: int) -> str | None:
+    """Why chunk ``c`` in ``directory`` is not done (``"missing"``, or what is wrong with its
+    file), or ``None`` when its file is there and holds the chunk's rows."""
+    path = chunk_path(directory, settings, c)
+    if not path.exists() and not path.is_symlink():
+        return "missing"
+    count = settings.chunk_deals(c)[1]
+    per_deal = settings.rules.players * len(settings.rules.trumps)
+    try:
+        part = read_chunk(path, max_bytes=(count * per_deal + 1) * _ROW_BYTES + 4096)
+        _check_chunk(path, settings, c, part)
+    except StudyError as e:
+        return str(e)
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -261,11 +327,13 @@ def _arrow() -> tuple[Any, Any]:
 def write_chunk(
     directory: Path, settings: StudySettings, c: int, cols: dict[str, list[int]]
 ) -> None:
-    """Write chunk ``c`` atomically: a temporary file renamed into place."""
+    """Write chunk ``c`` atomically: a temporary file renamed into place, Ctrl-C held back
+    until it is (:func:`~moonrules.records.files.write_atomically`)."""
     path = chunk_path(directory, settings, c)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(_chunk_bytes(cols, settings.format))
-    os.replace(tmp, path)
+    try:
+        write_atomically(path, _chunk_bytes(cols, settings.format), sync=False)
+    except OutputError as e:
+        raise StudyError(str(e)) from None
 
 
 _NUMBER: Final = re.compile(r"-?[0-9]{1,10}")
@@ -464,39 +532,66 @@ def run_study(
     scheduler: str | None = None,
     progress: Callable[[Progress], None] | None = None,
     timeout: float = 10.0,
+    warn: Callable[[str], None] | None = None,
 ) -> Progress:
     """Compute the study's missing chunks and write them to ``directory``.
 
     ``workers``: processes of a local pool (1: this process). ``scheduler``: the
     address of a Dask scheduler, ``tcp://HOST:PORT``, instead of the local pool.
-    ``progress`` is called after each chunk. Returns the final progress.
+    ``progress`` is called after each chunk. A chunk file that is there but is not the
+    chunk (:func:`chunk_problem`) is computed again, and ``warn`` told why; one that is no
+    regular file is refused with :class:`StudyError`. Returns the final progress.
     """
     if workers < 1:
         raise StudyError(f"workers must be at least 1, not {workers}")
     # the scheduler first: one that cannot be reached leaves no directory and no progress line
     client = None if scheduler is None else _dask_client(scheduler, timeout)
     try:
-        open_study(directory, settings)
-        todo = missing_chunks(directory, settings)
-        total = settings.deals
-        done = total - sum(settings.chunk_deals(c)[1] for c in todo)
-        start = time.perf_counter()
-        new = 0
-        state = Progress(done, total, 0, 0.0)
-        if progress is not None:
-            progress(state)
-        for c, cols in _results(settings, todo, workers, client):
-            write_chunk(directory, settings, c, cols)
-            n = settings.chunk_deals(c)[1]
-            done += n
-            new += n
-            state = Progress(done, total, new, time.perf_counter() - start)
-            if progress is not None:
-                progress(state)
-        return state
+        with _locked(directory):
+            return _run_locked(directory, settings, workers, client, progress, warn)
     finally:
         if client is not None:
             client.close()
+
+
+def _run_locked(
+    directory: Path,
+    settings: StudySettings,
+    workers: int,
+    client: Any,
+    progress: Callable[[Progress], None] | None,
+    warn: Callable[[str], None] | None,
+) -> Progress:
+    open_study(directory, settings)
+    _sweep(directory)
+    todo = []
+    for c in range(settings.chunks):
+        problem = chunk_problem(directory, settings, c)
+        if problem is None:
+            continue
+        todo.append(c)
+        if problem != "missing":
+            path = chunk_path(directory, settings, c)
+            if path.is_symlink() or (path.exists() and not path.is_file()):
+                raise StudyError(f"{problem}; remove it, and run again to compute it")
+            if warn is not None:
+                warn(f"{problem}; it is computed again")
+    total = settings.deals
+    done = total - sum(settings.chunk_deals(c)[1] for c in todo)
+    start = time.perf_counter()
+    new = 0
+    state = Progress(done, total, 0, 0.0)
+    if progress is not None:
+        progress(state)
+    for c, cols in _results(settings, todo, workers, client):
+        write_chunk(directory, settings, c, cols)
+        n = settings.chunk_deals(c)[1]
+        done += n
+        new += n
+        state = Progress(done, total, new, time.perf_counter() - start)
+        if progress is not None:
+            progress(state)
+    return state
 
 
 def _results(

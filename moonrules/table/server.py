@@ -1,0 +1,549 @@
+"""The table's web application: Starlette over uvicorn, WebSockets for the game.
+
+Routes (the protocol is ``spec/table.md``, the limits ``docs/limits.md``):
+
+- ``GET /`` the lobby page; ``POST /api/rooms`` creates a room (JSON in, 201 and the
+  seats' links out); ``GET /api/rooms/{room}`` who sits where (nothing secret);
+- ``GET /rooms/{room}`` the table page (a seat's link carries its token after ``#``, so
+  the token never reaches a log or a ``Referer``); ``WS /rooms/{room}/ws?token=…`` the
+  game (no token: a spectator); ``GET /rooms/{room}/record`` the game record, once over;
+- ``GET /tiles/{tile}.svg`` the library's own picture of a tile
+  (:func:`moonrules.arbitration.render.tile_svg`); ``/static/…`` the page's script and style.
+
+This is the only module of :mod:`moonrules.table` that imports the ``table`` extra.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Mapping, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+import attrs
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
+
+from moonrules.arbitration.render import tile_svg
+from moonrules.records.jsontext import JSONTextError, loads, size_text
+from moonrules.records.record import JSON
+from moonrules.rules.errors import wrong_type
+from moonrules.rules.ruleset import PRESETS
+from moonrules.rules.tiles import DOUBLE_SIX_SET, Tile
+from moonrules.table.botpool import BotPool, BotSpec
+from moonrules.table.rooms import Room, RoomError, Table, TableLimits
+from moonrules.table.storage import Storage
+from moonrules.table.wire import encode, refused
+
+log = logging.getLogger("moonrules.table")
+
+_ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+_MAX_TOKEN: Final = 128
+_TOKEN_IN_TEXT: Final = re.compile(r"(token=)[^&\s\"']+")
+
+
+@attrs.frozen(slots=True)
+class TableConfig:
+    """How a table server runs: where it stores, its limits, bots and origins."""
+
+    db: Path = Path("moonrules-table.sqlite3")
+    """The SQLite file (created if missing)."""
+    limits: TableLimits = attrs.field(factory=TableLimits)
+    bots: Mapping[str, BotSpec] | None = None
+    """The bot levels rooms may seat (default: ``random``, ``basic``, ``strong``)."""
+    public_url: str | None = None
+    """The address people reach the server at (``https://moon.example``): the links of a
+    new room start with it. Default: the address each request came to."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins, besides the server's own, whose pages may create rooms and connect."""
+    synchronous: str = "FULL"
+    """SQLite's ``synchronous``: ``FULL`` (durable against power loss) or ``NORMAL``."""
+    quick_workers: int = 1
+    slow_workers: int | None = None
+    bot_timeout: float = 300.0
+
+
+def _static(name: str) -> bytes:
+    return resources.files("moonrules.table").joinpath("static", name).read_bytes()
+
+
+_HEADERS: Final = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
+
+
+class _Bucket:
+    """A token bucket: ``burst`` at once, ``rate`` a second after that."""
+
+    __slots__ = ("burst", "level", "rate", "stamp")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.level = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.level >= 1:
+            self.level -= 1
+            return True
+        return False
+
+
+class _Connection:
+    """One WebSocket: its seat, and the messages waiting for it (a bounded outbox)."""
+
+    def __init__(self, ws: WebSocket, seat: int | None, limits: TableLimits) -> None:
+        self.ws = ws
+        self._seat = seat
+        self.limits = limits
+        self.outbox: deque[tuple[bool, str]] = deque()
+        self.wake = asyncio.Event()
+        self.closing: tuple[int, str] | None = None
+
+    @property
+    def seat(self) -> int | None:
+        return self._seat
+
+    def send_state(self, text: str) -> None:
+        if self.outbox and self.outbox[-1][0]:
+            self.outbox.pop()  # an older state not sent yet: only the newest matters
+        self.outbox.append((True, text))
+        self.wake.set()
+
+    def send(self, text: str) -> bool:
+        if len(self.outbox) >= self.limits.max_pending:
+            self.disconnect(1008, "too many messages wait for this connection to read them")
+            return False
+        self.outbox.append((False, text))
+        self.wake.set()
+        return True
+
+    def disconnect(self, code: int, reason: str) -> None:
+        if self.closing is None:
+            self.closing = (code, reason)
+        self.wake.set()
+
+    async def sender(self) -> None:
+        """Send what waits, in order; stop when asked to close or when the client
+        does not read within the send timeout."""
+        timeout = self.limits.send_timeout
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.outbox:
+                _, text = self.outbox.popleft()
+                await asyncio.wait_for(self.ws.send_text(text), timeout)
+            if self.closing is not None:
+                code, reason = self.closing
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(self.ws.close(code, reason), 5)
+                return
+
+
+class TableApp:
+    """The application's state: the :class:`Table` and what serves it."""
+
+    def __init__(self, config: TableConfig) -> None:
+        if not isinstance(config, TableConfig):
+            raise wrong_type("config", "a TableConfig", config)
+        self.config = config
+        self.table: Table | None = None
+        self._tiles: dict[str, bytes] = {}
+        self._creators: dict[str, _Bucket] = {}
+        self._pages = {name: _static(name) for name in ("lobby.html", "room.html")}
+
+    # -- life -------------------------------------------------------------------
+
+    @contextlib.asynccontextmanager
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        c = self.config
+        storage = Storage(c.db, synchronous=c.synchronous)
+        pool = BotPool(
+            c.bots,
+            quick_workers=c.quick_workers,
+            slow_workers=c.slow_workers,
+            timeout=c.bot_timeout,
+        )
+        self.table = Table(storage, pool, c.limits)
+        sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        try:
+            resumed = await self.table.start()
+            if resumed:
+                log.info("resumed %d game(s) with a bot to move", resumed)
+            yield
+        finally:
+            sweeper.cancel()
+            await self.table.close()
+            pool.close()
+            storage.close()
+
+    async def _sweep(self) -> None:
+        while True:
+            await asyncio.sleep(60)
+            if self.table is not None:
+                self.table.evict_idle()
+
+    def _table(self) -> Table:
+        assert self.table is not None, "the table runs inside the application's lifespan"
+        return self.table
+
+    # -- checks -------------------------------------------------------------------
+
+    def origin_allowed(self, headers: Mapping[str, str]) -> bool:
+        """Whether a request may change state: a browser's request comes from the
+        server's own pages (or an allowed origin); a request without ``Origin``
+        (a program, not a page) may."""
+        site = headers.get("sec-fetch-site")
+        origin = headers.get("origin")
+        if origin is None:
+            return site in (None, "same-origin", "none")
+        if origin in self.config.allowed_origins:
+            return True
+        host = headers.get("host", "")
+        return urlsplit(origin).netloc.lower() == host.lower() and site != "cross-site"
+
+    def base_url(self, request: Request) -> str:
+        if self.config.public_url:
+            return self.config.public_url.rstrip("/")
+        return str(request.base_url).rstrip("/")
+
+    # -- HTTP -----------------------------------------------------------------------
+
+    async def lobby(self, request: Request) -> Response:
+        return HTMLResponse(self._pages["lobby.html"], headers=_HEADERS)
+
+    async def options(self, request: Request) -> Response:
+        table = self._table()
+        presets = [
+            {"name": name, "players": r.players, "partnership": r.partnership}
+            for name, r in PRESETS.items()
+        ]
+        return JSONResponse({"presets": presets, "bots": list(table.bots.names)}, headers=_HEADERS)
+
+    async def create_room(self, request: Request) -> Response:
+        table = self._table()
+        if not self.origin_allowed(request.headers):
+            return _error(403, "a page of another site may not create rooms here")
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return _error(415, "send the room as JSON (Content-Type: application/json)")
+        client = request.client.host if request.client else "?"
+        limits = table.limits
+        bucket = self._creators.get(client)
+        if bucket is None:
+            if len(self._creators) > 10_000:
+                self._creators.clear()
+            bucket = self._creators[client] = _Bucket(limits.room_rate, limits.room_burst)
+        if not bucket.take():
+            return _error(429, "too many rooms created from this address; wait a little")
+        body = await _read_body(request, limits.max_body_bytes)
+        if isinstance(body, Response):
+            return body
+        try:
+            created = await table.create(body)
+        except RoomError as e:
+            return _error(e.status, e.message)
+        base = self.base_url(request)
+        room_url = f"{base}/rooms/{created.room}"
+        return JSONResponse(
+            {
+                "room": created.room,
+                "seats": [
+                    {"seat": s, "url": f"{room_url}#token={t}", "token": t}
+                    for s, t in sorted(created.tokens.items())
+                ],
+                "watch": room_url,
+            },
+            status_code=201,
+            headers=_HEADERS,
+        )
+
+    async def _room_or_error(self, request: Request) -> Room | Response:
+        room_id = request.path_params["room"]
+        if not _ROOM_ID.fullmatch(room_id):
+            return _error(404, "no such room")
+        room = await self._table().room(room_id)
+        if room is None:
+            return _error(404, "no such room")
+        return room
+
+    async def room_info(self, request: Request) -> Response:
+        room = await self._room_or_error(request)
+        if isinstance(room, Response):
+            return room
+        return JSONResponse(room.table_json(None), headers=_HEADERS)
+
+    async def room_page(self, request: Request) -> Response:
+        room = await self._room_or_error(request)
+        if isinstance(room, Response):
+            return HTMLResponse(
+                "<!doctype html><title>No such room</title><p>No such room. "
+                '<a href="/">Back to the lobby</a>',
+                status_code=404,
+                headers=_HEADERS,
+            )
+        return HTMLResponse(self._pages["room.html"], headers=_HEADERS)
+
+    async def record(self, request: Request) -> Response:
+        room = await self._room_or_error(request)
+        if isinstance(room, Response):
+            return room
+        try:
+            record = self._table().record(room)
+        except RoomError as e:
+            return _error(e.status, e.message)
+        headers = dict(_HEADERS)
+        headers["Content-Disposition"] = f'attachment; filename="moon-{room.id}.json"'
+        return JSONResponse(record, headers=headers)
+
+    async def tile(self, request: Request) -> Response:
+        name = request.path_params["tile"]
+        svg = self._tiles.get(name)
+        if svg is None:
+            try:
+                t = Tile.parse(name)
+            except ValueError:
+                return _error(404, "no such tile")
+            if t not in DOUBLE_SIX_SET or str(t) != name:
+                return _error(404, "no such tile")
+            svg = tile_svg(t, size=48, title=f"{t}").encode()
+            self._tiles[name] = svg
+        headers = dict(_HEADERS)
+        headers["Cache-Control"] = "public, max-age=86400"
+        return Response(svg, media_type="image/svg+xml", headers=headers)
+
+    async def health(self, request: Request) -> Response:
+        table = self._table()
+        return JSONResponse(
+            {
+                "rooms": len(table.rooms),
+                "connections": table.connections,
+                "bots_thinking": table.bots.thinking,
+            }
+        )
+
+    # -- the game -------------------------------------------------------------------
+
+    async def game(self, ws: WebSocket) -> None:
+        table = self._table()
+        limits = table.limits
+        if not self.origin_allowed(ws.headers):
+            await ws.accept()  # (accepted, to say why in the close frame)
+            await ws.close(4403, "a page of another site may not connect here")
+            return
+        if table.connections >= limits.max_connections:
+            await ws.accept()
+            await ws.close(1013, "the server has too many connections; try again later")
+            return
+        table.connections += 1
+        try:
+            await self._game(ws, table, limits)
+        finally:
+            table.connections -= 1
+
+    async def _game(self, ws: WebSocket, table: Table, limits: TableLimits) -> None:
+        room_id = ws.path_params["room"]
+        room = await table.room(room_id) if _ROOM_ID.fullmatch(room_id) else None
+        await ws.accept()
+        if room is None:
+            await ws.close(4404, "no such room")
+            return
+        token = ws.query_params.get("token")
+        seat = None
+        if token is not None:
+            seat = room.seat_of(token) if len(token) <= _MAX_TOKEN else None
+            if seat is None:
+                await ws.close(4403, "this link's token is not a seat of this room")
+                return
+        if len(room.listeners) >= limits.max_room_connections:
+            await ws.close(1013, "this room has too many connections; try again later")
+            return
+        conn = _Connection(ws, seat, limits)
+        await table.join(room, conn)
+        sender = asyncio.get_running_loop().create_task(conn.sender())
+        receiver = asyncio.get_running_loop().create_task(self._receive(ws, table, room, conn))
+        try:
+            await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sender, receiver):
+                task.cancel()
+            for task in (sender, receiver):
+                with contextlib.suppress(BaseException):
+                    await task
+            table.leave(room, conn)
+
+    async def _receive(self, ws: WebSocket, table: Table, room: Room, conn: _Connection) -> None:
+        limits = table.limits
+        bucket = _Bucket(limits.rate, limits.burst)
+        too_fast = 0
+        while conn.closing is None:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if not bucket.take():
+                too_fast += 1
+                if too_fast > limits.max_refused:
+                    conn.disconnect(1008, "too many messages, too fast")
+                    return
+                conn.send(encode(refused("too-fast", "too many messages: slow down", [])))
+                continue
+            if text is None:
+                note = "a frame is JSON text; binary frames are refused"
+                conn.send(encode(refused("bad-frame", note, room.legal_for(conn.seat))))
+                continue
+            await table.receive(room, conn, text)
+
+
+async def _read_body(request: Request, limit: int) -> JSON | Response:
+    """The request's JSON body, read up to ``limit`` bytes, or the error response."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        return _error(413, f"the request body is larger than {size_text(limit)}")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return _error(413, f"the request body is larger than {size_text(limit)}")
+        chunks.append(chunk)
+    try:
+        text = b"".join(chunks).decode("utf-8")
+        return loads(text, max_length=limit)
+    except UnicodeDecodeError:
+        return _error(400, "the request body is not UTF-8 text")
+    except JSONTextError as e:
+        return _error(400, f"the request body is not JSON: {e.message}")
+
+
+def create_app(config: TableConfig | None = None) -> Starlette:
+    """The table's ASGI application (serve it with :func:`serve`, or any ASGI server
+    that runs the application's lifespan)."""
+    tapp = TableApp(TableConfig() if config is None else config)
+    static = StaticFiles(packages=[("moonrules.table", "static")])
+    routes = [
+        Route("/", tapp.lobby),
+        Route("/api/options", tapp.options),
+        Route("/api/rooms", tapp.create_room, methods=["POST"]),
+        Route("/api/rooms/{room}", tapp.room_info),
+        Route("/rooms/{room}", tapp.room_page),
+        Route("/rooms/{room}/record", tapp.record),
+        WebSocketRoute("/rooms/{room}/ws", tapp.game),
+        Route("/tiles/{tile}.svg", tapp.tile),
+        Route("/healthz", tapp.health),
+        Mount("/static", app=static, name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=tapp.lifespan)
+    app.state.table_app = tapp
+    return app
+
+
+class RedactTokens(logging.Filter):
+    """Writes ``token=…`` in any log line as ``token=(hidden)``: a seat's token is a
+    secret, and a WebSocket's address carries it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if "token=" in text:
+            record.msg = _TOKEN_IN_TEXT.sub(r"\1(hidden)", text)
+            record.args = ()
+        return True
+
+
+def log_config(level: str = "info") -> dict[str, Any]:
+    """uvicorn's logging, with every token hidden and one line per event."""
+    fmt = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+    handler = {
+        "class": "logging.StreamHandler",
+        "formatter": "plain",
+        "filters": ["redact"],
+        "stream": "ext://sys.stderr",
+    }
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"redact": {"()": RedactTokens}},
+        "formatters": {"plain": {"format": fmt}},
+        "handlers": {"stderr": handler},
+        "loggers": {
+            name: {"handlers": ["stderr"], "level": level.upper(), "propagate": False}
+            for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "moonrules.table")
+        },
+    }
+
+
+def uvicorn_config(
+    config: TableConfig, host: str, port: int, *, log_level: str = "info", **more: Any
+) -> Any:
+    """The :class:`uvicorn.Config` serving the table (WebSocket limits included)."""
+    import uvicorn
+
+    limits = config.limits
+    return uvicorn.Config(
+        create_app(config),
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        ws_max_size=limits.max_frame_bytes,
+        ws_per_message_deflate=False,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        limit_concurrency=limits.max_connections + 256,
+        h11_max_incomplete_event_size=16 * 1024,
+        timeout_keep_alive=5,
+        server_header=False,
+        log_config=log_config(log_level),
+        log_level=log_level,
+        **more,
+    )
+
+
+def serve(
+    config: TableConfig,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    log_level: str = "info",
+    sockets: Sequence[Any] | None = None,
+) -> None:
+    """Run the table server until interrupted."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn_config(config, host, port, log_level=log_level))
+    server.run(sockets=list(sockets) if sockets else None)
+
+
+__all__ = [
+    "RedactTokens",
+    "TableApp",
+    "TableConfig",
+    "create_app",
+    "log_config",
+    "serve",
+    "uvicorn_config",
+]

@@ -1,0 +1,330 @@
+"""Rooms and their accepted actions in SQLite, written by one thread in group commits.
+
+Every accepted action is one row of ``actions``, written in the same transaction as the
+room's state (its game record, the number of actions, whose turn it is); the server
+tells no client of an action before that transaction has committed, so nothing a client
+was told can be lost by a crash of the server. One thread owns the connection: the
+event loop hands it jobs and awaits them, and the thread commits every job waiting at
+that moment in one transaction (a group commit: one ``fsync`` for many rooms), each job
+in its own savepoint, so that a failing job fails alone.
+
+``synchronous=FULL`` (the default) makes a commit durable against a power failure too;
+``NORMAL`` only against a crash of the server process, and is faster.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final, TypeVar
+
+import attrs
+
+from moonrules.records.record import JSON
+from moonrules.rules.errors import MoonError, wrong_type
+
+SCHEMA_VERSION: Final = 1
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    rules TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    tokens TEXT NOT NULL,
+    bot_seed TEXT NOT NULL,
+    initial TEXT NOT NULL,
+    record TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    joined TEXT NOT NULL,
+    over INTEGER NOT NULL,
+    bot_turn INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS actions (
+    room TEXT NOT NULL REFERENCES rooms(id),
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (room, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS rooms_moving ON rooms(over, bot_turn);
+"""
+
+MAX_BATCH: Final = 512
+"""At most this many jobs in one transaction."""
+
+T = TypeVar("T")
+
+
+class StorageError(MoonError):
+    """The database cannot be used: not a table server's database, or of a newer schema."""
+
+
+@attrs.frozen(slots=True)
+class RoomRow:
+    """One room as stored: what the server needs to rebuild it."""
+
+    id: str
+    created: float
+    rules: JSON
+    seats: tuple[str, ...]
+    """Per seat: ``"human"`` or the bot's name."""
+    tokens: tuple[str | None, ...]
+    """Per seat: the SHA-256 (hex) of the seat's token, ``None`` for a bot."""
+    bot_seed: str
+    initial: JSON
+    """The record of the game as dealt, before any action."""
+    record: JSON
+    """The record of the game after the last accepted action."""
+    seq: int
+    """How many actions were accepted."""
+    joined: frozenset[int]
+    over: bool
+
+
+@attrs.frozen(slots=True)
+class Step:
+    """One accepted action, as stored."""
+
+    seq: int
+    seat: int
+    action: JSON
+
+
+class Storage:
+    """The table's SQLite database (created if missing), used from the event loop."""
+
+    def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
+        if not isinstance(path, (str, Path)):
+            raise wrong_type("path", "a file path (str or Path)", path)
+        if synchronous not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous: 'FULL' or 'NORMAL', not {synchronous!r}")
+        self.path = Path(path)
+        self._jobs: queue.SimpleQueue[tuple[Callable[[sqlite3.Connection], Any], Any] | None]
+        self._jobs = queue.SimpleQueue()
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={synchronous}")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+            self._check_version()
+        except sqlite3.DatabaseError as e:
+            self._db.close()
+            raise StorageError(f"{self.path}: not a table database ({e})") from None
+        self._thread = threading.Thread(target=self._run, name="moonrules-table-db", daemon=True)
+        self._thread.start()
+        self.commits = 0
+        """Transactions committed (a figure for the bench: jobs per commit)."""
+        self.jobs_done = 0
+
+    def _check_version(self) -> None:
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        if row is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] != str(SCHEMA_VERSION):
+            raise sqlite3.DatabaseError(f"schema version {row[0]}, this server reads 1")
+
+    # -- the database thread ---------------------------------------------
+
+    def _run(self) -> None:
+        db = self._db
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                break
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    self._jobs.put(None)  # stop after this batch
+                    break
+                batch.append(job)
+            results = self._commit(db, batch)
+            for (_, done), result in zip(batch, results, strict=True):
+                done(result)
+        db.close()
+
+    def _commit(
+        self, db: sqlite3.Connection, batch: list[tuple[Callable[[sqlite3.Connection], Any], Any]]
+    ) -> list[tuple[bool, Any]]:
+        results: list[tuple[bool, Any]] = []
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            for fn, _ in batch:
+                db.execute("SAVEPOINT job")
+                try:
+                    results.append((True, fn(db)))
+                    db.execute("RELEASE job")
+                except Exception as e:
+                    db.execute("ROLLBACK TO job")
+                    db.execute("RELEASE job")
+                    results.append((False, e))
+            db.execute("COMMIT")
+            self.commits += 1
+            self.jobs_done += len(batch)
+        except sqlite3.Error as e:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            return [(False, e)] * len(batch)
+        return results
+
+    async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+
+        def settle(outcome: tuple[bool, Any]) -> None:
+            ok, value = outcome
+            loop.call_soon_threadsafe(_settle, future, ok, value)
+
+        self._jobs.put((fn, settle))
+        return await future
+
+    def close(self) -> None:
+        """Finish the jobs already handed over, then close the database."""
+        if self._thread.is_alive():
+            self._jobs.put(None)
+            self._thread.join()
+
+    # -- what the table asks ----------------------------------------------
+
+    async def create_room(self, row: RoomRow, *, bot_turn: bool) -> None:
+        """Store a new room."""
+
+        def job(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    row.id,
+                    row.created,
+                    _dump(row.rules),
+                    _dump(list(row.seats)),
+                    _dump(list(row.tokens)),
+                    row.bot_seed,
+                    _dump(row.initial),
+                    _dump(row.record),
+                    row.seq,
+                    _dump(sorted(row.joined)),
+                    int(row.over),
+                    int(bot_turn),
+                ),
+            )
+
+        await self._call(job)
+
+    async def append(
+        self,
+        room: str,
+        step: Step,
+        record: JSON,
+        *,
+        over: bool,
+        bot_turn: bool,
+    ) -> None:
+        """Store an accepted action and the room's state after it, in one transaction.
+
+        Raises :class:`sqlite3.IntegrityError` when the room already has an action
+        numbered ``step.seq`` (the room moved on meanwhile).
+        """
+        action = _dump(step.action)
+        text = _dump(record)
+
+        def job(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
+                (room, step.seq, step.seat, action, time.time()),
+            )
+            cur = db.execute(
+                "UPDATE rooms SET record = ?, seq = ?, over = ?, bot_turn = ? "
+                "WHERE id = ? AND seq = ?",
+                (text, step.seq, int(over), int(bot_turn), room, step.seq - 1),
+            )
+            if cur.rowcount != 1:
+                raise sqlite3.IntegrityError(f"room {room} is not at action {step.seq - 1}")
+
+        await self._call(job)
+
+    async def set_joined(self, room: str, joined: frozenset[int], *, bot_turn: bool) -> None:
+        """Store which seats have joined the room."""
+        text = _dump(sorted(joined))
+
+        def job(db: sqlite3.Connection) -> None:
+            db.execute(
+                "UPDATE rooms SET joined = ?, bot_turn = ? WHERE id = ?",
+                (text, int(bot_turn), room),
+            )
+
+        await self._call(job)
+
+    async def load(self, room: str) -> RoomRow | None:
+        """The stored room, or ``None``."""
+
+        def job(db: sqlite3.Connection) -> RoomRow | None:
+            r = db.execute("SELECT * FROM rooms WHERE id = ?", (room,)).fetchone()
+            return None if r is None else _row(r)
+
+        return await self._call(job)
+
+    async def moving(self) -> list[str]:
+        """The rooms whose game goes on with a bot to act: they resume at start."""
+
+        def job(db: sqlite3.Connection) -> list[str]:
+            rows = db.execute("SELECT id FROM rooms WHERE over = 0 AND bot_turn = 1").fetchall()
+            return [r[0] for r in rows]
+
+        return await self._call(job)
+
+    async def steps(self, room: str) -> list[Step]:
+        """Every accepted action of a room, in order."""
+
+        def job(db: sqlite3.Connection) -> list[Step]:
+            rows = db.execute(
+                "SELECT seq, seat, action FROM actions WHERE room = ? ORDER BY seq", (room,)
+            ).fetchall()
+            return [Step(s, seat, json.loads(a)) for s, seat, a in rows]
+
+        return await self._call(job)
+
+
+def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if future.cancelled():
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+def _dump(value: JSON) -> str:
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+def _row(r: tuple[Any, ...]) -> RoomRow:
+    return RoomRow(
+        id=r[0],
+        created=r[1],
+        rules=json.loads(r[2]),
+        seats=tuple(json.loads(r[3])),
+        tokens=tuple(json.loads(r[4])),
+        bot_seed=r[5],
+        initial=json.loads(r[6]),
+        record=json.loads(r[7]),
+        seq=r[8],
+        joined=frozenset(json.loads(r[9])),
+        over=bool(r[10]),
+    )
+
+
+__all__ = ["SCHEMA_VERSION", "RoomRow", "Step", "Storage", "StorageError"]

@@ -1,0 +1,176 @@
+"""The messages of the table's WebSocket protocol (normative text: ``spec/table.md``).
+
+The server sends ``state`` messages (a seat's view, as the JSON-lines protocol's ``view``
+op encodes it, and the seat's legal actions) and ``refused`` messages; a client sends
+``act`` messages. An action is written as records write it, and read by the phase of the
+hand it is meant for:
+
+>>> from moonrules import Bid, Pass, Phase, Play, Tile, NameTrump, Trump
+>>> [action_json(a) for a in (Pass(), Bid(5), Play(Tile(6, 4)), NameTrump(Trump.DOUBLES))]
+['pass', 5, '6-4', 'doubles']
+>>> parse_action(Phase.TRUMP, 5), parse_action(Phase.BIDDING, 5)
+(NameTrump(trump=Trump.FIVE), Bid(amount=5))
+>>> read_frame('{"type": "act", "action": "4-6"}')
+'4-6'
+
+Nothing here decides a rule: the library's :func:`~moonrules.apply` does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Final
+
+from moonrules.game import Action, Bid, Discard, NameTrump, Pass, Phase, Play
+from moonrules.records.jsontext import JSONTextError, loads, size_text
+from moonrules.records.record import (
+    JSON,
+    RecordError,
+    json_kind,
+    parse_call_json,
+    parse_tile_json,
+    parse_trump_json,
+)
+from moonrules.rules.errors import MoonError, quote, wrong_type
+
+MAX_FRAME_BYTES: Final = 4096
+"""The largest frame a client may send; a larger one closes the connection (code 1009)."""
+
+REFUSAL_CODES: Final = (
+    "illegal",
+    "turn",
+    "bad-frame",
+    "bad-action",
+    "spectator",
+    "not-started",
+    "over",
+    "too-fast",
+    "unavailable",
+)
+"""Every ``code`` a ``refused`` message may carry (see ``spec/table.md``)."""
+
+
+class FrameError(MoonError, ValueError):
+    """A frame from a client that is not an ``act`` message the protocol allows.
+
+    ``code`` is ``"bad-frame"`` for a frame that is not a well-formed message, and
+    ``"bad-action"`` for a well-formed message whose action names no action of the phase.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __reduce__(self) -> tuple[type[FrameError], tuple[str, str]]:
+        return (type(self), (self.code, self.message))
+
+
+def action_json(action: Action) -> JSON:
+    """An action as records write it: ``"pass"``, a bid's number, a tile ``"6-4"`` (for a
+    discard or a play), a trump ``0``-``6``, ``"doubles"`` or ``"none"``."""
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, Bid):
+        return action.amount
+    if isinstance(action, (Discard, Play)):
+        return str(action.tile)
+    if isinstance(action, NameTrump):
+        return action.trump.to_json()
+    raise wrong_type("action", "an Action (Pass, Bid, Discard, NameTrump or Play)", action)
+
+
+def legal_json(actions: Sequence[Action]) -> list[JSON]:
+    """Legal actions as :func:`action_json` writes them, in the library's order."""
+    return [action_json(a) for a in actions]
+
+
+def parse_action(phase: Phase, value: JSON) -> Action:
+    """The action ``value`` names in a hand waiting in ``phase``.
+
+    The encodings of the phases overlap (``5`` is a bid in the auction and the trump
+    fives once the auction is over; ``"6-4"`` a discard or a play), so the phase
+    decides. Raises :class:`FrameError` (code ``bad-action``) for a value that is no
+    action of the phase; whether the action is *legal* is for :func:`moonrules.apply`.
+    """
+    if not isinstance(phase, Phase):
+        raise wrong_type("phase", "a Phase", phase)
+    try:
+        if phase is Phase.BIDDING:
+            return parse_call_json(value, "action")
+        if phase is Phase.DISCARD:
+            return Discard(parse_tile_json(value, "action"))
+        if phase is Phase.TRUMP:
+            return NameTrump(parse_trump_json(value, "action"))
+        if phase is Phase.PLAY:
+            return Play(parse_tile_json(value, "action"))
+    except RecordError as e:
+        raise FrameError("bad-action", f"{e.message} ({_phase_wants(phase)})") from None
+    raise FrameError("bad-action", "the hand is over: there is nothing to act on")
+
+
+def _phase_wants(phase: Phase) -> str:
+    return {
+        Phase.BIDDING: 'the auction wants "pass" or a bid',
+        Phase.DISCARD: "the bidder discards a tile",
+        Phase.TRUMP: 'the bidder names trump: 0-6, "doubles" or "none"',
+        Phase.PLAY: "the play wants a tile",
+    }[phase]
+
+
+def read_frame(text: str, *, max_bytes: int = MAX_FRAME_BYTES) -> JSON:
+    """The action of one ``act`` frame (its ``action`` member, not yet read as an action).
+
+    Raises :class:`FrameError` (code ``bad-frame``) for text that is longer than
+    ``max_bytes`` characters, not strict JSON (limits of
+    :mod:`moonrules.records.jsontext`), not an object, or an object other than
+    ``{"type": "act", "action": …}``.
+    """
+    if not isinstance(text, str):
+        raise wrong_type("text", "the frame's text (str)", text)
+    if len(text) > max_bytes:
+        raise FrameError("bad-frame", f"the frame is longer than {size_text(max_bytes)}")
+    try:
+        value = loads(text, max_length=max_bytes)
+    except JSONTextError as e:
+        raise FrameError("bad-frame", f"the frame is not JSON: {e.message}") from None
+    if not isinstance(value, dict):
+        raise FrameError("bad-frame", f"a message is a JSON object, not {json_kind(value)}")
+    kind = value.get("type")
+    if kind != "act" or not isinstance(kind, str):
+        shown = quote(kind) if isinstance(kind, str) else json_kind(kind)
+        raise FrameError("bad-frame", f'type: a client sends only "act" messages, not {shown}')
+    for key in value:
+        if key not in ("type", "action"):
+            raise FrameError("bad-frame", f'{quote(key)}: unknown member; "act" has type, action')
+    if "action" not in value:
+        raise FrameError("bad-frame", 'missing member "action": what the seat does')
+    return value["action"]
+
+
+def encode(message: dict[str, JSON]) -> str:
+    """A message as compact JSON text (ASCII, strict JSON)."""
+    return json.dumps(message, separators=(",", ":"), allow_nan=False)
+
+
+def refused(
+    code: str, message: str, legal: Sequence[JSON], rule: str | None = None
+) -> dict[str, JSON]:
+    """A ``refused`` message: ``rule`` is the clause for ``illegal`` and ``turn``."""
+    if code not in REFUSAL_CODES:
+        raise ValueError(f"code: {code!r} is not one of {', '.join(REFUSAL_CODES)}")
+    return {"type": "refused", "code": code, "rule": rule, "message": message, "legal": [*legal]}
+
+
+__all__ = [
+    "MAX_FRAME_BYTES",
+    "REFUSAL_CODES",
+    "FrameError",
+    "action_json",
+    "encode",
+    "legal_json",
+    "parse_action",
+    "read_frame",
+    "refused",
+]

@@ -1,0 +1,227 @@
+"""The OpenSpiel games moonrules_hand and moonrules_game (moonrules.openspiel).
+
+OpenSpiel's own checks (``pyspiel.random_sim_test``, with serialization) run on both
+games for several presets; ``MOONRULES_DEEP=1`` runs more games on every preset.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not installed")
+np = pytest.importorskip("numpy", reason="the [openspiel] extra is not installed")
+
+import moonrules.openspiel  # noqa: E402
+from moonrules import PRESETS, apply, view  # noqa: E402
+from moonrules.game.encoding import (  # noqa: E402
+    ActionSpace,
+    encode_information_state,
+    encode_observation,
+)
+from moonrules.openspiel import MoonrulesBot, standings_returns  # noqa: E402
+
+DEEP = os.environ.get("MOONRULES_DEEP") == "1"
+QUICK_PRESETS = ["standard", "partnership", "pagat", "no-double-blank", "partnership-forced"]
+PRESET_NAMES = sorted(PRESETS) if DEEP else QUICK_PRESETS
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_random_sim_test_on_the_hand_game(preset: str) -> None:
+    game = pyspiel.load_game(f"moonrules_hand(rules={preset})")
+    pyspiel.random_sim_test(game, num_sims=20 if DEEP else 2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("preset", ["standard", "partnership"] if not DEEP else PRESET_NAMES)
+def test_random_sim_test_on_the_whole_game(preset: str) -> None:
+    max_hands = 200 if DEEP else 2
+    game = pyspiel.load_game(f"moonrules_game(rules={preset},max_hands={max_hands})")
+    pyspiel.random_sim_test(game, num_sims=3 if DEEP else 1, serialize=True, verbose=False)
+
+
+def _random_playthrough(game: object, seed: int) -> list[object]:
+    """Every state of one random playthrough of ``game``, the terminal state last."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()  # type: ignore[attr-defined]
+    line = [state]
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            assert abs(sum(probs) - 1) < 1e-9
+            action = rng.choice(actions)
+        else:
+            action = rng.choice(state.legal_actions())
+        state = state.child(action)
+        line.append(state)
+    return line
+
+
+@pytest.mark.parametrize("preset", ["standard", "partnership"])
+def test_the_game_plays_moonrules_rules(preset: str) -> None:
+    """Chance deals the tiles in order; the players' ids are the encoding's; the returns
+    are the hand's score changes of moonrules' own replay of the same actions."""
+    game = pyspiel.load_game(f"moonrules_hand(rules={preset})")
+    rules = PRESETS[preset]
+    space = ActionSpace(rules)
+    for seed in range(3):
+        line = _random_playthrough(game, seed)
+        history = line[-1].history()
+        tiles = len(rules.tile_set.tiles)
+        dealt, moves = history[:tiles], history[tiles:]
+        assert sorted(dealt) == sorted(t.index for t in rules.tile_set.tiles)
+        state = line[tiles].moon_state
+        assert [sorted(t.index for t in h) for h in state.hands] == [
+            sorted(dealt[7 * s : 7 * s + 7]) for s in range(rules.players)
+        ]
+        assert state.first_bidder == 0
+        for k, move in enumerate(moves):
+            assert line[tiles + k].legal_actions() == [
+                space.id_of(a) for a in moonrules.legal_actions(state)
+            ]
+            state = apply(state, space.action_of(move))
+        done = state.history[-1]
+        deltas = done.deltas or (0,) * rules.sides
+        assert line[-1].returns() == [deltas[rules.side_of(p)] for p in range(rules.players)]
+
+
+def test_tensors_and_strings_are_the_encodings() -> None:
+    game = pyspiel.load_game("moonrules_hand")
+    for state in _random_playthrough(game, 4)[30:]:
+        s = state.moon_state
+        shown = state.position.shown or s
+        for p in range(3):
+            v = view(shown, p)
+            assert state.observation_tensor(p) == pytest.approx(encode_observation(v))
+            assert state.information_state_tensor(p) == pytest.approx(encode_information_state(v))
+            assert state.information_state_string(p).startswith(f"p{p} hand 1")
+
+
+def test_the_whole_game_is_zero_sum_and_truncated_by_the_stated_rule() -> None:
+    game = pyspiel.load_game("moonrules_game(max_hands=1)")
+    assert game.max_game_length() == 3 + 1 + 1 + 21
+    for seed in range(4):
+        last = _random_playthrough(game, seed)[-1]
+        returns = last.returns()
+        assert abs(sum(returns)) < 1e-9
+        scores = last.moon_state.scores
+        assert returns == pytest.approx(list(standings_returns(PRESETS["standard"], scores)))
+    assert standings_returns(PRESETS["standard"], (5, 5, 1)) == (0.25, 0.25, -0.5)
+    assert standings_returns(PRESETS["partnership"], (3, 9)) == (-1.0, 1.0, -1.0, 1.0)
+    assert standings_returns(PRESETS["standard"], (2, 2, 2)) == (0.0, 0.0, 0.0)
+
+
+def test_serialization_and_clones_keep_the_state() -> None:
+    game = pyspiel.load_game("moonrules_game(rules=partnership,max_hands=3)")
+    for state in _random_playthrough(game, 2)[::7]:
+        copy = game.deserialize_state(state.serialize())
+        assert str(copy) == str(state) and copy.history() == state.history()
+        assert copy.position == state.position
+        clone = state.clone()
+        assert clone.position is state.position  # immutable: a clone copies no tile
+        if not state.is_chance_node() and not state.is_terminal():
+            for p in range(4):
+                assert copy.information_state_string(p) == state.information_state_string(p)
+
+
+@pytest.mark.parametrize("name", ["moonrules_hand", "moonrules_game(max_hands=3)"])
+def test_a_resampled_state_has_the_same_information_state(name: str) -> None:
+    """``resample_from_infostate`` keeps what the player knows (string, tensor, legal
+    actions) and redraws what it does not; OpenSpiel's sampler and a Random both work."""
+    game = pyspiel.load_game(name)
+    rng = random.Random(0)
+    differs = 0
+    for k, state in enumerate(_random_playthrough(game, 5)):
+        if state.is_terminal():
+            continue
+        for p in range(game.num_players()):
+            sampler = rng if k % 2 else pyspiel.UniformProbabilitySampler(0.0, 1.0)
+            other = state.resample_from_infostate(p, sampler)
+            assert other.information_state_string(p) == state.information_state_string(p)
+            assert other.information_state_tensor(p) == state.information_state_tensor(p)
+            assert other.observation_string(p) == state.observation_string(p)
+            assert other.current_player() == state.current_player()
+            if state.current_player() == p:
+                assert other.legal_actions() == state.legal_actions()
+            differs += str(other) != str(state)
+    assert differs > 0
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(Exception, match=r"no rule set is called"):
+        pyspiel.load_game("moonrules_hand(rules=chess)")
+    with pytest.raises(Exception, match=r"max_hands: at least 1"):
+        pyspiel.load_game("moonrules_game(max_hands=0)")
+    with pytest.raises(ValueError, match=r"iig_obs_type"):
+        pyspiel.load_game("moonrules_hand").make_py_observer(
+            pyspiel.IIGObservationType(
+                perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+            )
+        )
+
+
+def test_is_mcts_plays_moonrules_bots_through_evaluate_bots() -> None:
+    """OpenSpiel's Python IS-MCTS, with the resampler, against two ``basic`` bots; the match
+    reported in the guide is ``examples/gameai_ismcts.py`` with more hands and simulations."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = pyspiel.load_game("moonrules_hand")
+    low, high = game.min_utility(), game.max_utility()
+    for seed in range(2):
+        seat = seed % 3
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+        searcher = ismcts.ISMCTSBot(
+            game, evaluator, 2.0, 8, random_state=np.random.RandomState(seed)
+        )
+        bots = [searcher if p == seat else MoonrulesBot("basic", p, seed) for p in range(3)]
+        returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+        assert len(returns) == 3 and all(low <= r <= high for r in returns)
+
+
+def test_the_moonrules_bot_refuses_a_turn_not_its_own() -> None:
+    game = pyspiel.load_game("moonrules_hand")
+    state = _random_playthrough(game, 1)[22]  # the first call, by seat 0
+    assert state.current_player() == 0
+    with pytest.raises(ValueError, match=r"not player 1's turn"):
+        MoonrulesBot("random", 1).step(state)
+    with pytest.raises(TypeError, match=r"^bot: "):
+        MoonrulesBot(3, 0)  # type: ignore[arg-type]
+    assert MoonrulesBot("random", 0).step(state) in state.legal_actions()
+
+
+def test_the_guides_example_runs_as_written() -> None:
+    """``examples/gameai_ismcts.py`` (the worked example of docs/guides/game-ai.md), tiny."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "examples/gameai_ismcts.py", "--hands", "2", "--simulations", "4"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "IS-MCTS (4 simulations) vs basic, 2 deals of standard" in result.stdout
+    assert "gain " in result.stdout and "95% interval" in result.stdout
+
+
+@pytest.mark.parametrize("page", ["guides/game-ai.md"])
+def test_the_guides_python_blocks_run(page: str) -> None:
+    """Every ```python block of the guide runs, in order, in one namespace."""
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / page).read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+    assert len(blocks) >= 4
+    namespace: dict[str, object] = {"__name__": "docs_game_ai"}
+    for block in blocks:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(block, f"{page} example", "exec"), namespace)

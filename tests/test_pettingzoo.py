@@ -1,0 +1,140 @@
+"""The PettingZoo environment (moonrules.pettingzoo): PettingZoo's own tests, and the rewards."""
+
+from __future__ import annotations
+
+import functools
+import os
+import random
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the [pettingzoo] extra is not installed")
+np = pytest.importorskip("numpy", reason="the [pettingzoo] extra is not installed")
+
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+from moonrules import PRESETS, legal_actions, view  # noqa: E402
+from moonrules.game.encoding import ActionSpace, ObservationLayout  # noqa: E402
+from moonrules.pettingzoo import env, raw_env  # noqa: E402
+
+# PettingZoo's api_test warns about every dict observation (its classic games get the same
+# two warnings): the {"observation", "action_mask"} form is the one the classic games use.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably:UserWarning"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning"),
+]
+
+DEEP = os.environ.get("MOONRULES_DEEP") == "1"
+CYCLES = 2000 if DEEP else 150
+CASES = [
+    (rules, mode)
+    for rules in (
+        ["standard", "partnership", "pagat", "no-double-blank"]
+        if DEEP
+        else ["standard", "partnership"]
+    )
+    for mode in ("hand", "game")
+]
+
+
+@pytest.mark.parametrize(("rules", "mode"), CASES)
+def test_pettingzoo_api_test(rules: str, mode: str) -> None:
+    api_test(env(rules=rules, mode=mode), num_cycles=CYCLES)
+
+
+@pytest.mark.parametrize(("rules", "mode"), CASES)
+def test_pettingzoo_seed_test(rules: str, mode: str) -> None:
+    seed_test(functools.partial(env, rules=rules, mode=mode), num_cycles=CYCLES)
+
+
+@pytest.mark.parametrize(("rules", "mode"), CASES)
+def test_pettingzoo_render_test(rules: str, mode: str) -> None:
+    render_test(functools.partial(env, rules=rules, mode=mode))
+
+
+def _play(e: object, seed: int) -> dict[str, float]:
+    """One episode of uniformly random legal actions; each agent's total reward."""
+    rng = random.Random(seed)
+    e.reset(seed=seed)  # type: ignore[attr-defined]
+    totals: dict[str, float] = {}
+    for agent in e.agent_iter():  # type: ignore[attr-defined]
+        obs, reward, terminated, truncated, _ = e.last()  # type: ignore[attr-defined]
+        totals[agent] = totals.get(agent, 0.0) + reward
+        if terminated or truncated:
+            e.step(None)  # type: ignore[attr-defined]
+            continue
+        assert obs["observation"].dtype == np.float32
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(rng.choice(list(legal))))  # type: ignore[attr-defined]
+    return totals
+
+
+@pytest.mark.parametrize("rules", ["standard", "partnership", "marks"])
+def test_a_hand_episode_rewards_the_hands_score_changes(rules: str) -> None:
+    for seed in range(4):
+        e = raw_env(rules=rules, mode="hand")
+        totals = _play(e, seed)
+        r = PRESETS[rules]
+        done = e.state.history[-1] if not e.state.is_over else e.state.hand
+        deltas = done.deltas or (0,) * r.sides
+        assert totals == {f"player_{p}": float(deltas[r.side_of(p)]) for p in range(r.players)}
+        assert e.hands_played == 1
+
+
+def test_a_game_episode_is_zero_sum_and_truncated_after_max_hands() -> None:
+    for seed in range(3):
+        e = raw_env(rules="partnership", mode="game", max_hands=2)
+        totals = _play(e, seed)
+        assert sum(totals.values()) == pytest.approx(0.0)
+        assert e.hands_played <= 2
+        assert all(e.truncations.values()) == (not e.state.is_over)
+
+
+def test_the_observation_is_the_encoding_of_the_seats_view() -> None:
+    e = raw_env(rules="standard", mode="hand", history=True, render_mode="ansi")
+    e.reset(seed=3)
+    layout = ObservationLayout("standard", history=True)
+    space = ActionSpace("standard")
+    state = e.state
+    for agent in e.agents:
+        seat = int(agent.split("_")[1])
+        obs = e.observe(agent)
+        assert obs["observation"].tolist() == pytest.approx(layout.encode(view(state, seat)))
+        mask = obs["action_mask"]
+        if seat == state.to_act:
+            assert [space.action_of(int(i)) for i in np.flatnonzero(mask)] == list(
+                legal_actions(state)
+            )
+        else:
+            assert not mask.any()
+    assert "p0: " in e.render()
+
+
+def test_the_seed_decides_the_deals() -> None:
+    a, b = raw_env(mode="game"), raw_env(mode="game")
+    a.reset(seed=11)
+    b.reset(seed=11)
+    assert a.state == b.state
+    b.reset(seed=12)
+    assert a.state != b.state
+
+
+def test_bad_arguments_name_the_parameter() -> None:
+    with pytest.raises(ValueError, match=r"^mode: "):
+        raw_env(mode="match")
+    with pytest.raises(TypeError, match=r"^rules: "):
+        raw_env(rules=4)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^max_hands: "):
+        raw_env(mode="game", max_hands=0)
+    with pytest.raises(ValueError, match=r"^render_mode: "):
+        raw_env(render_mode="rgb_array")
+    e = raw_env()
+    e.reset(seed=1)
+    with pytest.raises(ValueError, match=r"^action: "):
+        e.step(None)
+    wrapped = env()
+    wrapped.reset(seed=1)
+    agent = wrapped.agent_selection
+    illegal = int(np.flatnonzero(wrapped.observe(agent)["action_mask"] == 0)[0])
+    wrapped.step(illegal)  # PettingZoo's wrapper ends the episode, the culprit scores -1
+    assert wrapped.rewards[agent] == -1 and all(wrapped.terminations.values())

@@ -1,0 +1,53 @@
+"""Bots think off the event loop: a strong bot thinking never holds up another room.
+
+The server's ``strong`` bot is replaced by one that thinks until the test lets it stop
+(``table_support.StuckBot``: no clock involved). While it thinks in one room, a whole
+game is played in another room (a person against quick bots) over real WebSockets, and
+the first room is still waiting for its bot; let go, the bot moves.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from table_support import Player, Server, connect, next_state
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+
+def test_a_strong_bot_thinking_delays_no_other_room(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = tmp_path / "release"
+    monkeypatch.setenv("MOONRULES_TEST_RELEASE", str(release))
+    launcher = [sys.executable, "-m", "table_support", "--stuck"]
+    with Server(tmp_path / "table.sqlite3", launcher=launcher) as server:
+        thinking = server.create("standard", {"0": "strong", "1": "strong", "2": "strong"})
+        with connect(server, thinking["room"]) as watch:
+            first = next_state(watch)
+            assert first["seq"] == 0 and first["table"]["started"]
+            _, health, _ = server.request("GET", "/healthz")
+            assert health["bots_thinking"] == 1
+            # meanwhile a whole game in another room, against quick bots
+            other = server.create("standard", {"1": "basic", "2": "random"})
+            me = Player(server, other["room"], other["seats"][0]["token"], seed=1)
+            me.start()
+            me.join(120)
+            assert me.error is None
+            assert me.last_state is not None and me.last_state["table"]["over"]
+            # the strong bot is still thinking: its room has not moved
+            _, health, _ = server.request("GET", "/healthz")
+            assert health["bots_thinking"] == 1
+            with connect(server, thinking["room"]) as again:
+                assert next_state(again)["seq"] == 0
+            release.touch()
+            moved = next_state(watch)
+            while moved["seq"] == 0:  # (the states of spectators coming and going first)
+                moved = next_state(watch)
+            assert moved["seq"] == 1
+    assert "Traceback" not in server.log()
+    assert json.loads(me.frames[-1])["table"]["over"]

@@ -1,0 +1,229 @@
+"""Hostile clients: each gets a refusal or a closed connection, the rooms go on, the log
+holds no traceback, and nobody learns another client's data.
+
+One server (in a subprocess, with small test limits) takes every attack in turn over
+real sockets on 127.0.0.1; after each, a fair client still plays in the same room.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+import pytest
+from table_support import Player, Server, connect, next_state, validator
+
+pytest.importorskip("starlette")
+websockets = pytest.importorskip("websockets")
+from websockets.exceptions import ConnectionClosed  # noqa: E402
+
+LIMITS = {"max_room_connections": 6, "rate": 50.0, "burst": 20, "max_refused": 30,
+          "send_timeout": 2.0, "room_burst": 40, "room_rate": 0.01}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    launcher = [sys.executable, "-m", "table_support", "--limits", json.dumps(LIMITS)]
+    s = Server(tmp_path_factory.mktemp("hostile") / "table.sqlite3", launcher=launcher)
+    with s:
+        yield s
+    log = s.log()
+    assert "Traceback" not in log and "Exception in ASGI" not in log, log[-3000:]
+
+
+def refused_to(ws: Any, frame: str | bytes) -> dict[str, Any]:
+    ws.send(frame)
+    while True:
+        msg = json.loads(ws.recv(timeout=30))
+        if msg["type"] == "refused":
+            return msg
+
+
+def closed_code(ws: Any) -> int:
+    with pytest.raises(ConnectionClosed) as e:
+        while True:
+            ws.recv(timeout=30)
+    return e.value.rcvd.code if e.value.rcvd else 1006
+
+
+def still_plays(server: Server, room: Any) -> None:
+    """A fair player of the room still gets its state and may act."""
+    with connect(server, room["room"], room["seats"][0]["token"]) as ws:
+        state = next_state(ws)
+        assert state["type"] == "state"
+
+
+def test_tokens_wrong_missing_of_another_room_or_unknown_room(server: Server) -> None:
+    room = server.create("standard", {"1": "basic", "2": "basic"})
+    other = server.create("standard", {"1": "basic", "2": "basic"})
+    with connect(server, room["room"], "x" * 43) as ws:
+        assert closed_code(ws) == 4403
+    with connect(server, room["room"], other["seats"][0]["token"]) as ws:
+        assert closed_code(ws) == 4403
+    with connect(server, room["room"], "y" * 5000) as ws:
+        assert closed_code(ws) == 4403
+    with connect(server, "no-such-room") as ws:
+        assert closed_code(ws) == 4404
+    with connect(server, "room;drop") as ws:
+        assert closed_code(ws) == 4404
+    with pytest.raises(websockets.exceptions.InvalidStatus, match="403"):
+        connect(server, "../../etc")  # no such route: the handshake itself is refused
+    # no token: a spectator, who sees no tiles in hand and may not act
+    with connect(server, room["room"]) as ws:
+        state = next_state(ws)
+        assert state["view"]["hand"] == [] and state["legal"] == []
+        msg = refused_to(ws, json.dumps({"type": "act", "action": "pass"}))
+        assert msg["code"] == "spectator"
+    still_plays(server, room)
+
+
+def test_tokens_are_long_random_and_compared_in_constant_time(server: Server) -> None:
+    tokens = [s["token"] for _ in range(5) for s in server.create("standard")["seats"]]
+    assert len(set(tokens)) == len(tokens) == 15
+    assert all(len(t) >= 43 for t in tokens)  # 256 random bits, URL-safe
+    from moonrules.table.rooms import Room, token_hash
+    from moonrules.table.storage import RoomRow
+
+    row = RoomRow("r", 0.0, "standard", ("human",) * 3, tuple(token_hash(t) for t in tokens[:3]),
+                  "s", {}, {}, 0, frozenset(), False)  # fmt: skip
+    from moonrules import new_game
+
+    r = Room(row, new_game(seed=1))
+    with mock.patch("hmac.compare_digest", wraps=hmac.compare_digest) as compare:
+        assert r.seat_of(tokens[1]) == 1 and r.seat_of("nope") is None
+    assert compare.call_count == 6  # every seat compared, whichever matches
+
+
+def test_out_of_turn_another_seat_malformed_binary_huge(server: Server) -> None:
+    room = server.create("standard", {"2": "basic"})
+    a, b = room["seats"][0]["token"], room["seats"][1]["token"]
+    with connect(server, room["room"], a) as wa, connect(server, room["room"], b) as wb:
+        sa = next_state(wa)
+        to_act = sa["view"]["to_act"]
+        waiting = wb if to_act == 0 else wa
+        msg = refused_to(waiting, json.dumps({"type": "act", "action": "pass"}))
+        if sa["table"]["started"]:
+            assert msg["code"] in ("turn", "illegal") and msg["rule"] in ("TURN-1", None)
+        # acting for another seat: there is no way to name a seat
+        msg = refused_to(wa, json.dumps({"type": "act", "action": "pass", "seat": 1}))
+        assert msg["code"] == "bad-frame"
+        for frame in ("not json", "[]", '{"type": "hello"}', '{"type": "act"}',
+                      "[" * 100 + "]" * 100, '{"type": "act", "action": {"a": 1}}',
+                      '{"type":"act","action":1e999}', '{"type":"act","type":"act"}'):  # fmt: skip
+            msg = refused_to(wa, frame)
+            assert msg["code"] in ("bad-frame", "bad-action", "turn"), (frame, msg)
+        msg = refused_to(wa, b"\x00\x01binary")
+        assert msg["code"] == "bad-frame"
+        wa.send("x" * 100_000)  # a huge frame closes the connection (1009: too big)
+        assert closed_code(wa) == 1009
+    still_plays(server, room)
+
+
+def test_a_flood_is_refused_then_closed(server: Server) -> None:
+    room = server.create("standard", {"1": "basic", "2": "basic"})
+    with connect(server, room["room"], room["seats"][0]["token"]) as ws:
+        for _ in range(200):
+            try:
+                ws.send('{"type": "act", "action": "pass"}')
+            except ConnectionClosed:
+                break
+        codes = []
+        try:
+            while True:
+                msg = json.loads(ws.recv(timeout=30))
+                codes.append(msg.get("code"))
+        except ConnectionClosed as e:
+            assert e.rcvd is not None and e.rcvd.code == 1008
+        assert "too-fast" in codes
+    still_plays(server, room)
+
+
+def test_many_connections_are_capped_per_room(server: Server) -> None:
+    room = server.create("standard", {"1": "basic", "2": "basic"})
+    opened = [connect(server, room["room"]) for _ in range(LIMITS["max_room_connections"])]
+    try:
+        for ws in opened:
+            next_state(ws)
+        with connect(server, room["room"]) as extra:
+            assert closed_code(extra) == 1013
+    finally:
+        for ws in opened:
+            ws.close()
+    still_plays(server, room)
+
+
+def test_a_client_that_never_reads_stalls_nothing(server: Server) -> None:
+    """A spectator that stops reading (a tiny receive buffer, never read) while a game
+    is played to its end: the game ends all the same, and the server lets the reader go."""
+    room = server.create("standard", {"1": "basic", "2": "basic"})
+    host, port = server.url.removeprefix("http://").split(":")
+    raw = socket.socket()
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+    raw.connect((host, int(port)))
+    raw.sendall(
+        f"GET /rooms/{room['room']}/ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    try:
+        me = Player(server, room["room"], room["seats"][0]["token"], seed=5, mischief=0)
+        me.start()
+        me.join(180)
+        assert me.error is None and me.last_state is not None
+        assert me.last_state["table"]["over"]
+    finally:
+        raw.close()
+
+
+def test_http_origin_type_and_size_limits(server: Server) -> None:
+    good = json.dumps({"rules": "standard"}).encode()
+    json_type = {"Content-Type": "application/json"}
+    status, answer, _ = server.request(
+        "POST", "/api/rooms", good, {**json_type, "Origin": "http://evil.example"}
+    )
+    assert status == 403
+    status, answer, _ = server.request(
+        "POST",
+        "/api/rooms",
+        good,
+        {**json_type, "Origin": server.url, "Sec-Fetch-Site": "same-origin"},
+    )
+    assert status == 201
+    validator("table/room-response").validate(answer)
+    validator("table/room-request").validate(json.loads(good))
+    validator("table/client-message").validate({"type": "act", "action": "6-4"})
+    status, _, _ = server.request("POST", "/api/rooms", good, {"Content-Type": "text/plain"})
+    assert status == 415
+    status, _, _ = server.request("POST", "/api/rooms", b"x" * 100_000, json_type)
+    assert status == 413
+    for body, want in ((b"{", 400), (b"\xff", 400), (b"[]", 400),
+                       (b'{"rules": "no-such"}', 400), (b'{"bots": {"9": "basic"}}', 400),
+                       (b'{"bots": {"1": "genius"}}', 400), (b'{"rules": {"players": 4}}', 422),
+                       (b'{"rules": "standard", "x": 1}', 400)):  # fmt: skip
+        status, answer, _ = server.request("POST", "/api/rooms", body, json_type)
+        assert status == want, (body, answer)
+        assert "error" in answer and "Traceback" not in json.dumps(answer)
+    # a page of another site may not connect either
+    room = server.create("standard")
+    from websockets.sync.client import connect as ws_connect
+
+    url = f"{server.ws_url}/rooms/{room['room']}/ws"
+    with ws_connect(url, origin="http://evil.example", open_timeout=30) as ws:  # type: ignore[arg-type]
+        assert closed_code(ws) == 4403
+
+
+def test_room_creation_is_rate_limited(tmp_path: Path) -> None:
+    limits = {"room_burst": 3, "room_rate": 0.001}
+    launcher = [sys.executable, "-m", "table_support", "--limits", json.dumps(limits)]
+    with Server(tmp_path / "table.sqlite3", launcher=launcher) as s:
+        body = json.dumps({"rules": "standard"}).encode()
+        statuses = [
+            s.request("POST", "/api/rooms", body, {"Content-Type": "application/json"})[0]
+            for _ in range(5)
+        ]
+    assert statuses == [201, 201, 201, 429, 429]

@@ -526,7 +526,7 @@ class Target:
         """The next answer line, without its line end; a :class:`TargetFault` if none comes.
 
         The timeout counts from the moment the target has read the request (a target just
-        started may take :attr:`startup_timeout` to read it); where that cannot be told, from
+        started may take ``startup_timeout`` to read it); where that cannot be told, from
         the call. A target that exits after its last answer without reading the request is
         started again and sent it, once.
         """

@@ -189,7 +189,7 @@ def _tiles(text: str, n: int) -> list[str]:
 
 
 # Where each step came from, a compact array of line numbers per hand:
-# [calls, plays, the 'hand' line, first, widow, discard, trump, deal 0 … deal P-1,
+# [calls, plays, the 'hand' line, first, widow, discard, trump, one deal line per seat,
 #  then one line per call, then one per trick]; -1 where the hand has no such line.
 _CALLS, _PLAYS, _HAND_LINE, _FIRST_LINE, _WIDOW_LINE, _DISCARD_LINE, _TRUMP_LINE = range(7)
 _DEAL_LINE: Final = 7

@@ -1,4 +1,5 @@
-"""Write ``spec/proofs.md`` and ``docs/verification.md`` from the verification catalogue.
+"""Write ``spec/proofs.md`` and ``docs/verification.md`` from the verification catalogue (and
+the documentation's table of mutants from ``tests/rule_mutants.toml``).
 
     python scripts/gen_proofs.py          # write both files
     python scripts/gen_proofs.py --check  # exit 1 if either is stale
@@ -16,10 +17,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from moonrules.verification.document import render_docs, render_proofs  # noqa: E402
+from moonrules.verification.mutation import load  # noqa: E402
+
+MUTANTS = load(ROOT / "tests" / "rule_mutants.toml")
 
 TARGETS = {
     ROOT / "spec" / "proofs.md": render_proofs,
-    ROOT / "docs" / "verification.md": render_docs,
+    ROOT / "docs" / "verification.md": lambda spec: render_docs(spec, MUTANTS),
 }
 
 

@@ -16,14 +16,27 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
+import attrs
 import pytest
 
 from moonrules.cli.main import main
-from moonrules.verification import CATALOGUE, Method, Outcome, Property, coverage, spec_clauses
+from moonrules.rules.ruleset import PRESETS, MoonMade, RuleSet, Scoring, TieRule
+from moonrules.verification import (
+    CATALOGUE,
+    Method,
+    Outcome,
+    Property,
+    bmc,
+    coverage,
+    smt,
+    spec_clauses,
+)
 from moonrules.verification.core import require
 from moonrules.verification.document import render_docs, render_proofs
+from moonrules.verification.mutation import load as load_mutants
 from moonrules.verification.runner import check
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,12 +92,15 @@ def test_tested_properties_say_why() -> None:
 
 @pytest.mark.parametrize(
     ("path", "render"),
-    [("spec/proofs.md", render_proofs), ("docs/verification.md", render_docs)],
+    [
+        ("spec/proofs.md", render_proofs),
+        ("docs/verification.md", lambda spec: render_docs(spec, load_mutants())),
+    ],
     ids=["proofs", "docs"],
 )
-def test_generated_pages_are_fresh(path: str, render: object) -> None:
+def test_generated_pages_are_fresh(path: str, render: Callable[[str], str]) -> None:
     text = (ROOT / path).read_text(encoding="utf-8")
-    assert text == render(SPEC), f"{path} is stale: run python scripts/gen_proofs.py"  # type: ignore[operator]
+    assert text == render(SPEC), f"{path} is stale: run python scripts/gen_proofs.py"
 
 
 @pytest.mark.parametrize("prop", CATALOGUE, ids=lambda p: p.id)
@@ -93,6 +109,28 @@ def test_property_holds_on_its_quick_domain(prop: Property) -> None:
     result = check(prop, quick=True)
     assert result.ok, result.outcome.counterexample
     assert result.outcome.cases > 0
+
+
+def test_quick_covers_every_preset_family() -> None:
+    """``--quick`` meets three players and four and every variant family of spec/variants.md:
+    the bounded walk runs every preset and, with four players, every variant field the presets
+    give only three; the quick SMT proofs meet every value of the fields scoring reads."""
+    walked = list(bmc.WALK_RULES.values())
+    assert set(PRESETS.values()) <= set(walked)
+    four = [r for r in walked if r.players == 4]
+    skip = {"players", "tile_set", "trump_numbers", "widow_timing"}  # fixed by four players
+    for f in attrs.fields(RuleSet):
+        if f.name not in skip:
+            values = {getattr(r, f.name) for r in PRESETS.values()}
+            assert values <= {getattr(r, f.name) for r in four}, f.name
+    proved = [r for sets in smt.QUICK_RULE_SETS.values() for r in sets]
+    for name, values in {
+        "players": {3, 4},
+        "scoring": set(Scoring),
+        "moon_made": set(MoonMade),
+        "tie": set(TieRule),
+    }.items():
+        assert {getattr(r, name) for r in proved} == values, name
 
 
 def _broken(quick: bool) -> Outcome:
@@ -177,3 +215,50 @@ def test_a_wrong_follow_rule_is_caught_exhaustively(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(exhaustive, "legal_plays", trump_follows)
     result = check(next(p for p in CATALOGUE if p.id == "follow-rules"), quick=True)
     assert not result.ok and "legal_plays" in (result.outcome.counterexample or "")
+
+
+def test_the_moves_are_held_against_the_restated_clauses() -> None:
+    """The bounded model check never imports the scoring or trick functions the game is built
+    from: what it expects of a move comes from moonrules.verification.statements."""
+    for name in ("score_hand", "game_winner", "trick_winner", "is_made", "side_tricks"):
+        assert not hasattr(bmc, name), name
+    assert bmc.spec.score.__module__ == "moonrules.verification.statements"
+
+
+def test_a_kernel_built_from_a_wrong_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel that asks a trump of every lead (LEAD-2 after the first trick too) is caught,
+    with the position, whatever the rule functions say."""
+    from moonrules.kernel import masks
+    from moonrules.verification import exhaustive
+
+    def every_lead(held: int, led: int, trump: int, rules: RuleSet, done: int) -> int:
+        return masks.legal_mask(held, led, trump, rules, 0)
+
+    monkeypatch.setattr(exhaustive, "legal_mask", every_lead)
+    result = check(next(p for p in CATALOGUE if p.id == "kernel"), quick=True)
+    assert not result.ok and "after 1 trick(s)" in (result.outcome.counterexample or "")
+
+
+def test_a_made_21_that_plays_on_is_caught_even_if_the_scoring_agrees(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The game's scoring and the library's score_hand both made wrong alike (a made 21 never
+    wins outright): the hand-end step still fails, at the hand of the made 21."""
+    from moonrules.game import play
+    from moonrules.rules import scoring
+
+    right = scoring.score_hand
+
+    def plays_on(*args: object, **kwargs: object) -> scoring.HandScore:
+        return attrs.evolve(right(*args, **kwargs), game_won=False)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(play, "scored", plays_on)
+    monkeypatch.setattr(play, "score_hand", plays_on)
+    monkeypatch.setattr(scoring, "score_hand", plays_on)
+    bmc.reachable.cache_clear()
+    try:
+        result = check(next(p for p in CATALOGUE if p.id == "hand-end"), quick=True)
+    finally:
+        bmc.reachable.cache_clear()
+    assert not result.ok
+    assert "the clauses say 0" in (result.outcome.counterexample or "")

@@ -5,7 +5,9 @@ Every property names the clauses it covers, states what it checks in one sentenc
 CrossHair's symbolic execution of the real function), *bounded-model-check* (every reachable state
 of the game from stated roots to a stated depth) or *tested* (sampled, with the reason no proof is
 given). ``moonrules verify`` runs them; ``spec/proofs.md`` and the documentation are generated from
-the same catalogue.
+the same catalogue. The catalogue is itself checked under mutation
+(:mod:`moonrules.verification.mutation`): ``verify --quick`` must catch every one-line mutant of
+the rules, the kernel and the game listed in ``tests/rule_mutants.toml``.
 """
 
 from __future__ import annotations

@@ -1,13 +1,16 @@
 """Bounded model checks: every state of the game reachable from stated roots within a depth.
 
-The roots of one run are, for every preset and every seed of the run: the first deal of the
-game (explored to :data:`DEAL_DEPTH` actions: the whole auction and what follows it), and every
-state of one seeded playout of the whole game (each explored to :data:`PLAYOUT_DEPTH` actions),
-so that every phase, the end of hands, thrown-in hands and the end of the game are all reached.
-Every state found is checked against the invariants below, and every transition out of it
-(every legal action, and under ``renege = penalty`` every renege) against the clauses it
+The roots of one run are, for every rule set of :data:`WALK_RULES` (every preset, and four
+players with the variant fields the presets give only three) and every seed of the run: the
+first deal of the game (explored to :data:`DEAL_DEPTH` actions: the whole auction and what
+follows it), every state of one seeded playout of the whole game (each explored to
+:data:`PLAYOUT_DEPTH` actions), and every state of a hand in which seat 0 makes a 21, so that
+every phase, the end of hands, thrown-in hands, a made 21 and the end of the game are all
+reached. Every state found is checked against the invariants below, and every transition out of
+it (every legal action, and under ``renege = penalty`` every renege) against the clauses it
 applies. Whether the next move is legal is decided by the pure rulebook functions, never by the
-code under test.
+code under test; what a move does (the auction's winner, the widow, the leader, the trick's
+winner, the score, the end of the game) by the clauses restated in :mod:`.statements`.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from moonrules.analysis.claim import verify_claim
 from moonrules.game import (
     Action,
     Bid,
+    Deal,
     Discard,
     GameState,
     Hand,
@@ -39,11 +43,20 @@ from moonrules.game import (
 )
 from moonrules.rules.auction import MOON, PASS, Auction, legal_calls
 from moonrules.rules.errors import IllegalAction, OutOfTurn
-from moonrules.rules.ruleset import PRESETS, FirstLead, Renege, RuleSet
-from moonrules.rules.scoring import game_winner, score_hand
+from moonrules.rules.ruleset import (
+    PRESETS,
+    FirstLead,
+    MoonMade,
+    Renege,
+    RuleSet,
+    Scoring,
+    TieRule,
+    WidowTiming,
+)
 from moonrules.rules.suits import Trump
-from moonrules.rules.tiles import TILES, mask_of, tiles_of
-from moonrules.rules.tricks import legal_plays, trick_winner
+from moonrules.rules.tiles import TILES, Tile, TileSet, mask_of, tiles_of
+from moonrules.rules.tricks import legal_plays
+from moonrules.verification import statements as spec
 from moonrules.verification.core import Outcome, require
 
 DEAL_DEPTH: Final = 4
@@ -76,7 +89,7 @@ _OTHER_PHASE: Final = {
 
 
 def _name(rules: RuleSet) -> str:
-    return rules.name or "custom"
+    return next((name for name, r in WALK_RULES.items() if r == rules), "custom")
 
 
 def _where(s: GameState) -> str:
@@ -91,6 +104,24 @@ def _where(s: GameState) -> str:
 # The roots and the walk
 
 
+WALK_RULES: Final[dict[str, RuleSet]] = {
+    **PRESETS,
+    "partnership-variants": RuleSet(
+        players=4,
+        tile_set=TileSet.DOUBLE_SIX_28,
+        doubles_trump=False,
+        first_lead=FirstLead.TRUMP,
+        moon_made=MoonMade.SCORES_21,
+        scoring=Scoring.MARKS,
+        tie=TieRule.BIDDER_OUT,
+        renege=Renege.PENALTY,
+    ),
+}
+"""The rule sets walked: every preset, and four players with every variant field the
+presets give only three players (no doubles trump, trump on the first lead, a made 21
+scoring 21, marks, the bidder out on a tie, the renege penalty)."""
+
+
 def _playout(rules: RuleSet, seed: int) -> list[GameState]:
     """Every state of one seeded game, first deal to the end (at most 40 hands)."""
     rng = random.Random(f"moonrules/verify/{seed}")
@@ -100,6 +131,43 @@ def _playout(rules: RuleSet, seed: int) -> list[GameState]:
         s = apply(s, rng.choice(legal_actions(s)))
         out.append(s)
     return out
+
+
+def _moon_hand(rules: RuleSet) -> list[GameState]:
+    """Every state of a hand in which seat 0, holding every 6 (and the 5-5 beside six of
+    them), bids 21, names 6s trump, leads its trumps and makes all seven tricks: the end of a
+    made 21 (SCORE-4, SCORE-5), which random play seldom reaches. In points the hand starts
+    with seat 0's side at -2 and every other side at 20 (the scores of a game in which seat 0
+    was set), so that only SCORE-4 ends the game after it; in marks from 0."""
+    tiles = list(rules.tile_set.tiles)
+    mine = [t for t in tiles if t.has(6)]
+    if len(mine) < 7:
+        mine.append(Tile(5, 5))
+    rest = [t for t in tiles if t not in mine]
+    hands = [mine] + [rest[7 * k : 7 * k + 7] for k in range(rules.players - 1)]
+    widow = rest[-1] if rules.has_widow else None
+    s = new_game(rules, 0, first_bidder=0, deal=Deal.of(hands, widow))
+    if rules.scoring is Scoring.POINTS:
+        scores = (-2,) + (20,) * (len(s.scores) - 1)
+        s = attrs.evolve(s, game=attrs.evolve(s.game, scores=scores))
+    out = [s]
+    for a in (Bid(MOON), *([Discard(widow)] if widow and not _trump_first(rules) else [])):
+        s = apply(s, a)
+        out.append(s)
+    s = apply(s, NameTrump(Trump.SIX))
+    out.append(s)
+    if widow and _trump_first(rules):
+        s = apply(s, Discard(widow))
+        out.append(s)
+    while s.hand_number == 1 and not s.is_over:
+        legal = legal_actions(s)
+        s = apply(s, max(legal, key=str) if s.to_act == 0 else legal[0])
+        out.append(s)
+    return out
+
+
+def _trump_first(rules: RuleSet) -> bool:
+    return rules.widow_timing is WidowTiming.AFTER_TRUMP
 
 
 def _walk(roots: list[tuple[GameState, int]]) -> Iterator[GameState]:
@@ -122,9 +190,9 @@ def _walk(roots: list[tuple[GameState, int]]) -> Iterator[GameState]:
 def _roots(quick: bool) -> list[tuple[GameState, int]]:
     """The roots of the walk and their depths (see the module's docstring)."""
     roots: list[tuple[GameState, int]] = []
-    for name in PRESETS:
+    for rules in WALK_RULES.values():
         for seed in QUICK_SEEDS if quick else SEEDS:
-            states = _playout(PRESETS[name], seed)
+            states = _playout(rules, seed)
             roots.append((states[0], QUICK_DEAL_DEPTH if quick else DEAL_DEPTH))
             if quick:  # the first hand and the last, one action deep
                 first = [s for s in states if s.hand_number == 1]
@@ -132,6 +200,7 @@ def _roots(quick: bool) -> list[tuple[GameState, int]]:
                 roots.extend((s, 1) for s in first + last)
             else:
                 roots.extend((s, PLAYOUT_DEPTH) for s in states)
+        roots.extend((s, 1 if quick else PLAYOUT_DEPTH) for s in _moon_hand(rules))
     return roots
 
 
@@ -255,27 +324,118 @@ def check_legality(s: GameState) -> int:
 
 
 def check_transitions(s: GameState) -> int:
-    """Every legal action: the trick's winner (TRICK-2, TRICK-3) and, at a hand's end, the
-    score (SCORE-1 … SCORE-6, BID-7), the first bidder of the next hand (BID-1) and the end of
-    the game (SCORE-4, END-1 … END-3)."""
+    """Every legal action does what its clauses say, restated here (:mod:`.statements`) rather
+    than computed by the library: a call (BID-5, BID-6, BID-7, WIDOW-1), the discard and
+    naming trump (WIDOW-1, WIDOW-2, LEAD-1), a play (TRICK-1 … TRICK-3, TRICK-2's winner
+    leading next) and, at a hand's end, the score (SCORE-1 … SCORE-6, TEAM-1), the first
+    bidder of the next hand (BID-1) and the end of the game (SCORE-4, END-1 … END-3)."""
     if s.is_over:
         return 0
-    rules = s.rules
     n = 0
     for a in legal_actions(s):
         n += 1
         t = apply(s, a)
-        if isinstance(a, Play) and len(s.trick) == rules.players - 1:
-            trick = (*s.trick, a.tile)
-            winner = (s.hand.leader + trick_winner(trick, s.trump or Trump.NONE)) % rules.players
-            h = t.hand if t.hand_number == s.hand_number and not t.is_over else _done(s, t)
-            require(h.tricks[-1].winner == winner, f"{_where(s)}: {a} won by {h.tricks[-1]}")
-            if t.hand_number == s.hand_number and not t.is_over:
-                require(t.hand.leader == winner, f"{_where(s)}: the winner does not lead")
-        done = _done(s, t) if t.is_over or t.hand_number != s.hand_number else None
-        if done is not None:
-            _check_hand_end(s, t, done, None)
+        ended = t.is_over or t.hand_number != s.hand_number
+        after = _done(s, t) if ended else t.hand
+        if isinstance(a, Play):
+            _check_play(s, t, a.tile, after, ended)
+        elif isinstance(a, (Pass, Bid)):
+            _check_call(s, t, PASS if isinstance(a, Pass) else a.amount, after, ended)
+        else:
+            require(not ended, f"{_where(s)}: {a} ended the hand")
+            _check_contract(s, a, after)
+        if ended:
+            _check_hand_end(s, t, after, None)
     return n
+
+
+def _has_widow(rules: RuleSet) -> bool:
+    """DEAL-2: a widow with three players and the 22-tile set only."""
+    return rules.players == 3 and rules.tile_set is TileSet.MOON_22
+
+
+def _check_call(s: GameState, t: GameState, call: int, after: Hand, ended: bool) -> None:
+    """BID-5, BID-6, BID-7: the auction ends after every player's call or a 21; the highest
+    bid wins it, the bidder takes the widow (WIDOW-1) or names trump; all passing throws the
+    hand in."""
+    rules = s.rules
+    h = s.hand
+    calls = (*h.calls, call)
+    require(after.calls == calls, f"{_where(s)}: calls {after.calls} after {call}")
+    over = len(calls) == rules.players or MOON in calls
+    if not over:
+        require(not ended and after.phase is Phase.BIDDING, f"{_where(s)}: the auction ended")
+        return
+    if max(calls) == PASS:
+        require(ended and after.bidder < 0, f"{_where(s)}: all passed and the hand goes on")
+        return
+    high = max(calls)
+    seat = (h.first_bidder + calls.index(high)) % rules.players
+    require(
+        (after.bidder, after.bid) == (seat, high),
+        f"{_where(s)}: bidder {after.bidder} at {after.bid}, the clauses say {seat} at {high}",
+    )
+    widow_now = _has_widow(rules) and rules.widow_timing is WidowTiming.BEFORE_TRUMP
+    want = Phase.DISCARD if widow_now else Phase.TRUMP
+    require(after.phase is want, f"{_where(s)}: {after.phase.value} after the auction")
+    held = h.hands[seat] | (1 << h.widow if widow_now else 0)
+    require(after.hands[seat] == held, f"{_where(s)}: the bidder's hand after the auction")
+
+
+def _check_contract(s: GameState, a: Action, after: Hand) -> None:
+    """WIDOW-1, WIDOW-2, TRUMP-1, LEAD-1: the discard leaves the bidder's hand, the trump named
+    is the hand's, the widow comes to the bidder after trump under WIDOW-2, and when play
+    starts the bidder leads."""
+    rules = s.rules
+    h = s.hand
+    bidder = h.bidder
+    trump_first = rules.widow_timing is WidowTiming.AFTER_TRUMP and _has_widow(rules)
+    if isinstance(a, Discard):
+        held = h.hands[bidder] & ~(1 << a.tile.index)
+        require(after.discard == a.tile.index, f"{_where(s)}: discard {after.discard}")
+        want = Phase.PLAY if trump_first else Phase.TRUMP
+    else:
+        assert isinstance(a, NameTrump)
+        require(after.trump == a.trump.value, f"{_where(s)}: trump {after.trump} after {a}")
+        held = h.hands[bidder] | (1 << h.widow if trump_first else 0)
+        want = Phase.DISCARD if trump_first else Phase.PLAY
+    require(after.hands[bidder] == held, f"{_where(s)}: the bidder's hand after {a}")
+    require(after.phase is want, f"{_where(s)}: {after.phase.value} after {a}")
+    if want is Phase.PLAY:
+        require(after.leader == bidder, f"{_where(s)}: seat {after.leader} leads, not the bidder")
+
+
+def _check_play(s: GameState, t: GameState, tile: Tile, after: Hand, ended: bool) -> None:
+    """TRICK-1 … TRICK-3: the tile leaves its player's hand for the trick; a trick of one tile
+    per player goes to its TRICK-2 winner, who leads next; the seventh ends the hand."""
+    rules = s.rules
+    h = s.hand
+    seat = (h.leader + len(h.trick)) % rules.players
+    want_hand = h.hands[seat] & ~(1 << tile.index)
+    require(after.hands[seat] == want_hand, f"{_where(s)}: seat {seat}'s hand after {tile}")
+    trick = (*s.trick, tile)
+    if len(trick) < rules.players:
+        require(not ended, f"{_where(s)}: the hand ended in the middle of a trick")
+        require(
+            after.trick == (*h.trick, tile.index) and after.leader == h.leader,
+            f"{_where(s)}: the trick after {tile}",
+        )
+        return
+    trump = Trump(h.trump)
+    winner = (h.leader + spec.trick_winner(trick, trump)) % rules.players
+    done = after.tricks[-1] if after.tricks else None
+    require(
+        len(after.tricks) == len(h.tricks) + 1
+        and done is not None
+        and (done.leader, done.tiles, done.winner) == (h.leader, trick, winner),
+        f"{_where(s)}: the trick {[str(x) for x in trick]} recorded as {done}, won by seat "
+        f"{winner} by TRICK-2",
+    )
+    won = tuple(c + (p == winner) for p, c in enumerate(h.tricks_won))
+    require(after.tricks_won == won, f"{_where(s)}: tricks won {after.tricks_won}, not {won}")
+    require(ended == (len(after.tricks) == 7), f"{_where(s)}: {len(after.tricks)} tricks")
+    if not ended:
+        require(after.leader == winner and after.trick == (), f"{_where(s)}: the winner leads")
 
 
 def _done(before: GameState, after: GameState) -> Hand:
@@ -284,22 +444,22 @@ def _done(before: GameState, after: GameState) -> Hand:
 
 
 def _check_hand_end(s: GameState, t: GameState, done: Hand, renege_seat: int | None) -> None:
+    """The hand's score and the game's end by the clauses restated (:mod:`.statements`), not by
+    the library's scoring functions."""
     rules = s.rules
     if done.bidder < 0:
+        require(renege_seat is None and max(done.calls) == PASS, f"{_where(s)}: thrown in")
         require(t.scores == s.scores, f"{_where(s)}: a thrown-in hand changed the scores")
         require(not t.is_over, f"{_where(s)}: a thrown-in hand ended the game")
     else:
-        made = (
-            None
-            if renege_seat is None
-            else rules.side_of(renege_seat) != rules.side_of(done.bidder)
-        )
-        want = score_hand(rules, done.bidder, done.bid, done.tricks_won, made=made)
+        taken = [sum(1 for x in done.tricks if x.winner == p) for p in range(rules.players)]
+        require(list(done.tricks_won) == taken, f"{_where(s)}: tricks won {done.tricks_won}")
+        want = spec.score(rules, done.bidder, done.bid, taken, renege_seat)
         require(done.deltas == want.deltas, f"{_where(s)}: deltas {done.deltas} not {want.deltas}")
         scores = tuple(a + b for a, b in zip(s.scores, want.deltas, strict=True))
         require(t.scores == scores, f"{_where(s)}: scores {t.scores} not {scores}")
-        side = rules.side_of(done.bidder)
-        winner = side if want.game_won else game_winner(rules, scores, side)
+        side = spec.side(rules.players, done.bidder)
+        winner = side if want.wins_game else spec.game_winner(rules, scores, side)
         require(t.winner == winner, f"{_where(s)}: winner {t.winner}, the clauses say {winner}")
     if not t.is_over:
         nxt = (done.first_bidder + 1) % rules.players

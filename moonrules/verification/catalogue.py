@@ -19,15 +19,22 @@ _CROSSHAIR = (
     "CrossHair executes the real function on symbolic integers and z3 decides every branch; "
     "the proof passes only when every path is explored and confirmed."
 )
-_QUICK_SMT = "the same integers under the first of those rule sets (three players)"
 _WALK = (
-    f"one seeded game per preset (seeds {', '.join(map(str, bmc.SEEDS))}) played to its end; "
-    f"every state within {bmc.PLAYOUT_DEPTH} actions of any state of it, and within "
-    f"{bmc.DEAL_DEPTH} actions of its first deal (every auction and what follows it)"
+    f"one seeded game (seeds {', '.join(map(str, bmc.SEEDS))}) per preset and for four players "
+    "with every variant field the presets give only three (partnership-variants), played to "
+    f"its end, and a hand of each in which seat 0 makes a 21; every state within "
+    f"{bmc.PLAYOUT_DEPTH} actions of any state of them, and within {bmc.DEAL_DEPTH} actions of "
+    "each first deal (every auction and what follows it)"
 )
 _QUICK_WALK = (
-    f"seed {bmc.QUICK_SEEDS[0]} of each preset: every state within {bmc.QUICK_DEAL_DEPTH} "
-    "actions of the first deal, and within 1 action of the states of the first and last hands"
+    f"seed {bmc.QUICK_SEEDS[0]} of the same rule sets: every state within "
+    f"{bmc.QUICK_DEAL_DEPTH} actions of the first deal, and within 1 action of the states of "
+    "the first and last hands and of the made 21"
+)
+_RESTATED = (
+    "Held against the clauses restated directly in moonrules.verification.statements (a plain "
+    "reading of spec/rules.md in the tiles' ends and the rule set's fields), never against the "
+    "code under test or the functions it is built from."
 )
 
 CATALOGUE: Final[tuple[Property, ...]] = (
@@ -95,16 +102,21 @@ CATALOGUE: Final[tuple[Property, ...]] = (
             "TRICK-2",
         ),
         "The kernel's one legal-play mask, its trick winner and its tables, which the game, the "
-        "solver, the claim search and the bots run on, equal the rule functions.",
+        "solver, the claim search and the bots run on, give what the clauses say, restated "
+        "independently; the whole run also proves them equal to the rule functions they are "
+        "built from.",
         Method.EXHAUSTIVE,
         "every preset and every tile set under every first-lead rule with all nine trumps "
-        "offered (17 rule sets); for each, every position and every hand of one or two tiles "
-        "(which covers every hand, as moonrules.kernel.check argues), every ordered trick of two "
-        "and three tiles, and the led-suit and strength tables",
+        "offered (17 rule sets); for each trump offered, every position (a lead after each "
+        "number of tricks, a follow of every led tile in the first trick and a later one) and "
+        "every hand of one or two tiles, the whole set, the tiles that follow and those that do "
+        "not (which covers every hand, as moonrules.kernel.check argues), the led-suit and "
+        "strength tables and every ordered trick of two tiles (tricks of three and four: "
+        "trick-winner); and moonrules.kernel.check.kernel_mismatches over the same rule sets",
         exhaustive.check_kernel,
-        quick_domain="the presets only",
-        subject="moonrules.kernel.masks.legal_mask, moonrules.kernel.tables, "
-        "moonrules.kernel.check.kernel_mismatches",
+        quick_domain="the presets only, against the restated clauses only",
+        subject="moonrules.kernel.masks.legal_mask, moonrules.kernel.tables",
+        reason=_RESTATED,
     ),
     Property(
         "follow-rules",
@@ -154,7 +166,7 @@ CATALOGUE: Final[tuple[Property, ...]] = (
         "all integers (tricks, bid) the preconditions allow, under 16 rule sets (3 and 4 "
         "players x points and marks x both 21 rules x both tie rules)",
         smt.proof("made"),
-        quick_domain=_QUICK_SMT,
+        quick_domain=smt.quick_domain("made"),
         subject="moonrules.rules.scoring.score_hand, is_made",
         reason=_CROSSHAIR,
         needs=("crosshair", "z3"),
@@ -162,13 +174,13 @@ CATALOGUE: Final[tuple[Property, ...]] = (
     Property(
         "score-points",
         ("SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5"),
-        "In points, the bidder's side gains the bid if made and loses it if set, each other "
-        "side gains its tricks, a made bid never lowers the bidder's score, and a made 21 wins "
-        "the game exactly under moon_made = wins-game.",
+        "In points, the bidder's side gains the bid if made (as SCORE-1 says) and loses it if "
+        "set, each other side gains its tricks, a made bid never lowers the bidder's score, and "
+        "a made 21 wins the game exactly under moon_made = wins-game.",
         Method.SMT,
         "all integers the preconditions allow, under the 8 points rule sets",
         smt.proof("points"),
-        quick_domain=_QUICK_SMT,
+        quick_domain=smt.quick_domain("points"),
         subject="moonrules.rules.scoring.score_hand",
         reason=_CROSSHAIR,
         needs=("crosshair", "z3"),
@@ -176,13 +188,13 @@ CATALOGUE: Final[tuple[Property, ...]] = (
     Property(
         "score-marks",
         ("SCORE-6", "SCORE-4", "SCORE-5"),
-        "In marks, a made contract gives the bidder's side one mark and a set one mark to each "
-        "other side, a made 21 still wins under SCORE-4, and marks and points agree on whether "
-        "the bid was made.",
+        "In marks, a contract made as SCORE-1 says gives the bidder's side one mark and a set "
+        "one mark to each other side, a made 21 still wins under SCORE-4, and marks and points "
+        "agree on whether the bid was made.",
         Method.SMT,
         "all integers the preconditions allow, under the 8 marks rule sets",
         smt.proof("marks"),
-        quick_domain=_QUICK_SMT,
+        quick_domain=smt.quick_domain("marks"),
         subject="moonrules.rules.scoring.score_hand",
         reason=_CROSSHAIR,
         needs=("crosshair", "z3"),
@@ -196,7 +208,7 @@ CATALOGUE: Final[tuple[Property, ...]] = (
         "all integers (tricks completed, at most 6) the preconditions allow, made and set, "
         "under 16 rule sets",
         smt.proof("renege"),
-        quick_domain=_QUICK_SMT,
+        quick_domain=smt.quick_domain("renege"),
         subject="moonrules.rules.scoring.score_hand(made=...)",
         reason=_CROSSHAIR,
         needs=("crosshair", "z3"),
@@ -211,7 +223,7 @@ CATALOGUE: Final[tuple[Property, ...]] = (
         "all integer scores and every target of at least 1, under 3 and 4 players and both "
         "tie rules",
         smt.proof("end"),
-        quick_domain=_QUICK_SMT,
+        quick_domain=smt.quick_domain("end"),
         subject="moonrules.rules.scoring.game_winner",
         reason=_CROSSHAIR,
         needs=("crosshair", "z3"),
@@ -257,8 +269,15 @@ CATALOGUE: Final[tuple[Property, ...]] = (
     Property(
         "hand-end",
         (
+            "BID-5",
+            "BID-6",
+            "WIDOW-1",
+            "WIDOW-2",
+            "LEAD-1",
+            "TRICK-1",
             "TRICK-2",
             "TRICK-3",
+            "TEAM-1",
             "SCORE-1",
             "SCORE-2",
             "SCORE-3",
@@ -271,14 +290,17 @@ CATALOGUE: Final[tuple[Property, ...]] = (
             "BID-1",
             "BID-7",
         ),
-        "Every transition gives the trick to its TRICK-2 winner, who leads next, and every hand "
-        "end applies score_hand and game_winner as proved (a made 21 winning outright), moves "
-        "the first bid one seat on, and leaves scores alone after a throw-in.",
+        "Every move does what its clauses say: the auction ends after every player's call or a "
+        "21 and goes to the highest bid, the widow goes to the bidder, who leads first, each "
+        "trick goes to its TRICK-2 winner, who leads next, and every hand end is scored and ends "
+        "the game as the scoring and end clauses say (a made 21 winning outright under "
+        "SCORE-4), moves the first bid one seat on, and leaves scores alone after a throw-in.",
         Method.BOUNDED,
         _WALK,
         bmc.bounded(bmc.check_transitions),
         quick_domain=_QUICK_WALK,
         subject="moonrules.game.apply",
+        reason=_RESTATED,
     ),
     Property(
         "renege",

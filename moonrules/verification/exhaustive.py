@@ -1,16 +1,19 @@
 """Exhaustive checks: every element of a finite domain, against the clause restated directly.
 
 Each check restates its clauses with the plainest primitives (a tile's ends, ``has``,
-``is_double``) rather than the functions under test, walks the whole domain and stops at the
-first case where the code and the clause disagree (:func:`~moonrules.verification.core.require`).
+``is_double``; :mod:`.statements`) rather than the functions under test, walks the whole
+domain and stops at the first case where the code and the clause disagree
+(:func:`~moonrules.verification.core.require`).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 from moonrules.kernel.check import kernel_mismatches
-from moonrules.kernel.tables import winner_index
+from moonrules.kernel.masks import legal_mask
+from moonrules.kernel.tables import LED_SUIT, STRENGTH, winner_index
 from moonrules.rules.auction import MOON, PASS, Auction, apply_call, legal_calls
 from moonrules.rules.errors import IllegalAction, ParseError, RulesError
 from moonrules.rules.ruleset import (
@@ -27,6 +30,7 @@ from moonrules.rules.ruleset import (
 from moonrules.rules.suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit, rank, suit_tiles
 from moonrules.rules.tiles import TILES, Tile, TileSet
 from moonrules.rules.tricks import legal_plays, trick_winner
+from moonrules.verification import statements as spec
 from moonrules.verification.core import Outcome, require
 
 ALL_TRUMPS: tuple[Trump, ...] = tuple(Trump)
@@ -191,34 +195,12 @@ def _check_accepted(r: RuleSet, numbers: tuple[int, ...]) -> None:
 # Trump, suits, ranks, the led suit (TRUMP-2 … TRUMP-4, SUIT-1 … SUIT-4, LEAD-3)
 
 
-def _spec_trump(t: Tile, trump: Trump) -> bool:
-    if trump is Trump.NONE:
-        return False
-    if trump is Trump.DOUBLES:
-        return t.high == t.low
-    return trump.value in (t.high, t.low)
-
-
-def _spec_order(suit: int, trump: Trump, among: tuple[Tile, ...]) -> list[Tile]:
-    """SUIT-3, SUIT-4: a suit's tiles, highest first, stated directly."""
-    if suit == TRUMP_SUIT:
-        members = [t for t in among if _spec_trump(t, trump)]
-        if trump is Trump.DOUBLES:
-            return sorted(members, key=lambda t: -t.high)
-        suit = trump.value
-    else:
-        members = [t for t in among if not _spec_trump(t, trump) and suit in (t.high, t.low)]
-    doubles = [t for t in members if t.high == t.low]
-    others = [t for t in members if t.high != t.low]
-    return doubles + sorted(others, key=lambda t: -(t.high + t.low - suit))
-
-
 def check_suits(quick: bool) -> Outcome:
     """Every (trump, tile, suit): trump membership, suits, ranks and the led suit."""
     cases = 0
     for trump in ALL_TRUMPS:
         for t in TILES:
-            trumped = _spec_trump(t, trump)
+            trumped = spec.is_trump(t, trump)
             require(is_trump(t, trump) == trumped, f"is_trump({t}, {trump})")
             for suit in range(8):
                 cases += 1
@@ -235,7 +217,7 @@ def check_suits(quick: bool) -> Outcome:
                 got = led_suit(Tile.parse(written), trump)
                 require(got == called, f"led_suit({written}, {trump}) = {got}")
         for suit in range(8):
-            order = _spec_order(suit, trump, TILES)
+            order = spec.suit_order(suit, trump, TILES)
             ranks = [rank(t, suit, trump) for t in order]
             require(
                 all(a > b for a, b in itertools.pairwise(ranks)),
@@ -249,17 +231,6 @@ def check_suits(quick: bool) -> Outcome:
 
 # ---------------------------------------------------------------------------
 # Winning a trick (TRICK-2)
-
-
-def _key(t: Tile, suit: int, trump: Trump) -> int:
-    """TRICK-2 restated: a trump beats the suit led; anything else never wins (-1)."""
-    if _spec_trump(t, trump):
-        order = _spec_order(TRUMP_SUIT, trump, TILES)
-        return 100 + len(order) - order.index(t)
-    if suit != TRUMP_SUIT and suit in (t.high, t.low):
-        order = _spec_order(suit, trump, TILES)
-        return len(order) - order.index(t)
-    return -1
 
 
 def check_trick_winner(quick: bool) -> Outcome:
@@ -277,12 +248,7 @@ def check_trick_winner(quick: bool) -> Outcome:
         jobs.append((TileSet.DOUBLE_SIX_28, 4))
     for trump in ALL_TRUMPS:
         tv = trump.value
-        keys = {
-            led.index: [
-                _key(t, TRUMP_SUIT if _spec_trump(led, trump) else led.high, trump) for t in TILES
-            ]
-            for led in TILES
-        }
+        keys = {led.index: spec.suit_keys(trump, spec.called_suit(led, trump)) for led in TILES}
         for led, key in keys.items():
             won = [k for k in key if k >= 0]
             require(len(won) == len(set(won)), f"two tiles tie for a trick led {TILES[led]}")
@@ -318,21 +284,6 @@ def check_trick_winner(quick: bool) -> Outcome:
 # Following and leading (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3)
 
 
-def _spec_legal(
-    hand: tuple[Tile, ...], led: Tile | None, trump: Trump, lead_trump: bool
-) -> tuple[Tile, ...]:
-    """LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3 restated."""
-    if led is None:
-        trumps = tuple(t for t in hand if _spec_trump(t, trump))
-        return trumps if lead_trump and trumps else hand
-    if _spec_trump(led, trump):
-        must = tuple(t for t in hand if _spec_trump(t, trump))
-    else:
-        number = max(led.high, led.low)
-        must = tuple(t for t in hand if not _spec_trump(t, trump) and number in (t.high, t.low))
-    return must or hand
-
-
 def check_follow(quick: bool) -> Outcome:
     """Every tile set, trump and led tile (or a lead, with and without LEAD-2), every hand of up
     to three (two with ``--quick``) other tiles of the set: ``legal_plays`` is the clause."""
@@ -348,7 +299,7 @@ def check_follow(quick: bool) -> Outcome:
                             cases += 1
                             trick = [] if led is None else [led]
                             got = legal_plays(hand, trick, trump, lead_trump=lead_trump)
-                            want = _spec_legal(hand, led, trump, lead_trump)
+                            want = spec.legal_plays(hand, led, trump, lead_trump)
                             if got != want:
                                 require(
                                     False,
@@ -444,7 +395,7 @@ def check_examples(quick: bool) -> Outcome:
         if trump in (Trump.THREE, Trump.FIVE):
             continue
         for led in (t("3-2"), t("5-1")):
-            if _spec_trump(led, trump):
+            if spec.is_trump(led, trump):
                 continue  # the example leads a non-trump
             for size in range(7):
                 for rest in itertools.combinations([x for x in pool if x != led], size):
@@ -521,12 +472,113 @@ def kernel_rule_sets() -> dict[str, RuleSet]:
     return out
 
 
+def _mask(tiles: tuple[Tile, ...] | list[Tile]) -> int:
+    return sum(1 << t.index for t in tiles)
+
+
+def _names(mask: int) -> str:
+    return " ".join(str(t) for t in TILES if mask >> t.index & 1) or "nothing"
+
+
+def _kernel_hands(tiles: list[Tile], must: list[Tile]) -> list[tuple[Tile, ...]]:
+    """Every hand of one or two of ``tiles``, all of them, those in ``must`` and the others:
+    the domain on which two rules of the shape "the tiles of ``must`` held, or else the whole
+    hand" agree only if they agree on every hand (the argument of moonrules.kernel.check)."""
+    out: list[tuple[Tile, ...]] = [(t,) for t in tiles]
+    out += list(itertools.combinations(tiles, 2))
+    rest = [t for t in tiles if t not in must]
+    out += [tuple(part) for part in (tiles, must, rest) if part]
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _spec_plays(ts: TileSet, trump: Trump) -> tuple[tuple[int, int, int, int], ...]:
+    """(led tile index or -1, LEAD-2 applies, hand, legal plays) as masks, by the clauses
+    restated, for every position and hand of the kernel's domain."""
+    tiles = list(ts.tiles)
+    out = []
+    trumps = [t for t in tiles if spec.is_trump(t, trump)]
+    for hand in _kernel_hands(tiles, trumps):
+        for lead_trump in (False, True):
+            want = spec.legal_plays(hand, None, trump, lead_trump)
+            out.append((-1, int(lead_trump), _mask(hand), _mask(want)))
+    for led in tiles:
+        others = [t for t in tiles if t != led]
+        must = spec.legal_plays(others, led, trump, False)
+        for hand in _kernel_hands(others, list(must) if len(must) < len(others) else []):
+            want = spec.legal_plays(hand, led, trump, False)
+            out.append((led.index, 0, _mask(hand), _mask(want)))
+    return tuple(out)
+
+
+def _check_kernel_plays(name: str, rules: RuleSet, trump: Trump) -> int:
+    """The kernel's legal-play mask in every position: a lead after each number of tricks done
+    (LEAD-2 on the hand's first lead under ``first_lead = trump``), and a follow of every led
+    tile in the first trick and a later one."""
+    cases = 0
+    first = rules.first_lead is FirstLead.TRUMP
+    for led, lead_trump, hand, want in _spec_plays(rules.tile_set, trump):
+        positions = (
+            [d for d in range(7) if (d == 0 and first) == bool(lead_trump)] if led < 0 else [0, 1]
+        )
+        for done in positions:
+            cases += 1
+            got = legal_mask(hand, led, trump.value, rules, done)
+            if got != want:
+                where = "leading" if led < 0 else f"following {TILES[led]}"
+                require(
+                    False,
+                    f"rule set {name}, trump {trump}: {where} after {done} trick(s) from "
+                    f"{_names(hand)}, the kernel allows {_names(got)}, the clauses "
+                    f"{_names(want)}",
+                )
+    return cases
+
+
+def _check_kernel_tables(trump: Trump, ts: TileSet) -> int:
+    """The led-suit table (LEAD-3), the strength table's order in every suit (SUIT-3, SUIT-4,
+    TRICK-2) and ``winner_index`` on every ordered trick of two tiles of the set."""
+    cases = 0
+    tv = trump.value
+    for t in TILES:
+        cases += 1
+        want = spec.called_suit(t, trump)
+        require(LED_SUIT[tv][t.index] == want, f"LED_SUIT: {t} led under trump {trump}")
+    for suit in range(8):
+        keys = spec.suit_keys(trump, suit)
+        st = STRENGTH[tv][suit]
+        for a in TILES:
+            cases += 1
+            require(
+                (st[a.index] < 0) == (keys[a.index] < 0),
+                f"STRENGTH: {a} on a lead of suit {suit}, trump {trump}: {st[a.index]}",
+            )
+            for b in TILES:
+                if keys[a.index] > keys[b.index] >= 0 and not st[a.index] > st[b.index]:
+                    require(False, f"STRENGTH: {b} beats {a} on suit {suit}, trump {trump}")
+    for a, b in itertools.permutations(ts.tiles, 2):
+        cases += 1
+        want = spec.trick_winner((a, b), trump)
+        got = winner_index((a.index, b.index), tv)
+        require(got == want, f"winner_index of the trick {a} {b}, trump {trump}: {got}, not {want}")
+    return cases
+
+
 def check_kernel(quick: bool) -> Outcome:
-    """The kernel's legal-play mask, trick winner and tables equal the rule functions
-    (:func:`moonrules.kernel.check.kernel_mismatches`) for every rule set of
-    :func:`kernel_rule_sets` (the presets only with ``--quick``)."""
+    """The kernel's legal-play mask, tables and trick winner against the clauses restated, for
+    every rule set of :func:`kernel_rule_sets` (the presets only with ``--quick``); the whole
+    run also proves the kernel equal to the rule functions
+    (:func:`moonrules.kernel.check.kernel_mismatches`)."""
     sets = dict(PRESETS) if quick else kernel_rule_sets()
+    cases = 0
+    tables_done: set[tuple[Trump, TileSet]] = set()
     for name, rules in sorted(sets.items()):
-        found = kernel_mismatches(rules, limit=1)
-        require(not found, f"rule set {name}: {found[0] if found else ''}")
-    return Outcome(len(sets), "rule sets, each over the kernel check's whole domain")
+        for trump in rules.trumps:
+            cases += _check_kernel_plays(name, rules, trump)
+            if (trump, rules.tile_set) not in tables_done:
+                tables_done.add((trump, rules.tile_set))
+                cases += _check_kernel_tables(trump, rules.tile_set)
+        if not quick:
+            found = kernel_mismatches(rules, limit=1)
+            require(not found, f"rule set {name}: {found[0] if found else ''}")
+    return Outcome(cases, "positions, hands, table entries and tricks")

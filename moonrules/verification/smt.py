@@ -21,10 +21,11 @@ from typing import Final
 
 import attrs
 
-from moonrules.rules.auction import MOON
+from moonrules.rules.auction import MOON  # noqa: F401 - read by the contracts' conditions
 from moonrules.rules.ruleset import MoonMade, RuleSet, Scoring, TieRule
 from moonrules.rules.scoring import HandScore, game_winner, is_made, score_hand
 from moonrules.rules.tiles import TileSet
+from moonrules.verification import statements as spec
 from moonrules.verification.core import Outcome, require
 
 
@@ -65,28 +66,38 @@ def _side_tricks(rules: RuleSet, tricks: list[int], side: int) -> int:
 
 def _made_ok(rules: RuleSet, bidder: int, bid: int, tricks: list[int], h: HandScore) -> bool:
     """SCORE-1 restated, and the same answer as ``is_made``."""
-    won = _side_tricks(rules, tricks, rules.side_of(bidder))
-    return h.made == (won >= (7 if bid == MOON else bid)) == is_made(bid, won)
+    won = _side_tricks(rules, tricks, spec.side(rules.players, bidder))
+    return h.made == (won >= (7 if bid == spec.MOON_BID else bid)) == is_made(bid, won)
 
 
-def _points_ok(rules: RuleSet, bidder: int, bid: int, tricks: list[int], h: HandScore) -> bool:
-    """SCORE-2 … SCORE-5 restated for a hand ``h`` scored in points."""
-    side = rules.side_of(bidder)
-    for s in range(rules.sides):
+def _points_ok(
+    rules: RuleSet, bidder: int, bid: int, tricks: list[int], h: HandScore, by_tricks: bool = True
+) -> bool:
+    """SCORE-2 … SCORE-5 restated for a hand ``h`` scored in points; with ``by_tricks``, made
+    as SCORE-1 says (a renege decides it otherwise, RENEGE-2)."""
+    side = spec.side(rules.players, bidder)
+    sides = spec.sides(rules.players)
+    if len(h.deltas) != sides or (by_tricks and not _made_ok(rules, bidder, bid, tricks, h)):
+        return False
+    for s in range(sides):
         want = (bid if h.made else -bid) if s == side else _side_tricks(rules, tricks, s)
         if h.deltas[s] != want:
             return False
-    won = h.made and bid == MOON and rules.moon_made is MoonMade.WINS_GAME
-    return len(h.deltas) == rules.sides and h.game_won == won
+    won = h.made and bid == spec.MOON_BID and rules.moon_made is MoonMade.WINS_GAME
+    return h.game_won == won
 
 
-def _marks_ok(rules: RuleSet, bidder: int, bid: int, h: HandScore) -> bool:
+def _marks_ok(
+    rules: RuleSet, bidder: int, bid: int, tricks: list[int] | None, h: HandScore
+) -> bool:
     """SCORE-6 restated: one mark to the bidder's side if made, else one to each other side;
-    a made 21 still wins under SCORE-4."""
-    side = rules.side_of(bidder)
-    want = tuple(int(h.made) if s == side else int(not h.made) for s in range(rules.sides))
-    won = h.made and bid == MOON and rules.moon_made is MoonMade.WINS_GAME
-    return h.deltas == want and h.game_won == won
+    a made 21 still wins under SCORE-4; with ``tricks``, made as SCORE-1 says."""
+    side = spec.side(rules.players, bidder)
+    sides = spec.sides(rules.players)
+    want = tuple(int(h.made) if s == side else int(not h.made) for s in range(sides))
+    won = h.made and bid == spec.MOON_BID and rules.moon_made is MoonMade.WINS_GAME
+    made_ok = tricks is None or _made_ok(rules, bidder, bid, tricks, h)
+    return made_ok and h.deltas == want and h.game_won == won
 
 
 def _contract_made(r: int, bidder: int, bid: int, t0: int, t1: int, t2: int, t3: int) -> bool:
@@ -114,7 +125,7 @@ def _contract_points(r: int, bidder: int, bid: int, t0: int, t1: int, t2: int, t
     """  # noqa: E501
     rules = RULES[r]
     return score_hand(rules, bidder, bid, _tricks(rules, t0, t1, t2, t3)).deltas[
-        rules.side_of(bidder)
+        spec.side(rules.players, bidder)
     ]
 
 
@@ -125,7 +136,7 @@ def _contract_marks(r: int, bidder: int, bid: int, t0: int, t1: int, t2: int, t3
     pre: 0 <= bidder < RULES[r].players
     pre: 3 <= bid <= 7 or bid == MOON
     pre: min(t0, t1, t2, t3) >= 0 and sum(_tricks(RULES[r], t0, t1, t2, t3)) == 7
-    post: _marks_ok(RULES[r], bidder, bid, score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3))) and __return__ == score_hand(attrs.evolve(RULES[r], scoring=Scoring.POINTS), bidder, bid, _tricks(RULES[r], t0, t1, t2, t3)).made
+    post: _marks_ok(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3))) and __return__ == score_hand(attrs.evolve(RULES[r], scoring=Scoring.POINTS), bidder, bid, _tricks(RULES[r], t0, t1, t2, t3)).made
     """  # noqa: E501
     return score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3)).made
 
@@ -140,7 +151,7 @@ def _contract_renege(
     pre: 0 <= bidder < RULES[r].players
     pre: 3 <= bid <= 7 or bid == MOON
     pre: min(t0, t1, t2, t3) >= 0 and sum(_tricks(RULES[r], t0, t1, t2, t3)) <= 6
-    post: __return__ == made and (_points_ok(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), made=made)) if RULES[r].scoring is Scoring.POINTS else _marks_ok(RULES[r], bidder, bid, score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), made=made)))
+    post: __return__ == made and (_points_ok(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), made=made), False) if RULES[r].scoring is Scoring.POINTS else _marks_ok(RULES[r], bidder, bid, None, score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), made=made)))
     """  # noqa: E501
     return score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), made=made).made
 
@@ -196,10 +207,32 @@ reads ``players``, ``scoring`` and ``moon_made``; ``game_winner`` reads ``target
 here) and ``tie``."""
 
 QUICK_RULE_SETS: Final[dict[str, tuple[RuleSet, ...]]] = {
-    name: sets[:1] for name, sets in RULE_SETS.items()
+    "made": _rule_sets(players=(4,), scoring=(Scoring.POINTS,), moon_made=(MoonMade.WINS_GAME,)),
+    "points": _rule_sets(players=(3,), scoring=(Scoring.POINTS,), moon_made=(MoonMade.SCORES_21,)),
+    "marks": _rule_sets(players=(3,), scoring=(Scoring.MARKS,), moon_made=(MoonMade.SCORES_21,)),
+    "renege": _rule_sets(players=(3,), scoring=(Scoring.POINTS,), moon_made=(MoonMade.WINS_GAME,)),
+    "end": (
+        *_rule_sets(players=(3,), moon_made=(MoonMade.WINS_GAME,), tie=(TieRule.BIDDER_OUT,))[:1],
+        *_rule_sets(players=(4,), moon_made=(MoonMade.WINS_GAME,))[:1],
+    ),
 }
-"""With ``--quick``: the first rule set of each (three players, points unless marks, a made 21
-wins the game, ties play on)."""
+"""With ``--quick``: a few of each contract's rule sets, chosen so that together the quick
+proofs meet three players and four, points and marks, both rules for a made 21 and both tie
+rules (see :func:`describe`); the bounded model check's hand ends cover the rest of each
+preset family."""
+
+
+def describe(rules: RuleSet) -> str:
+    """The fields of ``rules`` a contract reads, in words."""
+    moon = "a made 21 wins" if rules.moon_made is MoonMade.WINS_GAME else "a made 21 scores 21"
+    tie = "ties play on" if rules.tie is TieRule.PLAY_ON else "the bidder out on a tie"
+    return f"{rules.players} players, {rules.scoring.value}, {moon}, {tie}"
+
+
+def quick_domain(name: str) -> str:
+    """The quick domain of contract ``name``, in words."""
+    sets = "; ".join(describe(r) for r in QUICK_RULE_SETS[name])
+    return f"the same integers under {len(QUICK_RULE_SETS[name])} of those rule sets ({sets})"
 
 
 def with_rules(fn: Callable[..., object], rules: tuple[RuleSet, ...]) -> Callable[..., object]:
@@ -266,4 +299,13 @@ def proof(name: str) -> Callable[[bool], Outcome]:
     return check
 
 
-__all__ = ["CONTRACTS", "QUICK_RULE_SETS", "RULE_SETS", "proof", "prove", "with_rules"]
+__all__ = [
+    "CONTRACTS",
+    "QUICK_RULE_SETS",
+    "RULE_SETS",
+    "describe",
+    "proof",
+    "prove",
+    "quick_domain",
+    "with_rules",
+]

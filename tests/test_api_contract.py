@@ -154,14 +154,31 @@ def _namespace() -> dict[str, Any]:
     return out
 
 
+def signature(obj: Callable[..., Any]) -> inspect.Signature:
+    """``obj``'s signature; for a class of a compiled module (which has none to read), the
+    signature of the same class in the module's source form."""
+    try:
+        return inspect.signature(obj)
+    except ValueError:
+        from moonrules.kernel.compiled import source_form
+
+        source = source_form(obj.__module__)
+        return inspect.signature(getattr(source, obj.__qualname__))
+
+
 def parameters(obj: Callable[..., Any]) -> list[tuple[str, Any, Any]]:
     """``(name, annotation, default)`` of each parameter a caller may pass, in order;
     ``default`` is :data:`inspect.Parameter.empty` for a required one."""
     target = obj.__init__ if inspect.isclass(obj) else obj
     module = sys.modules[getattr(obj, "__module__", "moonrules")]
+    if inspect.isclass(obj) and not hasattr(target, "__annotations__"):  # compiled: the source's
+        from moonrules.kernel.compiled import source_form
+
+        module = source_form(obj.__module__)
+        target = getattr(module, obj.__qualname__).__init__
     hints = typing.get_type_hints(target, globalns={**_namespace(), **vars(module)})
     out = []
-    for p in inspect.signature(obj).parameters.values():
+    for p in signature(obj).parameters.values():
         if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
         assert p.name in hints, f"{obj.__qualname__}: parameter {p.name!r} has no annotation"
@@ -659,7 +676,7 @@ def _call(obj: Callable[..., Any], kwargs: dict[str, object]) -> object:
     """Call ``obj``; an iterator it returns is drawn from once (a generator checks its
     arguments only when it first runs)."""
     positional = [
-        p.name for p in inspect.signature(obj).parameters.values() if p.kind is p.POSITIONAL_ONLY
+        p.name for p in signature(obj).parameters.values() if p.kind is p.POSITIONAL_ONLY
     ]
     args = [kwargs.pop(p) for p in positional if p in kwargs]
     result = obj(*args, **kwargs)

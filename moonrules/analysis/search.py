@@ -26,7 +26,7 @@ of a stale compiled form.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, SupportsIndex
 
 from moonrules.game import GameState, legal_play_mask
 from moonrules.kernel.masks import NO_LEAD, legal_mask
@@ -137,7 +137,9 @@ class SolverCache:
 
     __slots__ = ("_context", "classes", "entries", "max_entries", "nodes")
 
-    def __init__(self, max_entries: int = 1 << 18) -> None:
+    def __init__(self, max_entries: SupportsIndex = 1 << 18) -> None:
+        # (annotated so that the compiled form, too, lets this check name the argument: a
+        # parameter of type int would be checked by the compiled code first, unnamed)
         if type(max_entries) is not int:
             raise wrong_type("max_entries", "a whole number of entries", max_entries)
         if max_entries < 1:

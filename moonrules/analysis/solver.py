@@ -55,7 +55,9 @@ def _check(state: GameState, cache: SolverCache | None = None) -> None:
     argument the solver cannot take: a state not in the play phase, or not consistent."""
     if type(state) is not GameState:
         raise wrong_type("state", "a GameState", state)
-    if cache is not None and not isinstance(cache, SolverCache):
+    # (the form of the search in use may be the source beside a compiled module: its
+    # cache class is another class of the same name, and either serves)
+    if cache is not None and not isinstance(cache, (SolverCache, _impl.SolverCache)):
         raise wrong_type("cache", "a SolverCache or None", cache)
     h = state.hand
     if state.winner is not None or h.phase is not Phase.PLAY:

@@ -675,9 +675,7 @@ def impossible_values(name: str, obj: Callable[..., Any], param: str, hint: Any)
 def _call(obj: Callable[..., Any], kwargs: dict[str, object]) -> object:
     """Call ``obj``; an iterator it returns is drawn from once (a generator checks its
     arguments only when it first runs)."""
-    positional = [
-        p.name for p in signature(obj).parameters.values() if p.kind is p.POSITIONAL_ONLY
-    ]
+    positional = [p.name for p in signature(obj).parameters.values() if p.kind is p.POSITIONAL_ONLY]
     args = [kwargs.pop(p) for p in positional if p in kwargs]
     result = obj(*args, **kwargs)
     if isinstance(result, Iterator):

@@ -144,8 +144,14 @@ def test_no_frame_tells_a_seat_what_it_may_not_see(server: Server, game: int) ->
     # that the bots bid (random bids are mostly set, and a game to 7 can then run on)
     mischief, pass_rate = (0.1, 0.0) if DEEP else (0.5, 0.8)
     players = [
-        Player(server, room["room"], tokens[s], seed=100 * game + s, mischief=mischief,
-               pass_rate=pass_rate)  # fmt: skip
+        Player(
+            server,
+            room["room"],
+            tokens[s],
+            seed=100 * game + s,
+            mischief=mischief,
+            pass_rate=pass_rate,
+        )
         for s in people
     ]
     watcher.start()

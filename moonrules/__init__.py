@@ -6,9 +6,19 @@
 (1, Phase.BIDDING, 3, True)
 >>> moonrules.legal_actions(s)
 (Pass(), Bid(amount=4), Bid(amount=5), Bid(amount=6), Bid(amount=7), Bid(amount=21))
+
+A game is saved as a record and read back: :func:`to_record` gives the JSON record,
+:func:`from_record` the state again (:mod:`moonrules.records.record`), and
+:func:`read_record` reads a record from a path or from its text, JSON or the text notation
+(:mod:`moonrules.records.reading` says how a path and a text are told apart).
+
+>>> moonrules.from_record(moonrules.to_record(s)) == s
+True
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 # First of all: no compiled module older than its source may run (see kernel.compiled).
 from moonrules.kernel import compiled as _compiled  # noqa: F401  # isort: skip
@@ -47,6 +57,7 @@ from moonrules.game.encoding import (
 from moonrules.game.views import PlayerView, view
 from moonrules.rules.auction import MOON, PASS, Auction, apply_call, legal_calls
 from moonrules.rules.errors import (
+    ArgumentError,
     IllegalAction,
     IllegalDeal,
     MoonError,
@@ -83,6 +94,23 @@ from moonrules.rules.tiles import (
 )
 from moonrules.rules.tricks import follows, legal_plays, trick_winner
 
+from moonrules.kernel.lazy import exports  # isort: skip
+
+if TYPE_CHECKING:
+    from moonrules.records.reading import read_record
+    from moonrules.records.record import from_record, to_record
+
+# The records are read on first use: `import moonrules` stays quick.
+if not TYPE_CHECKING:  # a type checker reads the imports above instead
+    __getattr__, __dir__ = exports(
+        __name__,
+        {
+            "from_record": "moonrules.records.record",
+            "read_record": "moonrules.records.reading",
+            "to_record": "moonrules.records.record",
+        },
+    )
+
 __version__ = "0.1.0"
 
 __all__ = [
@@ -99,6 +127,7 @@ __all__ = [
     "Action",
     "ActionSpace",
     "AllPass",
+    "ArgumentError",
     "Auction",
     "Bid",
     "Contract",
@@ -139,6 +168,7 @@ __all__ = [
     "encode_information_state",
     "encode_observation",
     "follows",
+    "from_record",
     "game_winner",
     "illegal_play_reason",
     "in_suit",
@@ -153,12 +183,14 @@ __all__ = [
     "play_values",
     "preset",
     "rank",
+    "read_record",
     "rules_by_name",
     "score_hand",
     "seeded_deal",
     "solve",
     "tile",
     "tiles",
+    "to_record",
     "trick_winner",
     "view",
     "with_deal",

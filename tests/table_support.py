@@ -185,6 +185,7 @@ class Player(threading.Thread):
         *,
         mischief: float = 0.1,
         stop_after: int | None = None,
+        pass_rate: float = 0.0,
     ) -> None:
         super().__init__(daemon=True)
         self.server = server
@@ -196,8 +197,13 @@ class Player(threading.Thread):
         self.error: BaseException | None = None
         self.done = threading.Event()
         self.stop_after = stop_after
+        self.pass_rate = pass_rate
+        """How often to pass when passing is legal (the bots then bid: shorter games)."""
+        self.slowed = 0
+        """Actions the server refused as too fast and this client sent again."""
         self.acted = 0
         self.last_state: dict[str, Any] | None = None
+        self.last_sent: str | None = None
 
     def run(self) -> None:
         try:
@@ -213,6 +219,12 @@ class Player(threading.Thread):
             text = ws.recv(timeout=120)
             self.frames.append(text)
             msg = json.loads(text)
+            if msg["type"] == "refused" and msg["code"] == "too-fast" and self.last_sent:
+                # the server's flood limit: a client that is too quick waits and says it again
+                time.sleep(0.25)
+                ws.send(self.last_sent)
+                self.slowed += 1
+                continue
             if msg["type"] != "state":
                 continue
             self.last_state = msg
@@ -234,7 +246,11 @@ class Player(threading.Thread):
                         answer = json.loads(ws.recv(timeout=120))
                         self.frames.append(json.dumps(answer))
                     assert answer["type"] == "refused", answer
-            ws.send(json.dumps({"type": "act", "action": self.rng.choice(legal)}))
+            action = self.rng.choice(legal)
+            if "pass" in legal and self.rng.random() < self.pass_rate:
+                action = "pass"
+            self.last_sent = json.dumps({"type": "act", "action": action})
+            ws.send(self.last_sent)
             self.acted += 1
 
     def _wrong(self, msg: dict[str, Any]) -> Any:

@@ -384,8 +384,10 @@ def test_with_deal_only_before_the_first_call() -> None:
 
 def test_first_bidder_must_be_a_seat() -> None:
     for bad in (-1, 3, 4):
-        with pytest.raises(IllegalAction):
+        with pytest.raises(OutOfTurn, match=r"^first_bidder: seats are numbered 0 to 2"):
             new_game(seed=1, first_bidder=bad)
+    with pytest.raises(TypeError, match=r"^first_bidder: "):
+        new_game(seed=1, first_bidder="0")  # type: ignore[arg-type]
     with pytest.raises(IllegalAction):
         new_game("partnership", seed=1, first_bidder=4)
 
@@ -494,3 +496,85 @@ def test_refused_trumps_discards_and_turns_carry_their_fields() -> None:
         d.value.tile in s.rules.tile_set.tiles
         and f"{d.value.tile} was dealt twice" in d.value.message
     )
+
+
+# ---------------------------------------------------------------------------
+# The calls the issue that set the public API's contract found escaping (each is also one
+# of the calls tests/test_api_contract.py makes on every public callable)
+
+_SIX = Tile(6, 6)
+_TEN = tuple(moonrules.tiles("6-6 6-5 6-4 6-3 6-2 6-1 5-5 5-4 5-3 5-2"))
+
+WRONG_TYPES: list[tuple[str, Callable[[], object], str]] = [
+    ("seeded_deal", lambda: moonrules.seeded_deal("standard", 1, 1), "rules"),  # type: ignore[arg-type]
+    ("is_trump", lambda: moonrules.is_trump(_SIX, 6), "trump"),  # type: ignore[arg-type]
+    ("legal_calls", lambda: moonrules.legal_calls(None), "auction"),  # type: ignore[arg-type]
+    ("solve", lambda: moonrules.solve(None), "state"),  # type: ignore[arg-type]
+    ("view", lambda: moonrules.view(None, 0), "state"),  # type: ignore[arg-type]
+    ("legal_actions", lambda: legal_actions(moonrules.view(bidding(), 0)), "state"),  # type: ignore[arg-type]
+    ("apply", lambda: apply(bidding(), "pass"), "action"),  # type: ignore[arg-type]
+    ("Bid", lambda: Bid("5"), "amount"),  # type: ignore[arg-type]
+    ("GameState", lambda: GameState(None, None), "game"),  # type: ignore[arg-type]
+    ("RuleSet", lambda: RuleSet(players="3"), "players"),  # type: ignore[arg-type]
+    ("to_record", lambda: moonrules.to_record(None), "state"),  # type: ignore[arg-type]
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "call", "parameter"), WRONG_TYPES, ids=[w[0] for w in WRONG_TYPES]
+)
+def test_a_wrong_type_is_a_type_error_naming_the_parameter(
+    name: str, call: Callable[[], object], parameter: str
+) -> None:
+    with pytest.raises(TypeError) as e:
+        call()
+    assert str(e.value).startswith(f"{parameter}: expected "), e.value
+
+
+IMPOSSIBLE: list[tuple[str, Callable[[], object], str]] = [
+    (
+        "score_hand bid 99",
+        lambda: moonrules.score_hand(moonrules.STANDARD, 0, 99, [5, 1, 1]),
+        "bid",
+    ),
+    (
+        "score_hand tricks",
+        lambda: moonrules.score_hand(moonrules.STANDARD, 0, 5, [9, -1, -1]),
+        "tricks",
+    ),
+    (
+        "score_hand bidder",
+        lambda: moonrules.score_hand(moonrules.STANDARD, 3, 5, [5, 1, 1]),
+        "bidder",
+    ),
+    ("game_winner no scores", lambda: moonrules.game_winner(moonrules.STANDARD, []), "scores"),
+    (
+        "legal_plays a tile twice",
+        lambda: moonrules.legal_plays([_SIX, _SIX], [], Trump.SIX),
+        "hand",
+    ),
+    ("trick_winner ten tiles", lambda: moonrules.trick_winner(_TEN, Trump.SIX), "trick"),
+    ("trick_winner no tile", lambda: moonrules.trick_winner([], Trump.SIX), "trick"),
+    ("view seat 3", lambda: moonrules.view(bidding(), 3), "seat"),
+    ("seeded_deal hand 0", lambda: moonrules.seeded_deal(moonrules.STANDARD, 1, 0), "hand_number"),
+    ("in_suit suit 8", lambda: moonrules.in_suit(_SIX, 8, Trump.SIX), "suit"),
+    ("solve in bidding", lambda: moonrules.solve(bidding()), "state"),
+]
+
+
+@pytest.mark.parametrize(("name", "call", "parameter"), IMPOSSIBLE, ids=[w[0] for w in IMPOSSIBLE])
+def test_an_impossible_value_is_a_moon_value_error_naming_the_parameter(
+    name: str, call: Callable[[], object], parameter: str
+) -> None:
+    """An impossible value raises a :class:`ValueError` that is also a :class:`MoonError`
+    (so the command line reports it in one line), and names the parameter."""
+    with pytest.raises(ValueError) as e:
+        call()
+    assert isinstance(e.value, MoonError)
+    assert str(e.value).startswith(f"{parameter}: "), e.value
+
+
+def test_an_argument_error_is_a_value_error_and_a_moon_error() -> None:
+    assert issubclass(moonrules.ArgumentError, ValueError)
+    assert issubclass(moonrules.ArgumentError, MoonError)
+    assert "ArgumentError" in moonrules.__all__

@@ -334,9 +334,12 @@ def test_trump_parse() -> None:
     assert Trump.parse("doubles") is Trump.DOUBLES
     assert Trump.parse("none") is Trump.parse("no-trump") is Trump.NONE
     assert Trump.DOUBLES.number is None and Trump.NONE.number is None
-    for bad in ("7", "x", "", "-1", True, 7, None):
+    for bad in ("7", "x", "", "-1", 7):
         with pytest.raises(ParseError):
-            Trump.parse(bad)  # type: ignore[arg-type]
+            Trump.parse(bad)
+    for wrong in (True, None, 7.0):
+        with pytest.raises(TypeError, match=r"^text: "):
+            Trump.parse(wrong)  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------

@@ -86,7 +86,7 @@ def test_parse_rejects_non_tiles(text: str) -> None:
 
 @pytest.mark.parametrize("value", [None, 64, 6.4, (6, 4), b"6-4"])
 def test_parse_rejects_non_text(value: object) -> None:
-    with pytest.raises(ParseError):
+    with pytest.raises(TypeError, match=r"^text: "):
         Tile.parse(value)  # type: ignore[arg-type]
 
 
@@ -105,9 +105,9 @@ def test_constructor_rejects_bad_ends(high: int, low: int) -> None:
 
 
 def test_constructor_rejects_non_integers() -> None:
-    with pytest.raises(ParseError):
+    with pytest.raises(TypeError, match=r"^high: "):
         Tile("6", 4)  # type: ignore[arg-type]
-    with pytest.raises(ParseError):
+    with pytest.raises(TypeError, match=r"^high: "):
         Tile(6.0, 4)  # type: ignore[arg-type]
 
 

@@ -35,13 +35,15 @@ import attrs
 
 from moonrules.analysis.solver import SolverCache, solve
 from moonrules.game import Contract, Game, GameState, Hand, Phase
+from moonrules.game.deal import check_seed
 from moonrules.kernel.tables import LED_SUIT, STRENGTH, SUIT_MASK
 from moonrules.rules.auction import MOON, PASS, Auction, legal_calls
-from moonrules.rules.errors import MoonError
+from moonrules.rules.contract import check_arguments, typed
+from moonrules.rules.errors import ArgumentError, MoonError, wrong_type
 from moonrules.rules.ruleset import RuleSet, Scoring, as_rules
 from moonrules.rules.scoring import score_hand
 from moonrules.rules.suits import TRUMP_SUIT, Trump
-from moonrules.rules.tiles import Tile, tiles_of
+from moonrules.rules.tiles import Tile, check_tiles, tiles_of
 
 __all__ = [
     "Advice",
@@ -77,12 +79,14 @@ def check_hand(hand: Sequence[Tile], rules: RuleSet) -> int:
     mask = 0
     for t in hand:
         if not allowed >> t.index & 1:
-            raise AdviceError(f"{t} is not in the {rules.tile_set.value} set these rules play with")
+            raise AdviceError(
+                f"hand: {t} is not in the {rules.tile_set.value} set these rules play with"
+            )
         if mask >> t.index & 1:
-            raise AdviceError(f"{t} is given twice; a hand holds each tile once")
+            raise AdviceError(f"hand: {t} is given twice; a hand holds each tile once")
         mask |= 1 << t.index
     if len(hand) != 7:
-        raise AdviceError(f"a hand has 7 tiles (DEAL-1), and {len(hand)} were given")
+        raise AdviceError(f"hand: a hand has 7 tiles (DEAL-1), and {len(hand)} were given")
     return mask
 
 
@@ -195,7 +199,7 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
 # The result
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class BidAdvice:
     """One bid under one trump: the chance it is made and the bidder's expected score."""
 
@@ -208,7 +212,7 @@ class BidAdvice:
     """Mean score change of the bid (see :func:`advise`)."""
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class TrumpAdvice:
     """The double-dummy statistics of one trump."""
 
@@ -232,7 +236,7 @@ class TrumpAdvice:
         raise KeyError(amount)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Choice:
     """The call with the best expected score: a bid and trump, or a pass (``bid`` 0)."""
 
@@ -241,7 +245,7 @@ class Choice:
     expected_score: float
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Advice:
     """What :func:`advise` found for one hand."""
 
@@ -373,33 +377,40 @@ def advise(
     ``progress``, if given, is called after each batch with the samples solved so far
     (over every trump) and the most there can be (``samples`` per trump).
     """
+    check_arguments(advise, locals())
     r = as_rules(rules)
-    tiles_ = tuple(hand)
+    tiles_, calls_, chosen = _checked(hand, calls, trumps, samples, min_samples, half_width)
+    check_seed(seed)
+    for value, name in ((workers, "workers"), (batch, "batch")):
+        if type(value) is not int:
+            raise wrong_type(name, "a whole number", value)
     mask = check_hand(tiles_, r)
-    calls_ = tuple(calls)
     auction = Auction(calls_, 0, r)
     if auction.is_over:
-        raise AdviceError(f"the auction is over after {len(calls_)} calls; no call is left")
+        raise AdviceError(f"calls: the auction is over after {len(calls_)} calls; no call is left")
     from moonrules.rules.auction import check_call
 
     for j, c in enumerate(calls_):
         try:
             check_call(Auction(calls_[:j], 0, r), c)
         except MoonError as e:
-            raise AdviceError(f"call {j + 1} of the auction so far: {e}") from None
+            raise AdviceError(f"calls: call {j + 1} of the auction so far: {e}") from None
     open_calls = legal_calls(auction)
     bids = tuple(c for c in open_calls if c != PASS)
     may_pass = PASS in open_calls
     offered = r.trumps
-    chosen = tuple(offered if trumps is None else trumps)
+    chosen = offered if chosen is None else chosen
     for t in chosen:
         if t not in offered:
             names = ", ".join(str(o) for o in offered)
             raise AdviceError(
-                f"these rules do not offer {t} as trump (TRUMP-5); they offer {names}"
+                f"trumps: these rules do not offer {t} as trump (TRUMP-5); they offer {names}"
             )
-    if samples < 1 or min_samples < 1 or batch < 1:
-        raise AdviceError("the numbers of samples must be at least 1")
+    for value, name in ((samples, "samples"), (min_samples, "min_samples"), (batch, "batch")):
+        if value < 1:
+            raise AdviceError(f"{name}: the numbers of samples must be at least 1, not {value}")
+    if not 0 < half_width < 1:
+        raise AdviceError(f"half_width: a chance between 0 and 1, not {half_width!r}")
     if workers < 1:
         raise AdviceError(f"workers must be at least 1, not {workers}")
     pool_cm = ProcessPoolExecutor(workers) if workers > 1 else contextlib.nullcontext()
@@ -421,6 +432,41 @@ def advise(
             batch,
             progress,
         )
+
+
+def _checked(
+    hand: object,
+    calls: object,
+    trumps: object,
+    samples: object,
+    min_samples: object,
+    half_width: object,
+) -> tuple[tuple[Tile, ...], tuple[int, ...], tuple[Trump, ...] | None]:
+    """:func:`advise`'s arguments of the wrong type refused by name (a ``TypeError``), and a
+    hand holding a tile twice (an ``AdviceError``)."""
+    try:
+        tiles_ = check_tiles(hand, "hand")
+    except ArgumentError as e:
+        raise AdviceError(str(e)) from None
+    if isinstance(calls, (str, bytes)) or not isinstance(calls, Sequence):
+        raise wrong_type("calls", "a sequence of calls (0 is a pass)", calls)
+    for i, c in enumerate(calls):
+        if type(c) is not int:
+            raise wrong_type(f"calls[{i}]", "a call: 0 (pass) or a bid", c)
+    chosen = None
+    if trumps is not None:
+        if isinstance(trumps, (str, bytes)) or not isinstance(trumps, Sequence):
+            raise wrong_type("trumps", "a sequence of Trump values or None", trumps)
+        for i, t in enumerate(trumps):
+            if type(t) is not Trump:
+                raise wrong_type(f"trumps[{i}]", "a Trump", t)
+        chosen = tuple(trumps)
+    for value, name in ((samples, "samples"), (min_samples, "min_samples")):
+        if type(value) is not int:
+            raise wrong_type(name, "a whole number of samples", value)
+    if type(half_width) not in (int, float):
+        raise wrong_type("half_width", "a number between 0 and 1", half_width)
+    return tiles_, tuple(calls), chosen
 
 
 def _advise(

@@ -30,7 +30,8 @@ import attrs
 from moonrules.game import GameState, Phase, Play, apply
 from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.kernel.tables import winner_index
-from moonrules.rules.errors import IllegalAction
+from moonrules.rules.contract import typed
+from moonrules.rules.errors import ArgumentError, IllegalAction, wrong_type
 from moonrules.rules.tiles import TILES, Tile
 
 
@@ -38,7 +39,7 @@ class ClaimError(IllegalAction):
     """A claim that cannot be made at all: not in the play phase, no such seat, a bad count."""
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class ClaimResult:
     """The answer to a claim.
 
@@ -157,10 +158,16 @@ def verify_claim(state: GameState, seat: int, tricks: int | None = None) -> Clai
     least the claimed number of the remaining tricks, the current one included,
     against every legal line of play by the others. Raises :class:`ClaimError`
     outside the play phase, for a seat that does not exist, or for a count that is
-    not between 1 and the tricks left.
+    not between 1 and the tricks left; :class:`TypeError` for an argument of the wrong type.
     """
+    if type(state) is not GameState:
+        raise wrong_type("state", "a GameState", state)
+    if type(seat) is not int:
+        raise wrong_type("seat", "a seat number", seat)
+    if tricks is not None and type(tricks) is not int:
+        raise wrong_type("tricks", "a number of tricks or None (all)", tricks)
     rules = state.rules
-    if type(seat) is not int or not 0 <= seat < rules.players:
+    if not 0 <= seat < rules.players:
         raise ClaimError(
             "SEAT-1", f"seats are numbered 0 to {rules.players - 1}; there is no seat {seat!r}"
         )
@@ -194,15 +201,35 @@ def verify_claim(state: GameState, seat: int, tricks: int | None = None) -> Clai
 
 
 def describe_line(state: GameState, line: Sequence[tuple[int, Tile]]) -> str:
-    """A line of play from ``state`` as text, trick by trick, with each trick's winner."""
+    """A line of play from ``state`` as text, trick by trick, with each trick's winner.
+
+    ``line`` is ``(seat, tile)`` pairs, as a :class:`ClaimResult`'s ``defeating_line``;
+    a play the rules refuse there (TURN-1, TRICK-1, FOLLOW-1 …) raises
+    :class:`~moonrules.rules.errors.ArgumentError` naming it.
+    """
+    if type(state) is not GameState:
+        raise wrong_type("state", "a GameState", state)
+    if isinstance(line, (str, bytes)) or not isinstance(line, Sequence):
+        raise wrong_type("line", "a sequence of (seat, tile) pairs", line)
+    for i, step in enumerate(line):
+        if not (
+            isinstance(step, tuple)
+            and len(step) == 2
+            and type(step[0]) is int
+            and type(step[1]) is Tile
+        ):
+            raise wrong_type(f"line[{i}]", "a (seat, Tile) pair", step)
     parts: list[str] = []
     current: list[str] = []
     s = state
-    for seat, t in line:
+    for i, (seat, t) in enumerate(line):
         number = len(s.hand.tricks) + 1
         current.append(f"seat {seat} {t}")
         before = s.hand.number
-        s = apply(s, Play(t), seat=seat)
+        try:
+            s = apply(s, Play(t), seat=seat)
+        except IllegalAction as e:
+            raise ArgumentError(f"line[{i}]: seat {seat} cannot play {t} here: {e}") from None
         done = s.history[-1] if s.hand.number != before else s.hand
         if len(done.tricks) >= number:
             winner = done.tricks[number - 1].winner

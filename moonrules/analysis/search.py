@@ -26,11 +26,12 @@ of a stale compiled form.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, SupportsIndex
 
 from moonrules.game import GameState, legal_play_mask
 from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.kernel.tables import LED_SUIT, STRENGTH, SUIT_MASK, winner_index
+from moonrules.rules.errors import ArgumentError, wrong_type
 from moonrules.rules.suits import TRUMP_SUIT
 
 __all__ = ["TABLES", "Search", "SolverCache", "TrumpTables", "solve_remaining"]
@@ -136,7 +137,13 @@ class SolverCache:
 
     __slots__ = ("_context", "classes", "entries", "max_entries", "nodes")
 
-    def __init__(self, max_entries: int = 1 << 18) -> None:
+    def __init__(self, max_entries: SupportsIndex = 1 << 18) -> None:
+        # (annotated so that the compiled form, too, lets this check name the argument: a
+        # parameter of type int would be checked by the compiled code first, unnamed)
+        if type(max_entries) is not int:
+            raise wrong_type("max_entries", "a whole number of entries", max_entries)
+        if max_entries < 1:
+            raise ArgumentError(f"max_entries: at least 1 entry, not {max_entries}")
         self.max_entries = max_entries
         self.entries: dict[int, Entry] = {}
         self.classes: dict[int, int] = {}

@@ -34,6 +34,7 @@ from moonrules.game import GameState, Phase, legal_play_mask
 from moonrules.kernel.compiled import is_compiled
 from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.kernel.tables import winner_index
+from moonrules.rules.errors import ArgumentError, wrong_type
 from moonrules.rules.tiles import TILES, Tile, indices_of
 
 __all__ = ["COMPILED", "SolverCache", "play_values", "solve", "solve_minimax"]
@@ -49,27 +50,35 @@ COMPILED: Final[bool] = is_compiled(_impl)
 # Checking the position
 
 
-def _check(state: GameState) -> None:
+def _check(state: GameState, cache: SolverCache | None = None) -> None:
+    """:class:`TypeError` or :class:`~moonrules.rules.errors.ArgumentError` naming the
+    argument the solver cannot take: a state not in the play phase, or not consistent."""
+    if type(state) is not GameState:
+        raise wrong_type("state", "a GameState", state)
+    # (the form of the search in use may be the source beside a compiled module: its
+    # cache class is another class of the same name, and either serves)
+    if cache is not None and not isinstance(cache, (SolverCache, _impl.SolverCache)):
+        raise wrong_type("cache", "a SolverCache or None", cache)
     h = state.hand
     if state.winner is not None or h.phase is not Phase.PLAY:
-        raise ValueError(
-            f"the solver needs a hand in the play phase; this hand is in the "
+        raise ArgumentError(
+            f"state: the solver needs a hand in the play phase; this hand is in the "
             f"{h.phase.value} phase" + (" and the game is over" if state.winner is not None else "")
         )
     n = state.rules.players
     if len(h.hands) != n or not 0 <= h.leader < n or len(h.trick) >= n or not 0 <= h.trump <= 8:
-        raise ValueError("the solver was given an inconsistent play-phase state")
+        raise ArgumentError("state: the solver was given an inconsistent play-phase state")
     left = h.hands[(h.leader + len(h.trick)) % n].bit_count()
     for k in range(n):
         seat = (h.leader + k) % n
         want = left - 1 if k < len(h.trick) else left
         if h.hands[seat].bit_count() != want:
-            raise ValueError(
-                f"the solver was given an inconsistent state: seat {seat} holds "
+            raise ArgumentError(
+                f"state: the solver was given an inconsistent state: seat {seat} holds "
                 f"{h.hands[seat].bit_count()} tiles, and {want} were expected"
             )
     if left == 0:
-        raise ValueError("the solver was given a hand with no tiles left to play")
+        raise ArgumentError("state: the solver was given a hand with no tiles left to play")
 
 
 def _side_of(state: GameState) -> tuple[bool, ...]:
@@ -85,7 +94,7 @@ def _won_so_far(state: GameState, side: tuple[bool, ...]) -> int:
 
 
 def _prepare(state: GameState, cache: SolverCache | None) -> tuple[_impl.Search, SolverCache]:
-    _check(state)
+    _check(state, cache)
     if cache is None:
         cache = _impl.SolverCache()
     return _impl.Search(state, _side_of(state), cache), cache
@@ -96,7 +105,8 @@ def solve(state: GameState, cache: SolverCache | None = None) -> int:
 
     All hands are known (double dummy). The bidder (the bidding team, TEAM-1)
     plays to maximise its tricks and everyone else to minimise them; tricks
-    already won count. ``state`` must be in the play phase (else ``ValueError``).
+    already won count. ``state`` must be in the play phase (else
+    :class:`~moonrules.rules.errors.ArgumentError`, a ``ValueError``).
     ``cache`` may be shared between calls about positions of the same hand;
     its ``nodes`` counts the search nodes.
     """
@@ -115,7 +125,7 @@ def play_values(state: GameState, cache: SolverCache | None = None) -> dict[Tile
     the best value for the player to act (the highest for the bidder's side,
     the lowest for the others) equals ``solve(state)``. Tiles come in tile order.
     """
-    _check(state)
+    _check(state, cache)
     if cache is None:
         cache = _impl.SolverCache()
     from moonrules.game import Play, apply

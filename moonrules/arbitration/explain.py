@@ -23,15 +23,32 @@ import attrs
 from moonrules.rules import positions
 from moonrules.rules.auction import MOON, PASS, Auction, call_name, check_call, legal_calls
 from moonrules.rules.clauses import trump_clause
+from moonrules.rules.contract import (
+    check_arguments,
+    check_bool,
+    check_instance,
+    check_int,
+    check_sequence,
+    check_str,
+    typed,
+)
 from moonrules.rules.errors import IllegalAction, ParseError, quote, shown, wrong_type
 from moonrules.rules.ruleset import FirstLead, RuleSet, Scoring
 from moonrules.rules.scoring import HandScore, game_winner, score_hand, side_tricks
-from moonrules.rules.suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit, rank
-from moonrules.rules.tiles import Tile
+from moonrules.rules.suits import (
+    TRUMP_SUIT,
+    Trump,
+    check_tile_and_trump,
+    in_suit,
+    is_trump,
+    led_suit,
+    rank,
+)
+from moonrules.rules.tiles import Tile, check_tiles
 from moonrules.rules.tricks import trick_winner
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Reason:
     """One link of a ruling's chain: a clause and what it says about this case."""
 
@@ -43,11 +60,13 @@ class Reason:
 
 
 def side_name(rules: RuleSet, side: int) -> str:
-    """``seat N``, or ``team N (seats N and N+2)`` in partnership rules."""
+    """``seat N``, or ``team N (seats N and N+2)`` in partnership rules (TEAM-1)."""
+    check_instance(rules, RuleSet, "rules")
+    check_int(side, "side", 0, rules.sides - 1, "a side number")
     return f"team {side} (seats {side} and {side + 2})" if rules.partnership else f"seat {side}"
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Explanation:
     """An answer to one situation: a verdict, and the clause chain it rests on.
 
@@ -161,6 +180,13 @@ def explain_play(
     """
     from moonrules.rules.ruleset import STANDARD
 
+    check_tile_and_trump(play, trump, "play")
+    check_tiles(trick, "trick", distinct=False)
+    if hand is not None:
+        check_tiles(hand, "hand", distinct=False)
+    if rules is not None:
+        check_instance(rules, RuleSet, "rules", "a RuleSet or None")
+    check_bool(first_lead, "first_lead")
     r = rules or STANDARD
     tr = list(trick)
     _check_situation(trump, play, tr, hand, r, first_lead)
@@ -335,6 +361,7 @@ def explain_trick(
     """
     from moonrules.rules.ruleset import PARTNERSHIP, STANDARD
 
+    check_arguments(explain_trick, locals())
     ts = list(trick)
     if rules is None:
         n = players if players is not None else 4 if len(ts) == 4 else 3
@@ -423,8 +450,13 @@ def _parse_call(text: str) -> int:
 def parse_calls(text: str) -> list[int]:
     """``"5,pass,6"`` as calls (0 for pass; ``moon`` for 21); a word that is not a call,
     or a number of more than three digits, raises :class:`ParseError`."""
+    check_str(text, "text", "calls written as text, like 'pass 5 6'")
     parts = [p for p in re.split(r"[\s,]+", text) if p]
     return [_parse_call(p) for p in parts]
+
+
+def _call_type(value: object, parameter: str) -> None:
+    check_int(value, parameter, what="a call: 0 (pass) or a bid")
 
 
 def explain_auction(rules: RuleSet, calls: Sequence[int], first_bidder: int = 0) -> Explanation:
@@ -433,6 +465,9 @@ def explain_auction(rules: RuleSet, calls: Sequence[int], first_bidder: int = 0)
     BID-2 (one call each, clockwise), BID-3 (each bid above the earlier ones),
     BID-4 (bid values), BID-5 (21 ends it), BID-6 (the winner), BID-7/BID-8 (all pass).
     """
+    check_instance(rules, RuleSet, "rules")
+    check_sequence(calls, "calls", "a sequence of calls (0 is a pass)", _call_type)
+    check_int(first_bidder, "first_bidder", what="a seat number")
     n = rules.players
     positions.check_seat(rules, first_bidder, "first_bidder")
     a = Auction((), first_bidder, rules)
@@ -506,6 +541,7 @@ def explain_score(
     the rules do not have, tricks that are not one number per seat adding up to 7
     (SEAT-1, BID-4, TRICK-3), totals that are not one per side (SEAT-1, TEAM-1).
     """
+    check_arguments(explain_score, locals())
     positions.check_hand_result(rules, bidder, bid, tricks)
     if totals is not None:
         positions.check_scores(rules, totals, "totals")

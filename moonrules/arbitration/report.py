@@ -18,12 +18,13 @@ from moonrules.game import GameState
 from moonrules.records.jsontext import MAX_RECORD_BYTES
 from moonrules.records.notation import Notation, looks_like_json, parse_notation
 from moonrules.records.record import JSON, RecordError, ReplayResult, load_record
+from moonrules.rules.contract import check_int, check_str, typed
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import Tile
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Source:
     """A record as read: the JSON record, and the notation it came from (if any)."""
 
@@ -40,7 +41,11 @@ def read_record(text: str, *, max_length: int | None = MAX_RECORD_BYTES) -> Sour
 
     Raises :class:`~moonrules.records.record.RecordError` (with the line, or the field)
     for text that is neither; JSON longer than ``max_length`` characters is refused.
+    (``moonrules.read_record`` reads a file or text into the game's state.)
     """
+    check_str(text, "text", "the record's text (a str)")
+    if max_length is not None:
+        check_int(max_length, "max_length", 1, what="a length in characters")
     if not text.strip():
         raise RecordError("", "the record is empty: expected a JSON record or the notation")
     if looks_like_json(text):
@@ -49,7 +54,7 @@ def read_record(text: str, *, max_length: int | None = MAX_RECORD_BYTES) -> Sour
     return Source(n.record, n)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Ruling:
     """The first step of a record the rules forbid, told for people.
 
@@ -101,7 +106,7 @@ class Ruling:
         }
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class TrickReport:
     """A trick as played: number, leader, tiles in play order, winner (``None`` if unfinished)."""
 
@@ -115,7 +120,7 @@ class TrickReport:
         return (self.leader + position) % self.players
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class RenegeReport:
     """A renege scored under ``renege = penalty`` (RENEGE-2)."""
 
@@ -130,7 +135,7 @@ class RenegeReport:
     explanation: Explanation
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class HandReport:
     """One hand of a checked record, as far as the record goes."""
 
@@ -158,7 +163,7 @@ class HandReport:
     """The totals the record's ``score`` line gives, if any."""
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class ClaimReport:
     """A claim line checked (CLAIM-1)."""
 
@@ -170,7 +175,7 @@ class ClaimReport:
     defeating_line: tuple[tuple[int, Tile], ...]
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Report:
     """What :func:`check` found: the game hand by hand, and the ruling, if any."""
 

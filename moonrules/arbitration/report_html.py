@@ -10,6 +10,7 @@ from moonrules.arbitration.report import HandReport, Report
 from moonrules.arbitration.report_text import renege_lines, trump_text
 from moonrules.game import Phase, Trick
 from moonrules.rules.auction import PASS
+from moonrules.rules.contract import check_instance, check_str
 from moonrules.rules.ruleset import RuleSet, Scoring
 from moonrules.rules.scoring import side_tricks
 from moonrules.rules.suits import Trump
@@ -81,7 +82,9 @@ def report_html(report: Report, *, title: str | None = None) -> str:
     ``violation``), holding the ruling, the clause chain and the legal
     alternatives, drawn.
     """
-
+    check_instance(report, Report, "report")
+    if title is not None:
+        check_str(title, "title", "text or None")
     rules = report.rules
     n = rules.players
     seat_names = [f"Seat {s}" for s in range(n)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from moonrules.arbitration.explain import side_name
 from moonrules.arbitration.report import HandReport, Report
 from moonrules.rules.auction import PASS
+from moonrules.rules.contract import check_instance
 from moonrules.rules.ruleset import RuleSet, Scoring
 from moonrules.rules.scoring import side_tricks
 from moonrules.rules.suits import TRUMP_SUIT, Trump, led_suit
@@ -12,6 +13,7 @@ from moonrules.rules.suits import TRUMP_SUIT, Trump, led_suit
 
 def format_report(report: Report) -> str:
     """The report as ``moonrules check`` prints it."""
+    check_instance(report, Report, "report")
     rules = report.rules
     out = [
         f"Moon record check — rules: {report.rules_label} ({rules.players} players"

@@ -20,6 +20,8 @@ import attrs
 from moonrules.game import Action, Bid, Discard, NameTrump, Pass, Phase, Play, PlayerView
 from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.rules.auction import PASS, Auction, legal_calls
+from moonrules.rules.contract import typed
+from moonrules.rules.errors import wrong_type
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.tiles import TILES, indices_of, mask_of
 
@@ -58,6 +60,8 @@ def view_legal_actions(view: PlayerView) -> tuple[Action, ...]:
     FOLLOW-1 … FOLLOW-3 from the trick on the table. ``()`` once the game is over;
     ``ValueError`` when it is not this seat's turn.
     """
+    if type(view) is not PlayerView:
+        raise wrong_type("view", "a PlayerView (moonrules.view)", view)
     if view.is_over:
         return ()
     if view.to_act != view.seat:
@@ -87,7 +91,7 @@ def legal_mask_of(view: PlayerView) -> int:
     return legal_mask(mask_of(view.hand), led, view.trump.value, view.rules, len(view.tricks))
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Knowledge:
     """What one seat knows about the tiles it cannot see, from its view alone.
 
@@ -129,6 +133,8 @@ def _ruled_out(played: int, led: int, trump: int, rules: RuleSet, first: bool) -
 
 def knowledge(view: PlayerView) -> Knowledge:
     """Gather :class:`Knowledge` from ``view`` (nothing else is read)."""
+    if type(view) is not PlayerView:
+        raise wrong_type("view", "a PlayerView (moonrules.view)", view)
     n = view.players
     own = mask_of(view.hand)
     played = [0] * n

@@ -50,7 +50,8 @@ from moonrules.records.record import (
 )
 from moonrules.rules import clauses, positions
 from moonrules.rules.auction import PASS, Auction, apply_call, legal_calls
-from moonrules.rules.errors import QUOTE_LENGTH, IllegalAction, quote, wrong_type
+from moonrules.rules.contract import check_arguments, check_int
+from moonrules.rules.errors import QUOTE_LENGTH, IllegalAction, PicklableError, quote, wrong_type
 from moonrules.rules.ruleset import FirstLead, RuleSet
 from moonrules.rules.scoring import game_winner, score_hand
 from moonrules.rules.suits import TRUMP_SUIT, Trump, led_suit
@@ -71,7 +72,7 @@ ERROR_CODES: Final = (
 """Every error code an answer may carry (``internal`` only for a fault of the server itself)."""
 
 
-class ProtocolError(Exception):
+class ProtocolError(PicklableError):
     """A request the server refuses: an error code, a message, and the clause for ``illegal``."""
 
     def __init__(self, code: str, message: str, rule: str | None = None) -> None:
@@ -537,6 +538,9 @@ def handle_line(line: str, *, max_length: int | None = MAX_LINE_BYTES) -> str:
     ``max_length`` characters, nested too deeply, a number too long) a
     ``bad-request`` answer whose ``id`` is ``null``.
     """
+    check_arguments(handle_line, locals())
+    if max_length is not None:
+        check_int(max_length, "max_length", 1, what="a number of characters")
     try:
         request = parse_line(line, max_length=max_length)
     except JSONTextError as e:

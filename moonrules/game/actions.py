@@ -13,6 +13,8 @@ from typing import Final
 import attrs
 
 from moonrules.rules.auction import MOON, PASS
+from moonrules.rules.contract import typed
+from moonrules.rules.errors import ArgumentError, shown, wrong_type
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES, Tile
 
@@ -47,7 +49,7 @@ class Pass(Action):
         return "Pass()"
 
 
-@attrs.frozen(slots=True, order=False)
+@attrs.frozen(slots=True, order=False, field_transformer=typed)
 class Bid(Action):
     """Bid ``amount`` tricks (BID-3, BID-4); 21 is the moon."""
 
@@ -61,7 +63,7 @@ class Bid(Action):
         return f"bid {self.amount}"
 
 
-@attrs.frozen(slots=True, order=False)
+@attrs.frozen(slots=True, order=False, field_transformer=typed)
 class Discard(Action):
     """The bidder's discard after taking the widow (WIDOW-1)."""
 
@@ -75,7 +77,7 @@ class Discard(Action):
         return f"discard {self.tile}"
 
 
-@attrs.frozen(slots=True, order=False)
+@attrs.frozen(slots=True, order=False, field_transformer=typed)
 class NameTrump(Action):
     """The bidder names trump (TRUMP-1)."""
 
@@ -89,7 +91,7 @@ class NameTrump(Action):
         return f"trump {self.trump}"
 
 
-@attrs.frozen(slots=True, order=False)
+@attrs.frozen(slots=True, order=False, field_transformer=typed)
 class Play(Action):
     """Play a tile to the trick (TRICK-1)."""
 
@@ -108,8 +110,15 @@ GameAction = Pass | Bid | Discard | NameTrump | Play
 
 
 def call_action(call: int) -> Pass | Bid:
-    """The action for an auction call (``0`` is pass)."""
-    return PASS_ACTION if call == PASS else BID_ACTIONS[call]
+    """The action for an auction call: ``0`` is a pass (BID-3), any other a bid (BID-4)."""
+    action = BID_ACTIONS.get(call) if type(call) is int else None
+    if action is not None:
+        return action
+    if call == PASS and type(call) is int:
+        return PASS_ACTION
+    if type(call) is not int:
+        raise wrong_type("call", "a call: 0 (pass) or a bid", call)
+    raise ArgumentError(f"call: 0 (pass) or a bid of 3 to 7 or 21, not {shown(call)}")
 
 
 PASS_ACTION: Final = Pass()

@@ -12,16 +12,16 @@ from typing import Final
 
 from moonrules.game.actions import Phase
 from moonrules.game.state import (
-    Contract,
     Deal,
-    Game,
     GameState,
     Hand,
+    make_contract,
     make_game,
+    make_hand,
     make_state,
     with_hand,
 )
-from moonrules.rules.errors import IllegalDeal, OutOfTurn, wrong_type
+from moonrules.rules.errors import ArgumentError, IllegalDeal, OutOfTurn, shown, wrong_type
 from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.rules.tiles import TILES, Tile, TileSet, mask_of
 
@@ -89,13 +89,25 @@ SEED_LIMIT: Final = 10**4300
 from the seed written as decimal text, which Python writes up to that length)."""
 
 
-def check_seed(seed: object) -> None:
+def check_seed(seed: object, parameter: str = "seed") -> None:
     """``TypeError`` unless ``seed`` is an ``int``; ``ValueError`` if it has over 4,300 digits."""
     if type(seed) is not int:
-        raise wrong_type("seed", "a whole number", seed)
+        raise wrong_type(parameter, "a whole number", seed)
     if not -SEED_LIMIT < seed < SEED_LIMIT:
-        raise ValueError(
-            f"seed: a whole number of at most 4,300 digits, not {seed.bit_length():,} bits"
+        raise ArgumentError(
+            f"{parameter}: a whole number of at most 4,300 digits, not {seed.bit_length():,} bits"
+        )
+
+
+def check_hand_number(number: object, parameter: str = "hand_number") -> None:
+    """``TypeError`` unless ``number`` is an ``int``; ``ValueError`` unless it is 1 or more
+    (the first hand is 1) and at most 4,300 digits long, as a seed."""
+    if type(number) is not int:
+        raise wrong_type(parameter, "a hand number (the first hand is 1)", number)
+    if not 1 <= number < SEED_LIMIT:
+        raise ArgumentError(
+            f"{parameter}: hands are numbered from 1 (with at most 4,300 digits), "
+            f"not {shown(number)}"
         )
 
 
@@ -108,7 +120,10 @@ def seeded_deal(rules: RuleSet, seed: int, hand_number: int) -> Deal:
     widow is the last tile. The shuffle draws only through ``getrandbits``, so
     the deal is the same on every machine and Python version.
     """
+    if not isinstance(rules, RuleSet):
+        raise wrong_type("rules", "a RuleSet", rules)
     check_seed(seed)
+    check_hand_number(hand_number)
     pool = shuffled(rules, seed, hand_number)
     hands = tuple(
         tuple(TILES[i] for i in sorted(pool[7 * s : 7 * s + 7])) for s in range(rules.players)
@@ -165,10 +180,11 @@ def _new_hand(rules: RuleSet, number: int, first_bidder: int, deal: Deal) -> Han
 def _dealt(
     rules: RuleSet, number: int, first_bidder: int, masks: tuple[int, ...], widow: int
 ) -> Hand:
-    """A new hand, waiting for its first call: ``masks`` per seat, the widow's index or -1."""
-    return Hand(
-        Contract(number, first_bidder, masks, widow), masks, tricks_won=(0,) * rules.players
-    )
+    """A new hand, waiting for its first call: ``masks`` per seat, the widow's index or -1.
+
+    Built by the positional builders (the arguments are the dealer's own, checked)."""
+    contract = make_contract(number, first_bidder, masks, widow, (), -1, 0, -1, -1, False)
+    return make_hand(contract, masks, Phase.BIDDING, -1, (), (), (0,) * rules.players, None, -1)
 
 
 def new_game(
@@ -190,16 +206,23 @@ def new_game(
     if seed is None:
         seed = random.SystemRandom().randrange(2**63)
     check_seed(seed)
+    if deal is not None and not isinstance(deal, Deal):
+        raise wrong_type("deal", "a Deal (Deal.of reads tile texts) or None", deal)
     if first_bidder is None:
         first_bidder = random.Random(f"moonrules/first-bidder/{seed}").randrange(r.players)
-    elif type(first_bidder) is not int or not 0 <= first_bidder < r.players:
-        raise OutOfTurn("SEAT-1", f"seats are numbered 0 to {r.players - 1}, not {first_bidder!r}")
+    elif type(first_bidder) is not int:
+        raise wrong_type("first_bidder", "a seat number or None", first_bidder)
+    elif not 0 <= first_bidder < r.players:
+        raise OutOfTurn(
+            "SEAT-1",
+            f"first_bidder: seats are numbered 0 to {r.players - 1}, not {shown(first_bidder)}",
+        )
     if deal is None:
         hand = _seeded_hand(r, seed, 1, first_bidder)
     else:
         check_deal(r, deal)
         hand = _new_hand(r, 1, first_bidder, deal)
-    return GameState(Game(r, seed, (0,) * r.sides), hand)
+    return make_state(make_game(r, seed, (0,) * r.sides, (), None, True, None, None), hand)
 
 
 def with_deal(state: GameState, deal: Deal) -> GameState:
@@ -210,6 +233,7 @@ def with_deal(state: GameState, deal: Deal) -> GameState:
     """
     if not isinstance(state, GameState):
         raise wrong_type("state", "a GameState", state)
+    _check_types(state.game.rules, deal)
     h = state.hand
     if state.is_over or h.phase is not Phase.BIDDING or h.calls:
         raise OutOfTurn("TURN-1", "a hand can be redealt only before its first call")

@@ -57,7 +57,7 @@ from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.kernel.memo import auction_end, calls_after, offered, per_calls, per_trump, scored
 from moonrules.kernel.tables import LED_SUIT, SUIT_MASK, winner_index
 from moonrules.rules.auction import PASS, check_call, legal_calls
-from moonrules.rules.errors import IllegalAction, OutOfTurn, wrong_type
+from moonrules.rules.errors import ArgumentError, IllegalAction, OutOfTurn, wrong_type
 from moonrules.rules.ruleset import Renege, WidowTiming
 from moonrules.rules.scoring import game_winner, score_hand
 from moonrules.rules.suits import TRUMP_SUIT, Trump, suit_name
@@ -85,8 +85,17 @@ _TILE_AT: Final = TILES.__getitem__
 
 
 def legal_play_mask(state: GameState) -> int:
-    """Mask of the tiles the player to act may play (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3)."""
+    """Mask of the tiles the player to act may play (LEAD-1, LEAD-2, FOLLOW-1 … FOLLOW-3).
+
+    ``ValueError`` for a state that is not in the play phase (no tile is played then).
+    """
+    if type(state) is not GameState:
+        raise wrong_type("state", "a GameState", state)
     h = state.hand
+    if h.phase is not _PLAYING or state.game.winner is not None:
+        raise ArgumentError(
+            f"state: tiles are played in the play phase, not the {h.phase.value} phase"
+        )
     trick = h.trick
     return legal_mask(
         h.hands[(h.leader + len(trick)) % len(h.hands)],
@@ -145,9 +154,13 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         game = state.game
     except AttributeError:
         raise wrong_type("state", "a GameState", state) from None
+    if seat is not None and type(seat) is not int:
+        raise wrong_type("seat", "a seat number or None", seat)
     if game.winner is not None:
+        _check_action(action)
         raise IllegalAction("END-1", "the game is over; no more actions")
     if seat is not None and seat != seat_to_act(state):
+        _check_action(action)
         raise OutOfTurn(
             "TURN-1", f"it is seat {seat_to_act(state)}'s turn, not seat {seat}'s", seat=seat
         )
@@ -176,8 +189,7 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
             return _discard(state, action.tile)
     elif isinstance(action, NameTrump) and p is _NAMING:
         return _name_trump(state, action.trump)
-    if not isinstance(action, Action):
-        raise wrong_type("action", "an Action (Pass, Bid, Discard, NameTrump or Play)", action)
+    _check_action(action)
     wanted = {
         Phase.BIDDING: "a call (pass or bid)",
         Phase.DISCARD: "the bidder's discard",
@@ -189,6 +201,12 @@ def apply(state: GameState, action: Action, *, seat: int | None = None) -> GameS
         f"the game waits for {wanted} by seat {seat_to_act(state)}, not {action}",
         seat=seat_to_act(state),
     )
+
+
+def _check_action(action: object) -> None:
+    """:class:`TypeError` naming ``action`` unless it is an :class:`Action`."""
+    if not isinstance(action, Action):
+        raise wrong_type("action", "an Action (Pass, Bid, Discard, NameTrump or Play)", action)
 
 
 def _call(state: GameState, call: int) -> GameState:
@@ -388,6 +406,9 @@ def apply_renege(state: GameState, tile: Tile) -> GameState:
     reneged, the bidder is set; if a defender reneged, the bidder makes the bid.
     The other sides score the tricks they took before the renege.
     """
+    if not isinstance(state, GameState):
+        raise wrong_type("state", "a GameState", state)
+    _index_of(tile)
     if state.game.rules.renege is not Renege.PENALTY:
         raise IllegalAction(
             "RENEGE-1", "these rules stop at a renege; no penalty is scored", tile=tile

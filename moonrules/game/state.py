@@ -16,12 +16,14 @@ import attrs
 from moonrules.game.actions import Bid, Pass, Phase, call_action
 from moonrules.kernel.builders import positional_builder
 from moonrules.rules.auction import Auction
+from moonrules.rules.contract import typed
+from moonrules.rules.errors import wrong_type
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES, Tile, tiles_of
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Trick:
     """A completed trick: who led, the tiles in the order played, the winning seat."""
 
@@ -34,7 +36,7 @@ class Trick:
         return (self.leader + position) % players
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Deal:
     """The tiles each seat was dealt, by seat, and the widow (``None`` without one).
 
@@ -46,16 +48,26 @@ class Deal:
 
     @staticmethod
     def of(hands: Sequence[Sequence[Tile | str]], widow: Tile | str | None = None) -> Deal:
-        """Build a deal from tiles or tile texts, each hand sorted."""
+        """Build a deal from tiles or tile texts (TILE-1), each hand sorted; whether it
+        divides a rule set's tiles is :func:`check_deal`'s question (DEAL-3)."""
         from moonrules.rules.tiles import tile
 
-        return Deal(
-            tuple(tuple(sorted(tile(t) for t in h)) for h in hands),
-            None if widow is None else tile(widow),
-        )
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
+            raise wrong_type("hands", "a sequence of each seat's tiles", hands)
+        dealt = []
+        for s, h in enumerate(hands):
+            if isinstance(h, (str, bytes)) or not isinstance(h, Sequence):
+                raise wrong_type(f"hands[{s}]", "a sequence of tiles", h)
+            for i, t in enumerate(h):
+                if not isinstance(t, (Tile, str)):
+                    raise wrong_type(f"hands[{s}][{i}]", "a Tile or text like '6-4'", t)
+            dealt.append(tuple(sorted(tile(t) for t in h)))
+        if widow is not None and not isinstance(widow, (Tile, str)):
+            raise wrong_type("widow", "a Tile, text like '6-4', or None", widow)
+        return Deal(tuple(dealt), None if widow is None else tile(widow))
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Contract:
     """The part of a hand settled before the play: deal, auction, widow and trump.
 
@@ -78,7 +90,7 @@ class Contract:
     widow_taken: bool = False
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Hand:
     """One hand: its contract (deal, auction, widow, trump) and its play, as far as played.
 
@@ -151,7 +163,7 @@ class Hand:
         return self.phase is Phase.DONE and self.contract.bidder < 0
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Game:
     """The game around the hand in progress: rules, seed, scores, earlier hands, winner.
 
@@ -181,7 +193,7 @@ class Game:
     (tiles either end first, rule-set aliases, fields left out). Not part of the game's value."""
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class GameState:
     """A whole game at one moment. Immutable, hashable, equal by value.
 

@@ -8,16 +8,21 @@ seat give that seat equal views.
 
 from __future__ import annotations
 
+from typing import Final
+
 import attrs
 
 from moonrules.game.actions import Phase, call_action
 from moonrules.game.state import GameState, Trick
+from moonrules.kernel.builders import positional_builder
+from moonrules.rules.contract import typed
+from moonrules.rules.errors import ArgumentError, shown, wrong_type
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES, Tile, tiles_of
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class PlayerView:
     """One seat's view of a game (VIEW-1)."""
 
@@ -53,34 +58,43 @@ class PlayerView:
 
 def view(state: GameState, seat: int) -> PlayerView:
     """What ``seat`` may see of ``state`` (VIEW-1)."""
-    if type(seat) is not int or not 0 <= seat < state.rules.players:
-        raise ValueError(f"seats are numbered 0 to {state.rules.players - 1}, not {seat!r}")
+    if type(state) is not GameState:
+        raise wrong_type("state", "a GameState", state)
+    if type(seat) is not int:
+        raise wrong_type("seat", "a seat number", seat)
+    if not 0 <= seat < state.rules.players:
+        raise ArgumentError(
+            f"seat: seats are numbered 0 to {state.rules.players - 1}, not {shown(seat)}"
+        )
     h = state.hand
     is_bidder = seat == h.bidder
-    return PlayerView(
-        seat=seat,
-        players=state.rules.players,
-        hand_number=h.number,
-        scores=state.scores,
-        phase=h.phase,
-        to_act=state.to_act,
-        first_bidder=h.first_bidder,
-        hand=tiles_of(h.hands[seat]),
-        hand_sizes=tuple(m.bit_count() for m in h.hands),
-        calls=tuple(call_action(c) for c in h.calls),
-        bidder=state.bidder,
-        bid=state.bid,
-        trump=state.trump,
-        leader=state.leader,
-        trick=state.trick,
-        tricks=h.tricks,
-        tricks_won=state.tricks_won,
-        widow=TILES[h.widow] if is_bidder and h.widow_taken else None,
-        discard=TILES[h.discard] if is_bidder and h.discard >= 0 else None,
-        is_over=state.is_over,
-        winner=state.winner,
-        rules=state.rules,
+    return _make_view(
+        seat,
+        state.rules.players,
+        h.number,
+        state.scores,
+        h.phase,
+        state.to_act,
+        h.first_bidder,
+        tiles_of(h.hands[seat]),
+        tuple(m.bit_count() for m in h.hands),
+        tuple(call_action(c) for c in h.calls),
+        state.bidder,
+        state.bid,
+        state.trump,
+        state.leader,
+        state.trick,
+        h.tricks,
+        state.tricks_won,
+        TILES[h.widow] if is_bidder and h.widow_taken else None,
+        TILES[h.discard] if is_bidder and h.discard >= 0 else None,
+        state.is_over,
+        state.winner,
+        state.rules,
     )
 
+
+_make_view: Final = positional_builder(PlayerView)
+"""``PlayerView(...)`` of its fields in order, unchecked: :func:`view` builds it from a state."""
 
 __all__ = ["PlayerView", "view"]

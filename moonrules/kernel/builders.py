@@ -27,14 +27,14 @@ def builder_filename(cls: type) -> str:
 def positional_builder(cls: type[_V]) -> Callable[..., _V]:
     """A constructor of ``cls`` taking every field positionally, for the hot paths.
 
-    Only for classes with nothing else for ``__init__`` to do: no validators,
-    converters or post-init hook (:class:`TypeError` otherwise).
-    ``tests/test_kernel_builders.py`` checks that it builds the value the class does.
+    Only for classes with nothing for ``__init__`` to do but check and set the fields:
+    no converters or post-init hook (:class:`TypeError` otherwise). The builder skips
+    the checks (validators, the annotated types of
+    :func:`~moonrules.rules.contract.typed`): the hot paths build from values already
+    checked. ``tests/test_kernel_builders.py`` checks that it builds the value the class does.
     """
     fields = attrs.fields(cls)
-    if any(f.validator or f.converter or not f.init for f in fields) or hasattr(
-        cls, "__attrs_post_init__"
-    ):
+    if any(f.converter or not f.init for f in fields) or hasattr(cls, "__attrs_post_init__"):
         raise TypeError(f"{cls.__name__} needs its own __init__")
     names = [f.name for f in fields]
     name = f"build_{cls.__name__}"

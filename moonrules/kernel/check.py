@@ -60,13 +60,14 @@ from collections.abc import Callable, Iterable, Iterator
 import attrs
 
 from moonrules.kernel import masks, tables
+from moonrules.rules.contract import check_instance, check_int, typed
 from moonrules.rules.ruleset import FirstLead, RuleSet
 from moonrules.rules.suits import TRUMP_SUIT, Trump, in_suit, is_trump, led_suit, rank
 from moonrules.rules.tiles import TILES, Tile, TileSet
 from moonrules.rules.tricks import legal_plays, trick_winner
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Kernel:
     """The kernel's play rules, as the game, the solver and the claim search call them."""
 
@@ -86,7 +87,7 @@ class Kernel:
         )
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Mismatch:
     """One case where the kernel and the rule functions differ."""
 
@@ -111,8 +112,12 @@ def kernel_mismatches(
 
     The rule functions' answers are computed once per tile set and trump (a few
     seconds for the 28-tile set, less for the others) and kept; checking another rule
-    set or another kernel over them then takes a fraction of a second.
+    set or another kernel over them then takes a fraction of a second. ``limit`` is 1 or more.
     """
+    check_instance(rules, RuleSet, "rules")
+    if kernel is not None:
+        check_instance(kernel, Kernel, "kernel", "a Kernel or None")
+    check_int(limit, "limit", 1)
     k = Kernel.live() if kernel is None else kernel
     out: list[Mismatch] = []
     for part in _parts(rules, k):

@@ -1,1 +1,40 @@
-"""Game records: the JSON record format, the text notation, and replaying a record step by step."""
+"""Game records: the JSON record format, the text notation, and replaying a record step by step.
+
+:func:`to_record` writes a state's record and :func:`from_record` rebuilds the state
+(:mod:`moonrules.records.record`); :func:`read_record` reads a record from a file or from its
+text, in JSON or in the notation (:mod:`moonrules.records.reading`); :func:`replay` checks a
+record step by step and says where it first breaks a rule. The notation itself is
+:mod:`moonrules.records.notation`.
+"""
+
+from __future__ import annotations
+
+from moonrules.records.notation import NotationError
+from moonrules.records.reading import read_record
+from moonrules.records.record import (
+    HandSummary,
+    RecordViolation,
+    ReplayResult,
+    Violation,
+    from_record,
+    load_record,
+    replay,
+    to_record,
+)
+from moonrules.records.values import RecordError, RecordRulesError, UnknownRulesError
+
+__all__ = [
+    "HandSummary",
+    "NotationError",
+    "RecordError",
+    "RecordRulesError",
+    "RecordViolation",
+    "ReplayResult",
+    "UnknownRulesError",
+    "Violation",
+    "from_record",
+    "load_record",
+    "read_record",
+    "replay",
+    "to_record",
+]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from moonrules.rules.auction import MOON, PASS, Auction, apply_call, check_call, legal_calls
 from moonrules.rules.errors import (
+    ArgumentError,
     IllegalAction,
     IllegalDeal,
     MoonError,
@@ -59,6 +60,7 @@ __all__ = [
     "TILES",
     "TRUMP_SUIT",
     "AllPass",
+    "ArgumentError",
     "Auction",
     "FirstLead",
     "HandScore",

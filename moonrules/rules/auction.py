@@ -10,7 +10,8 @@ from typing import Final
 
 import attrs
 
-from moonrules.rules.errors import IllegalAction
+from moonrules.rules.contract import typed
+from moonrules.rules.errors import ArgumentError, IllegalAction, shown, wrong_type
 from moonrules.rules.ruleset import STANDARD, AllPass, RuleSet
 
 PASS: Final = 0
@@ -24,9 +25,20 @@ def call_name(call: int) -> str:
     return "pass" if call == PASS else str(call)
 
 
-@attrs.frozen(slots=True)
+def _check_first_bidder(instance: Auction, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(instance.rules, RuleSet) and not 0 <= value < instance.rules.players:
+        raise ArgumentError(
+            f"first_bidder: seats are numbered 0 to {instance.rules.players - 1}, "
+            f"not {shown(value)}"
+        )
+
+
+@attrs.frozen(slots=True, field_transformer=typed)
 class Auction:
-    """The calls made so far in one hand's auction, first bidder first.
+    """The calls made so far in one hand's auction, first bidder first (BID-1, BID-2).
+
+    Any calls may be written down (:func:`check_call` rules on each); ``first_bidder`` is
+    a seat of the rules' players.
 
     >>> a = Auction().call(5).call(PASS)
     >>> a.is_over, legal_calls(a)
@@ -36,7 +48,7 @@ class Auction:
     """
 
     calls: tuple[int, ...] = ()
-    first_bidder: int = 0
+    first_bidder: int = attrs.field(default=0, validator=_check_first_bidder)
     rules: RuleSet = STANDARD
 
     @property
@@ -85,6 +97,8 @@ def legal_calls(auction: Auction) -> tuple[int, ...]:
     values), BID-8 (under ``all_pass = force`` the last caller may not pass when
     everyone before passed).
     """
+    if type(auction) is not Auction:
+        raise wrong_type("auction", "an Auction", auction)
     if auction.is_over:
         return ()
     high = auction.high_bid
@@ -102,9 +116,14 @@ def check_call(auction: Auction, call: int) -> None:
 
     The error's ``seat`` is the seat to call, ``call`` the call, and
     ``allowed_calls`` the calls :func:`legal_calls` allows (``()`` once over).
+    :class:`TypeError` names an argument that is not an auction or a call (an ``int``).
     """
+    if type(auction) is not Auction:
+        raise wrong_type("auction", "an Auction", auction)
+    if type(call) is not int:
+        raise wrong_type("call", "a call: 0 (pass) or a bid", call)
     rules = auction.rules
-    said = call if type(call) is int else None
+    said = call
 
     def illegal(rule: str, message: str) -> IllegalAction:
         return IllegalAction(
@@ -115,8 +134,6 @@ def check_call(auction: Auction, call: int) -> None:
         if MOON in auction.calls:
             raise illegal("BID-5", "the auction ended when 21 was bid; no more calls")
         raise illegal("BID-2", "every player has had their one turn to call; the auction is over")
-    if type(call) is not int:
-        raise illegal("BID-3", f"a call is a pass or a bid, not {call!r}")
     if call == PASS:
         if PASS not in legal_calls(auction):
             raise illegal(

@@ -3,12 +3,21 @@
 Every error raised on purpose by moonrules is a :class:`MoonError`. Errors about
 something the rules forbid carry the ID of the clause of ``spec/rules.md`` that
 forbids it, and a sentence a player understands.
+
+Every exception class of moonrules is a :class:`PicklableError`: a copy, a deep copy
+or a pickle of an error (one that crosses a process pool) has its type, its message
+and every field of the original.
+
+>>> import pickle
+>>> e = pickle.loads(pickle.dumps(IllegalAction("BID-3", "too low", seat=1, call=4)))
+>>> type(e).__name__, str(e), e.rule, e.seat, e.call
+('IllegalAction', 'too low (BID-3)', 'BID-3', 1, 4)
 """
 
 from __future__ import annotations
 
 import reprlib
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from moonrules.rules.suits import Trump
@@ -18,7 +27,29 @@ QUOTE_LENGTH: Final = 40
 """Error messages quote at most this many characters of the input at fault."""
 
 
-class MoonError(Exception):
+class PicklableError(Exception):
+    """An exception that a copy, a deep copy or a pickle rebuilds whole: its ``args`` (the
+    message) and every field, without calling ``__init__`` again.
+
+    The default way (``cls(*args)``, then the fields) fails for any class whose
+    ``__init__`` takes other arguments than the message it passes on, as most of ours do.
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuilt, (type(self), self.args, dict(vars(self))))
+
+
+def _rebuilt(
+    cls: type[BaseException], args: tuple[object, ...], fields: dict[str, object]
+) -> BaseException:
+    """The error of class ``cls`` with ``args`` and ``fields`` (see :class:`PicklableError`)."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    vars(error).update(fields)
+    return error
+
+
+class MoonError(PicklableError):
     """Base class of every error moonrules raises on purpose."""
 
 
@@ -26,15 +57,31 @@ class ParseError(MoonError, ValueError):
     """Text that should name a tile, trump, call, rule set or record does not."""
 
 
+class ArgumentError(MoonError, ValueError):
+    """An argument of the right type whose value is impossible: a seat that is not at the
+    table, a tile given twice, a count below one. The message begins with the parameter's
+    name (``"bidder: seats are numbered 0 to 2, not 5"``).
+
+    It is a :class:`ValueError`, as Python's own functions raise for such values, and a
+    :class:`MoonError`, as every error moonrules raises on purpose.
+    """
+
+
 class RulesError(MoonError, ValueError):
-    """A rule set that cannot be played: its options contradict each other (RULES-1)."""
+    """A rule set that cannot be played: its options contradict each other (RULES-1).
+
+    ``rule`` is the clause broken, ``message`` the sentence, ``field`` the field of the
+    rule set at fault when one is (the error's text then begins with it).
+    """
 
     rule: str
+    field: str | None
 
-    def __init__(self, message: str, rule: str = "RULES-1") -> None:
-        super().__init__(f"{message} ({rule})")
+    def __init__(self, message: str, rule: str = "RULES-1", field: str | None = None) -> None:
+        super().__init__(f"{field}: {message} ({rule})" if field else f"{message} ({rule})")
         self.rule = rule
         self.message = message
+        self.field = field
 
 
 class IllegalAction(MoonError):
@@ -124,12 +171,15 @@ def shown(value: object) -> str:
     '[0, 1, 2, 3, 4, 5, ...]'
     >>> shown(10**5000)
     'a number of more than 40 digits'
+    >>> shown([("6-6",) * 7] * 3)
+    "[('6-6', '6-6', '6-6', '6-6', '6-6', '6-6', ...), ('6-6', '6-6', '6-6', '6-6', '…"
     """
     if isinstance(value, str):
         return quote(value)
     if isinstance(value, int) and not -_BIG < value < _BIG:
         return f"a number of more than {QUOTE_LENGTH} digits"
-    return reprlib.repr(value)
+    text = reprlib.repr(value)
+    return text if len(text) <= 2 * QUOTE_LENGTH else f"{text[: 2 * QUOTE_LENGTH]}…"
 
 
 _BIG: Final = 10**QUOTE_LENGTH
@@ -145,11 +195,13 @@ def wrong_type(parameter: str, expected: str, value: object) -> TypeError:
 
 
 __all__ = [
+    "ArgumentError",
     "IllegalAction",
     "IllegalDeal",
     "MoonError",
     "OutOfTurn",
     "ParseError",
+    "PicklableError",
     "RulesError",
     "quote",
     "shown",

@@ -15,7 +15,8 @@ from typing import Final, TypeVar
 
 import attrs
 
-from moonrules.rules.errors import ParseError, RulesError, quote, shown
+from moonrules.rules.contract import typed
+from moonrules.rules.errors import ParseError, RulesError, quote, shown, wrong_type
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TileSet
 
@@ -88,12 +89,14 @@ def _default_trump_numbers(self: RuleSet) -> tuple[int, ...]:
 
 def _sorted_numbers(value: Iterable[int]) -> tuple[int, ...]:
     if not isinstance(value, (tuple, list, frozenset, set)):
-        raise RulesError(
-            f"trump_numbers must be a collection of numbers 0-6 (e.g. [1, 2, 3]), not {value!r}"
-        )
+        raise wrong_type("trump_numbers", "a collection of numbers 0 to 6 (e.g. [1, 2, 3])", value)
     for n in value:
-        if type(n) is not int or not 0 <= n <= 6:
-            raise RulesError(f"trump numbers run from 0 to 6, not {n!r}", "TRUMP-5")
+        if type(n) is not int:
+            raise wrong_type("trump_numbers", "numbers 0 to 6", n)
+        if not 0 <= n <= 6:
+            raise RulesError(
+                f"trump numbers run from 0 to 6, not {shown(n)}", "TRUMP-5", "trump_numbers"
+            )
     return tuple(sorted(set(value)))
 
 
@@ -104,12 +107,13 @@ def _option(kind: type[_E], field: str, value: object) -> _E:
     """``value`` as a member of ``kind``: a member, or its option string (``"penalty"``)."""
     if isinstance(value, kind):
         return value
-    if isinstance(value, str):
-        for member in kind:
-            if member.value == value:
-                return member
     choices = ", ".join(repr(k.value) for k in kind)
-    raise RulesError(f"{field} must be one of {choices} (or a {kind.__name__}), not {value!r}")
+    if not isinstance(value, str):
+        raise wrong_type(field, f"one of {choices} (or a {kind.__name__})", value)
+    for member in kind:
+        if member.value == value:
+            return member
+    raise RulesError(f"{field} must be one of {choices} (or a {kind.__name__}), not {quote(value)}")
 
 
 # One named converter per option field, so that type checkers see ``TileSet | str``.
@@ -147,12 +151,16 @@ def _renege(value: Renege | str) -> Renege:
     return _option(Renege, "renege", value)
 
 
-@attrs.frozen(slots=True, kw_only=True, cache_hash=True)
+_BOOLEAN: Final = {"expected": "true or false (True or False)"}
+
+
+@attrs.frozen(slots=True, kw_only=True, cache_hash=True, field_transformer=typed)
 class RuleSet:
     """One complete choice of Moon's rules. Defaults: three-player Moon (the seeds).
 
     An option field takes its enum member or the same string a JSON record uses
-    (``spec/variants.md``); anything else is refused naming the field and its values.
+    (``spec/variants.md``); another string is refused naming the field and its values,
+    and a value of another type (any field) with a :class:`TypeError` naming the field.
 
     >>> RuleSet().players, RuleSet().min_bid, RuleSet().widow_size
     (3, 4, 1)
@@ -168,17 +176,17 @@ not 'fine' (RULES-1)
     >>> RuleSet(tile_set=TileSet.NO_DOUBLE_BLANK_21, trump_numbers=(0, 1))
     Traceback (most recent call last):
     ...
-    moonrules.rules.errors.RulesError: trump 0 names no tile of the no-double-blank-21 set: \
-no tile bears a 0 (TRUMP-5)
+    moonrules.rules.errors.RulesError: trump_numbers: trump 0 names no tile of the \
+no-double-blank-21 set: no tile bears a 0 (TRUMP-5)
     """
 
-    players: int = 3
+    players: int = attrs.field(default=3, metadata={"expected": "the number 3 or 4"})
     """3 (each for themself) or 4 (two teams, partners opposite: TEAM-1)."""
     tile_set: TileSet = attrs.field(default=TileSet.MOON_22, converter=_tile_set)
     """The tiles: 22 with a widow (TILE-2), 28 for four players (TILE-3), 21 (TILE-4)."""
-    min_bid: int = 4
+    min_bid: int = attrs.field(default=4, metadata={"expected": "the number 3, 4 or 5"})
     """The lowest bid: 3, 4 or 5 (BID-4)."""
-    moon: bool = True
+    moon: bool = attrs.field(default=True, metadata=_BOOLEAN)
     """Whether 21 ("shooting the moon") may be bid (BID-4, BID-5)."""
     all_pass: AllPass = attrs.field(default=AllPass.REDEAL, converter=_all_pass)
     """Every player passes: redeal (BID-7) or the last bidder is forced (BID-8)."""
@@ -186,9 +194,9 @@ no tile bears a 0 (TRUMP-5)
         default=WidowTiming.BEFORE_TRUMP, converter=_widow_timing
     )
     """Widow taken before naming trump (WIDOW-1) or after (WIDOW-2)."""
-    doubles_trump: bool = True
+    doubles_trump: bool = attrs.field(default=True, metadata=_BOOLEAN)
     """Whether doubles may be named trump (TRUMP-3, TRUMP-5)."""
-    no_trump: bool = True
+    no_trump: bool = attrs.field(default=True, metadata=_BOOLEAN)
     """Whether no-trump may be named (TRUMP-4, TRUMP-5)."""
     trump_numbers: tuple[int, ...] = attrs.field(
         default=attrs.Factory(_default_trump_numbers, takes_self=True),
@@ -204,7 +212,8 @@ no tile bears a 0 (TRUMP-5)
     target: int = attrs.field(
         default=attrs.Factory(
             lambda self: 7 if self.scoring is Scoring.MARKS else 21, takes_self=True
-        )
+        ),
+        metadata={"expected": "a positive whole number"},
     )
     """The score that ends the game (END-1): 21 points or 7 marks by default."""
     tie: TieRule = attrs.field(default=TieRule.PLAY_ON, converter=_tie)
@@ -274,34 +283,38 @@ no tile bears a 0 (TRUMP-5)
 
 
 def _validate(r: RuleSet) -> None:
-    """RULES-1, TRUMP-5: refuse a rule set that cannot be played."""
-    # The option fields are converted (or refused) field by field when built; see _option.
-    for name in ("moon", "doubles_trump", "no_trump"):
-        if type(getattr(r, name)) is not bool:
-            raise RulesError(f"{name} must be true or false, not {getattr(r, name)!r}")
-    if type(r.players) is not int:
-        raise RulesError(f"players must be the number 3 or 4, not {r.players!r}")
+    """RULES-1, TRUMP-5: refuse a rule set that cannot be played.
+
+    Each field's type is checked before (:func:`~moonrules.rules.contract.typed`), and the
+    option fields are converted (or refused) field by field; see :func:`_option`.
+    """
     if r.players not in (3, 4):
-        raise RulesError(f"Moon is played by 3 players, or 4 in partnerships, not {r.players!r}")
+        raise RulesError(
+            f"Moon is played by 3 players, or 4 in partnerships, not {shown(r.players)}",
+            field="players",
+        )
     n = len(r.tile_set.tiles)
     if r.players == 4 and r.tile_set is not TileSet.DOUBLE_SIX_28:
         raise RulesError(
             f"four players need all 28 tiles, 7 each with no widow; the {r.tile_set.value} "
-            f"set has {n}"
+            f"set has {n}",
+            field="tile_set",
         )
     if r.players == 3 and r.tile_set is TileSet.DOUBLE_SIX_28:
         raise RulesError(
             "three players cannot share the 28-tile set: 7 each leaves 7 over, and a widow "
-            "is one tile; use the 22- or 21-tile set"
+            "is one tile; use the 22- or 21-tile set",
+            field="tile_set",
         )
-    if type(r.min_bid) is not int:
-        raise RulesError(f"min_bid must be the number 3, 4 or 5, not {r.min_bid!r}", "BID-4")
     if r.min_bid not in (3, 4, 5):
-        raise RulesError(f"the minimum bid is 3, 4 or 5, not {r.min_bid!r}", "BID-4")
+        raise RulesError(
+            f"the minimum bid is 3, 4 or 5, not {shown(r.min_bid)}", "BID-4", "min_bid"
+        )
     if r.widow_timing is WidowTiming.AFTER_TRUMP and not r.has_widow:
         raise RulesError(
             f"widow_timing=after-trump needs a widow, and the {r.tile_set.value} set with "
-            f"{r.players} players has none"
+            f"{r.players} players has none",
+            field="widow_timing",
         )
     mask = r.tile_set.mask
     from moonrules.rules.tiles import TILES
@@ -311,13 +324,15 @@ def _validate(r: RuleSet) -> None:
             raise RulesError(
                 f"trump {num} names no tile of the {r.tile_set.value} set: no tile bears a {num}",
                 "TRUMP-5",
+                "trump_numbers",
             )
     if not r.trumps:
         raise RulesError("the rule set offers no trump at all for the bidder to name", "TRUMP-5")
-    if type(r.target) is not int:
-        raise RulesError(f"target must be a positive whole number, not {r.target!r}")
     if r.target < 1:
-        raise RulesError(f"the target score must be a positive whole number, not {r.target!r}")
+        raise RulesError(
+            f"the target score must be a positive whole number, not {shown(r.target)}",
+            field="target",
+        )
 
 
 STANDARD: Final = RuleSet()
@@ -370,7 +385,7 @@ def rules_by_name(name: str) -> RuleSet:
     True
     """
     if not isinstance(name, str):
-        raise ParseError(f"a rule set is named by text, not {shown(name)}")
+        raise wrong_type("name", "a rule set's name (text)", name)
     key = name.strip().lower().replace("_", "-")
     key = ALIASES.get(key, key)
     try:
@@ -385,11 +400,13 @@ preset = rules_by_name
 
 
 def as_rules(rules: RuleSet | str | None) -> RuleSet:
-    """A rule set given by value, by name, or ``None`` for the standard rules."""
+    """A rule set given by value, by name, or ``None`` for the standard rules (RULES-1)."""
     if rules is None:
         return STANDARD
     if isinstance(rules, RuleSet):
         return rules
+    if not isinstance(rules, str):
+        raise wrong_type("rules", "a RuleSet, a preset's name or None", rules)
     return rules_by_name(rules)
 
 

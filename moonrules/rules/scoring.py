@@ -7,11 +7,12 @@ from collections.abc import Sequence
 import attrs
 
 from moonrules.rules.auction import MOON
-from moonrules.rules.errors import shown, wrong_type
+from moonrules.rules.contract import typed
+from moonrules.rules.errors import ArgumentError, shown, wrong_type
 from moonrules.rules.ruleset import MoonMade, RuleSet, Scoring, TieRule
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class HandScore:
     """The result of one hand: whether the contract was made, the score change of
     each side (seat, or team in partnership rules), and whether it won the game."""
@@ -33,21 +34,36 @@ def is_made(bid: int, tricks_won: int) -> bool:
     return tricks_won >= (7 if bid == MOON else bid)
 
 
-def _check_hand(rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int]) -> None:
-    """:class:`TypeError` or :class:`ValueError` for an argument :func:`score_hand` cannot use."""
+def _check_hand(
+    rules: RuleSet, bidder: int, bid: int, tricks: Sequence[int], made: bool | None
+) -> None:
+    """:class:`TypeError` or :class:`ValueError` for an argument :func:`score_hand` cannot use:
+    the bidder a seat, the bid one the rules allow (BID-4), the tricks one count per seat of
+    the seven a hand has (TRICK-3)."""
     if not isinstance(rules, RuleSet):
         raise wrong_type("rules", "a RuleSet", rules)
     if type(bidder) is not int:
         raise wrong_type("bidder", "a seat number", bidder)
-    if not 0 <= bidder < rules.players:
-        raise ValueError(f"bidder: seats are numbered 0 to {rules.players - 1}, not {bidder}")
     if type(bid) is not int:
-        raise wrong_type("bid", "a whole number of tricks", bid)
+        raise wrong_type("bid", "a bid, a whole number of tricks", bid)
     if isinstance(tricks, (str, bytes)) or not isinstance(tricks, Sequence):
         raise wrong_type("tricks", "a sequence of tricks won per seat", tricks)
-    if len(tricks) != rules.players or any(type(t) is not int for t in tricks):
-        raise ValueError(
-            f"tricks: expected {rules.players} whole numbers, one per seat, not {shown(tricks)}"
+    for i, t in enumerate(tricks):
+        if type(t) is not int:
+            raise wrong_type(f"tricks[{i}]", "a whole number of tricks", t)
+    if made is not None and type(made) is not bool:
+        raise wrong_type("made", "True, False or None", made)
+    if not 0 <= bidder < rules.players:
+        raise ArgumentError(
+            f"bidder: seats are numbered 0 to {rules.players - 1}, not {shown(bidder)}"
+        )
+    if bid not in rules.bids:
+        allowed = ", ".join(map(str, rules.bids))
+        raise ArgumentError(f"bid: these rules allow the bids {allowed}, not {shown(bid)}")
+    if len(tricks) != rules.players or any(t < 0 for t in tricks) or sum(tricks) > 7:
+        raise ArgumentError(
+            f"tricks: {rules.players} counts of tricks won, one per seat, none below 0 and "
+            f"7 at most in all (a hand has 7 tricks), not {shown(list(tricks))}"
         )
 
 
@@ -64,7 +80,7 @@ def score_hand(
     >>> score_hand(STANDARD, 0, 5, [4, 2, 1])
     HandScore(made=False, deltas=(-5, 2, 1), game_won=False)
     """
-    _check_hand(rules, bidder, bid, tricks)
+    _check_hand(rules, bidder, bid, tricks, made)
     side = rules.side_of(bidder)
     per_side = side_tricks(rules, tricks)
     if made is None:
@@ -94,6 +110,25 @@ def game_winner(
     >>> game_winner(STANDARD, [21, 22, 3]), game_winner(STANDARD, [22, 22, 3])
     (1, None)
     """
+    if not isinstance(rules, RuleSet):
+        raise wrong_type("rules", "a RuleSet", rules)
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence):
+        raise wrong_type("scores", "a sequence of scores, one per side", scores)
+    for i, v in enumerate(scores):
+        if type(v) is not int:
+            raise wrong_type(f"scores[{i}]", "a whole number", v)
+    if len(scores) != rules.sides:
+        raise ArgumentError(
+            f"scores: {rules.sides} scores, one per {'team' if rules.partnership else 'seat'}, "
+            f"not {len(scores)}"
+        )
+    if bidder_side is not None:
+        if type(bidder_side) is not int:
+            raise wrong_type("bidder_side", "a side number or None", bidder_side)
+        if not 0 <= bidder_side < rules.sides:
+            raise ArgumentError(
+                f"bidder_side: sides are numbered 0 to {rules.sides - 1}, not {shown(bidder_side)}"
+            )
     top = max(scores)
     if top < rules.target:
         return None

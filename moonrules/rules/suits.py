@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Final
 
-from moonrules.rules.errors import ParseError, shown, wrong_type
+from moonrules.rules.errors import ArgumentError, ParseError, shown, wrong_type
 from moonrules.rules.tiles import Tile
 
 TRUMP_SUIT: Final = 7
@@ -40,20 +40,24 @@ class Trump(Enum):
 
     @staticmethod
     def of_number(number: int) -> Trump:
-        """The trump naming ``number`` (0-6)."""
-        if type(number) is not int or not 0 <= number <= 6:
-            raise ParseError(f"a trump number runs from 0 to 6, not {shown(number)}")
+        """The trump naming ``number`` (0-6, TRUMP-2)."""
+        if type(number) is not int:
+            raise wrong_type("number", "a trump number 0-6", number)
+        if not 0 <= number <= 6:
+            raise ParseError(f"number: a trump number runs from 0 to 6, not {shown(number)}")
         return _BY_VALUE[number]
 
     @staticmethod
     def parse(text: str | int) -> Trump:
-        """Read ``0``-``6``, ``"0"``-``"6"``, ``"doubles"`` or ``"none"`` (also ``"no-trump"``)."""
-        if isinstance(text, bool):
-            raise ParseError(f"{text!r} is not a trump")
-        if isinstance(text, int):
-            return Trump.of_number(text)
+        """Read ``0``-``6``, ``"0"``-``"6"``, ``"doubles"`` or ``"none"`` (also ``"no-trump"``)
+        (TRUMP-1); other text or numbers raise :class:`ParseError`, other types
+        :class:`TypeError`."""
+        if type(text) is int:
+            if not 0 <= text <= 6:
+                raise ParseError(f"{shown(text)} is not a trump: use 0-6, 'doubles' or 'none'")
+            return _BY_VALUE[text]
         if not isinstance(text, str):
-            raise ParseError(f"{shown(text)} is not a trump: use 0-6, 'doubles' or 'none'")
+            raise wrong_type("text", "a trump: 0-6, 'doubles' or 'none'", text)
         key = text.strip().lower()
         if key in _NAMES:
             return _NAMES[key]
@@ -104,6 +108,12 @@ def is_trump(tile: Tile, trump: Trump) -> bool:
     >>> is_trump(Tile(4, 4), Trump.DOUBLES), is_trump(Tile(4, 4), Trump.NONE)
     (True, False)
     """
+    check_tile_and_trump(tile, trump)
+    return _is_trump(tile, trump)
+
+
+def _is_trump(tile: Tile, trump: Trump) -> bool:
+    """:func:`is_trump` of arguments already checked."""
     if trump is Trump.NONE:
         return False
     if trump is Trump.DOUBLES:
@@ -124,7 +134,14 @@ def in_suit(tile: Tile, suit: Suit, trump: Trump) -> bool:
     >>> in_suit(Tile(4, 4), 4, Trump.DOUBLES)
     False
     """
-    if is_trump(tile, trump):
+    check_tile_and_trump(tile, trump)
+    check_suit(suit)
+    return _in_suit(tile, suit, trump)
+
+
+def _in_suit(tile: Tile, suit: Suit, trump: Trump) -> bool:
+    """:func:`in_suit` of arguments already checked."""
+    if _is_trump(tile, trump):
         return suit == TRUMP_SUIT
     if suit == TRUMP_SUIT:
         return False
@@ -139,6 +156,15 @@ def check_tile_and_trump(tile: Tile, trump: Trump, parameter: str = "tile") -> N
         raise wrong_type("trump", "a Trump (Trump.parse reads 0-6, 'doubles', 'none')", trump)
 
 
+def check_suit(suit: Suit, parameter: str = "suit") -> None:
+    """:class:`TypeError` or :class:`ValueError` naming the parameter unless ``suit`` is a
+    suit: 0-6, or 7 for the trump suit (SUIT-1)."""
+    if type(suit) is not int:
+        raise wrong_type(parameter, "a suit: 0-6, or 7 (TRUMP_SUIT) for trump", suit)
+    if not 0 <= suit <= TRUMP_SUIT:
+        raise ArgumentError(f"{parameter}: a suit is 0-6, or 7 for trump, not {shown(suit)}")
+
+
 def led_suit(tile: Tile, trump: Trump) -> Suit:
     """The suit a led tile calls (LEAD-3): trump if it is a trump, else its higher number.
 
@@ -146,7 +172,12 @@ def led_suit(tile: Tile, trump: Trump) -> Suit:
     (3, True)
     """
     check_tile_and_trump(tile, trump)
-    if is_trump(tile, trump):
+    return _led_suit(tile, trump)
+
+
+def _led_suit(tile: Tile, trump: Trump) -> Suit:
+    """:func:`led_suit` of arguments already checked."""
+    if _is_trump(tile, trump):
         return TRUMP_SUIT
     return tile.high
 
@@ -163,8 +194,15 @@ def rank(tile: Tile, suit: Suit, trump: Trump) -> int:
     >>> rank(Tile(6, 2), TRUMP_SUIT, Trump.TWO) > rank(Tile(3, 2), TRUMP_SUIT, Trump.TWO)
     True
     """
-    if not in_suit(tile, suit, trump):
-        raise ValueError(f"{tile} is not in suit {suit_name(suit)} when trump is {trump}")
+    check_tile_and_trump(tile, trump)
+    check_suit(suit)
+    return _rank(tile, suit, trump)
+
+
+def _rank(tile: Tile, suit: Suit, trump: Trump) -> int:
+    """:func:`rank` of arguments already checked."""
+    if not _in_suit(tile, suit, trump):
+        raise ArgumentError(f"tile: {tile} is not in suit {suit_name(suit)} when trump is {trump}")
     if suit == TRUMP_SUIT:
         if trump is Trump.DOUBLES:
             return tile.high
@@ -176,8 +214,9 @@ def rank(tile: Tile, suit: Suit, trump: Trump) -> int:
 
 def suit_tiles(suit: Suit, trump: Trump, among: tuple[Tile, ...]) -> tuple[Tile, ...]:
     """The tiles of ``among`` in ``suit``, highest rank first (SUIT-3, SUIT-4)."""
+    check_suit(suit)
     members = [t for t in among if in_suit(t, suit, trump)]
-    return tuple(sorted(members, key=lambda t: rank(t, suit, trump), reverse=True))
+    return tuple(sorted(members, key=lambda t: _rank(t, suit, trump), reverse=True))
 
 
 def suit_name(suit: Suit) -> str:
@@ -190,6 +229,8 @@ __all__ = [
     "TRUMP_SUIT",
     "Suit",
     "Trump",
+    "check_suit",
+    "check_tile_and_trump",
     "in_suit",
     "is_trump",
     "led_suit",

@@ -9,20 +9,24 @@ Sets of tiles are often handled as bit masks over those indices.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from enum import Enum
 from typing import Final
 
 import attrs
 
-from moonrules.rules.errors import ParseError, quote, shown, wrong_type
+from moonrules.rules.errors import ArgumentError, ParseError, quote, shown, wrong_type
 
 _TILE_RE = re.compile(r"^\s*([0-9])\s*-\s*([0-9])\s*$")
 
 
 def _check_end(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
-    if type(value) is not int or not 0 <= value <= 6:
-        raise ParseError(f"a tile end must be a whole number from 0 to 6, not {value!r}")
+    if type(value) is not int:
+        raise wrong_type(attribute.name, "a tile end, a whole number from 0 to 6", value)
+    if not 0 <= value <= 6:
+        raise ParseError(
+            f"{attribute.name}: a tile end is a whole number from 0 to 6, not {shown(value)}"
+        )
 
 
 @attrs.frozen(slots=True, order=True, repr=False)
@@ -51,9 +55,10 @@ class Tile:
 
     @staticmethod
     def parse(text: str) -> Tile:
-        """Read ``"6-4"`` or ``"4-6"`` (TILE-1); anything else raises :class:`ParseError`."""
+        """Read ``"6-4"`` or ``"4-6"`` (TILE-1); other text raises :class:`ParseError`, and
+        anything but text :class:`TypeError`."""
         if not isinstance(text, str):
-            raise ParseError(f"a tile is written as text like '6-4', not {shown(text)}")
+            raise wrong_type("text", "a tile written as text like '6-4'", text)
         m = _TILE_RE.match(text)
         if m is None:
             raise ParseError(
@@ -70,7 +75,7 @@ class Tile:
         if type(index) is not int or not 0 <= index < len(TILES):
             if not isinstance(index, int) or isinstance(index, bool):
                 raise wrong_type("index", "a tile index 0-27", index)
-            raise ValueError(f"index: a tile index runs from 0 to 27, not {shown(index)}")
+            raise ArgumentError(f"index: a tile index runs from 0 to 27, not {shown(index)}")
         return TILES[index]
 
     @property
@@ -118,21 +123,62 @@ assert all(t.index == i for i, t in enumerate(TILES))
 
 
 def tile(text: str | Tile) -> Tile:
-    """Coerce ``"6-4"`` (or a :class:`Tile`) to a :class:`Tile`."""
+    """Coerce ``"6-4"`` (or a :class:`Tile`) to a :class:`Tile` (TILE-1)."""
     if isinstance(text, Tile):
         return text
+    if not isinstance(text, str):
+        raise wrong_type("text", "a Tile or a tile written as text like '6-4'", text)
     return Tile.parse(text)
 
 
 def tiles(texts: Iterable[str | Tile] | str) -> tuple[Tile, ...]:
-    """Coerce many tiles; a string is split on whitespace and commas.
+    """Coerce many tiles (TILE-1); a string is split on whitespace and commas.
 
     >>> tiles("6-4 3-3, 1-0")
     (Tile(6, 4), Tile(3, 3), Tile(1, 0))
     """
     if isinstance(texts, str):
         texts = [p for p in re.split(r"[\s,]+", texts) if p]
-    return tuple(tile(t) for t in texts)
+    elif isinstance(texts, (bytes, bytearray)) or not isinstance(texts, Iterable):
+        raise wrong_type("texts", "tiles, or text like '6-4 3-3'", texts)
+    out = []
+    for i, t in enumerate(texts):
+        if not isinstance(t, (Tile, str)):
+            raise wrong_type(f"texts[{i}]", "a Tile or a tile written as text like '6-4'", t)
+        out.append(tile(t))
+    return tuple(out)
+
+
+def check_tiles(
+    value: object,
+    parameter: str,
+    *,
+    most: int | None = None,
+    least: int = 0,
+    distinct: bool = True,
+) -> tuple[Tile, ...]:
+    """``value`` as a tuple of distinct tiles, ``least`` to ``most`` of them.
+
+    :class:`TypeError` naming ``parameter`` for anything but a sequence of :class:`Tile`
+    values (``hand[2]`` for its third item), :class:`~moonrules.rules.errors.ArgumentError`
+    naming it for a tile given twice (unless not ``distinct``) or a count out of range:
+    one tile is in one place (TILE-2 … TILE-4).
+    """
+    if isinstance(value, (str, bytes, bytearray)) or not isinstance(value, Sequence):
+        raise wrong_type(parameter, "a sequence of Tile values", value)
+    seen = 0
+    for i, t in enumerate(value):
+        if type(t) is not Tile:
+            raise wrong_type(f"{parameter}[{i}]", "a Tile (Tile.parse reads '6-4')", t)
+        bit = 1 << t._index
+        if seen & bit and distinct:
+            raise ArgumentError(f"{parameter}: {t} is given twice; a tile is in one place only")
+        seen |= bit
+    n = len(value)
+    if n < least or (most is not None and n > most):
+        count = f"{least} to {most}" if most is not None else f"at least {least}"
+        raise ArgumentError(f"{parameter}: {count} tiles, not {n}")
+    return tuple(value)
 
 
 def mask_of(ts: Iterable[Tile]) -> int:
@@ -214,6 +260,7 @@ __all__ = [
     "TILES",
     "Tile",
     "TileSet",
+    "check_tiles",
     "indices_of",
     "mask_of",
     "tile",

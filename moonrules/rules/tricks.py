@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from moonrules.rules.errors import wrong_type
+from moonrules.rules.errors import ArgumentError, wrong_type
 from moonrules.rules.suits import (
     TRUMP_SUIT,
     Trump,
+    _in_suit,
+    _is_trump,
+    _led_suit,
+    _rank,
     check_tile_and_trump,
-    in_suit,
-    is_trump,
-    led_suit,
-    rank,
 )
-from moonrules.rules.tiles import Tile
+from moonrules.rules.tiles import Tile, check_tiles
 
 
 def follows(tile: Tile, led: Tile, trump: Trump) -> bool:
@@ -25,15 +25,14 @@ def follows(tile: Tile, led: Tile, trump: Trump) -> bool:
     >>> follows(Tile(6, 3), Tile(3, 2), Trump.SIX)   # a trump never follows another suit
     False
     """
-    return in_suit(tile, led_suit(led, trump), trump)
+    check_tile_and_trump(tile, trump)
+    check_tile_and_trump(led, trump, "led")
+    return _in_suit(tile, _led_suit(led, trump), trump)
 
 
-def _check_tiles(tiles: Sequence[Tile], parameter: str, trump: Trump) -> None:
-    """:class:`TypeError` naming the parameter for anything but a sequence of tiles."""
-    if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Sequence):
-        raise wrong_type(parameter, "a sequence of Tile values", tiles)
-    for i, t in enumerate(tiles):
-        check_tile_and_trump(t, trump, f"{parameter}[{i}]")
+def _check_trump(trump: Trump) -> None:
+    if type(trump) is not Trump:
+        raise wrong_type("trump", "a Trump (Trump.parse reads 0-6, 'doubles', 'none')", trump)
 
 
 def legal_plays(
@@ -52,42 +51,48 @@ def legal_plays(
     >>> legal_plays([Tile(4, 4), Tile(1, 0)], [Tile(4, 2)], Trump.DOUBLES)
     (Tile(4, 4), Tile(1, 0))
     """
-    _check_tiles(hand, "hand", trump)
-    _check_tiles(trick, "trick", trump)
+    hand = check_tiles(hand, "hand")
+    trick = check_tiles(trick, "trick", most=3)
+    _check_trump(trump)
+    if type(lead_trump) is not bool:
+        raise wrong_type("lead_trump", "True or False", lead_trump)
+    both = set(hand).intersection(trick)
+    if both:
+        raise ArgumentError(f"trick: {min(both)} is on the table and in the hand at once")
     if not trick:
         if lead_trump:
-            trumps = tuple(t for t in hand if is_trump(t, trump))
+            trumps = tuple(t for t in hand if _is_trump(t, trump))
             if trumps:
                 return trumps
-        return tuple(hand)
-    suit = led_suit(trick[0], trump)
-    following = tuple(t for t in hand if in_suit(t, suit, trump))
-    return following if following else tuple(hand)
+        return hand
+    suit = _led_suit(trick[0], trump)
+    following = tuple(t for t in hand if _in_suit(t, suit, trump))
+    return following if following else hand
 
 
 def trick_winner(trick: Sequence[Tile], trump: Trump) -> int:
     """The index in ``trick`` (led tile first) of the tile that wins it (TRICK-2).
 
     The highest trump wins; with no trump played, the highest tile of the suit
-    led. A tile that neither follows nor trumps never wins.
+    led. A tile that neither follows nor trumps never wins. A trick holds one tile per
+    player, so one to four distinct tiles (TRICK-1).
 
     >>> trick_winner([Tile(3, 2), Tile(6, 3), Tile(3, 3)], Trump.SIX)
     1
     >>> trick_winner([Tile(3, 2), Tile(5, 3), Tile(3, 3)], Trump.SIX)
     2
     """
-    _check_tiles(trick, "trick", trump)
-    if not trick:
-        raise ValueError("trick: an empty trick has no winner")
-    led = led_suit(trick[0], trump)
+    trick = check_tiles(trick, "trick", least=1, most=4)
+    _check_trump(trump)
+    led = _led_suit(trick[0], trump)
     best = 0
-    best_key = (led == TRUMP_SUIT, rank(trick[0], led, trump))
+    best_key = (led == TRUMP_SUIT, _rank(trick[0], led, trump))
     for i in range(1, len(trick)):
         t = trick[i]
-        if is_trump(t, trump):
-            key = (True, rank(t, TRUMP_SUIT, trump))
-        elif in_suit(t, led, trump):
-            key = (False, rank(t, led, trump))
+        if _is_trump(t, trump):
+            key = (True, _rank(t, TRUMP_SUIT, trump))
+        elif _in_suit(t, led, trump):
+            key = (False, _rank(t, led, trump))
         else:
             continue
         if key > best_key:

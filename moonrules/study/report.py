@@ -24,8 +24,11 @@ from moonrules.analysis.advise import wilson
 from moonrules.kernel.tables import SUIT_MASK
 from moonrules.records.files import OutputError, check_writable, write_atomically
 from moonrules.rules.auction import MOON
+from moonrules.rules.contract import check_bool, check_instance, check_int, typed
+from moonrules.rules.errors import wrong_type
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import TRUMP_SUIT, Trump
+from moonrules.study.rows import COLUMNS
 from moonrules.study.run import StudyError, read_rows
 
 __all__ = ["Table", "build_tables", "write_report"]
@@ -34,7 +37,7 @@ _DOUBLES: Final = Trump.DOUBLES.value
 _NONE: Final = Trump.NONE.value
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Table:
     """One bidding table: row labels, column labels, and cells (a share, or ``None``
     where fewer than the minimum count of hands fall)."""
@@ -134,10 +137,30 @@ def _by_one(
     return columns, tuple(cells)
 
 
+def _check_tables_input(rules: object, cols: object, min_count: object) -> None:
+    """:func:`build_tables`'s arguments: a rule set, a study's columns, a count."""
+    check_instance(rules, RuleSet, "rules")
+    if not isinstance(cols, dict):
+        raise wrong_type("cols", "the study's columns: a dict of lists of whole numbers", cols)
+    missing = [name for name in COLUMNS if name not in cols]
+    if missing:
+        raise StudyError(f"cols: the rows have no column {missing[0]!r}")
+    for name in COLUMNS:
+        if not isinstance(cols[name], list):
+            raise wrong_type(f"cols[{name!r}]", "a list of whole numbers", cols[name])
+    _check_min_count(min_count)
+
+
+def _check_min_count(min_count: object) -> None:
+    if check_int(min_count, "min_count", what="a number of hands") < 1:
+        raise StudyError(f"min_count must be at least 1, not {min_count}")
+
+
 def build_tables(
     rules: RuleSet, cols: dict[str, list[int]], min_count: int = 30
 ) -> tuple[list[Table], dict[str, Any]]:
     """The bidding tables of a study's rows, and the series the plots draw."""
+    _check_tables_input(rules, cols, min_count)
     bids = _bids(rules)
     numbers = _full_numbers(rules)
     by_trumps = _Groups()
@@ -377,6 +400,10 @@ def write_report(
 ) -> list[Path]:
     """Write the tables (``tables.md``, one CSV each), ``summary.json`` and the plots of the
     study in ``directory`` to ``out``; returns the files written."""
+    check_instance(directory, Path, "directory", "a pathlib.Path")
+    check_instance(out, Path, "out", "a pathlib.Path")
+    _check_min_count(min_count)
+    check_bool(plots, "plots")
     _check_out(out)
     settings, cols = read_rows(directory)
     n_rows = len(cols["deal"])

@@ -22,7 +22,9 @@ from typing import Final
 
 from moonrules.analysis.advise import discard_for, tricks_as_bidder
 from moonrules.game import seeded_deal
+from moonrules.game.deal import check_hand_number, check_seed
 from moonrules.kernel.tables import STRENGTH, SUIT_MASK
+from moonrules.rules.contract import check_instance, check_int
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import TRUMP_SUIT
 from moonrules.rules.tiles import TILES, mask_of
@@ -70,6 +72,10 @@ def top_trumps(hand: int, trump: int, rules: RuleSet) -> int:
 def chunk_rows(rules: RuleSet, seed: int, first: int, count: int) -> dict[str, list[int]]:
     """The rows of deals ``first`` … ``first + count - 1``, as columns (:data:`COLUMNS`):
     deal by deal, seat by seat, trump by trump in the rule set's order."""
+    check_instance(rules, RuleSet, "rules")
+    check_seed(seed)
+    check_hand_number(first, "first")
+    check_int(count, "count", 0, what="a number of deals")
     cols: dict[str, list[int]] = {name: [] for name in COLUMNS}
     trumps = tuple(t.value for t in rules.trumps)
     for k in range(first, first + count):

@@ -43,9 +43,18 @@ from typing import Any, Final
 import attrs
 
 from moonrules import __version__
+from moonrules.game.deal import SEED_LIMIT
 from moonrules.records.files import OutputError, is_temporary, write_atomically
 from moonrules.records.jsontext import TooLarge, loads, read_bounded, size_text
 from moonrules.records.record import RecordError, rules_from_json
+from moonrules.rules.contract import (
+    check_callable,
+    check_instance,
+    check_int,
+    check_number,
+    check_str,
+    typed,
+)
 from moonrules.rules.errors import MoonError, quote, shown
 from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.study.rows import COLUMNS, chunk_rows
@@ -88,7 +97,7 @@ class StudyError(MoonError):
     """A study that cannot run: bad settings, a directory of another study, no cluster."""
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class StudySettings:
     """What a study computes: the rule set, the seed, how many deals, in chunks of how many,
     and the file format (``"parquet"`` or ``"csv"``)."""
@@ -100,13 +109,15 @@ class StudySettings:
     format: str = "parquet"
 
     def __attrs_post_init__(self) -> None:
-        for name in ("seed", "deals", "chunk"):
-            value = getattr(self, name)
-            if type(value) is not int:
-                raise StudyError(f"the {name} is a whole number, not {shown(value)}")
+        # Each field's type is checked before (moonrules.rules.contract.typed).
+        if not -SEED_LIMIT < self.seed < SEED_LIMIT:
+            raise StudyError(
+                f"seed: a whole number of at most 4,300 digits, not {shown(self.seed)}"
+            )
         if not 1 <= self.deals <= MAX_DEALS:
             raise StudyError(
-                f"a study needs at least 1 deal and at most {MAX_DEALS:,}, not {shown(self.deals)}"
+                f"deals: a study needs at least 1 deal and at most {MAX_DEALS:,}, "
+                f"not {shown(self.deals)}"
             )
         if not 1 <= self.chunk <= MAX_DEALS:
             raise StudyError(
@@ -143,6 +154,11 @@ class StudySettings:
             "format": self.format,
             "columns": list(COLUMNS),
         }
+
+
+def _check_directory(directory: object, parameter: str = "directory") -> None:
+    """:class:`TypeError` naming the parameter unless ``directory`` is a :class:`~pathlib.Path`."""
+    check_instance(directory, Path, parameter, "a pathlib.Path")
 
 
 def chunk_path(directory: Path, settings: StudySettings, c: int) -> Path:
@@ -262,7 +278,7 @@ def load_settings(directory: Path) -> StudySettings:
         settings = StudySettings(
             rules, have["seed"], have["deals"], have["chunk"], have.get("format", "parquet")
         )
-    except (RecordError, StudyError) as e:
+    except (RecordError, StudyError, TypeError) as e:  # TypeError: a field of the wrong type
         raise StudyError(f"{path} is not a study manifest: {e}") from None
     if have.get("format_version") != FORMAT_VERSION:
         raise StudyError(
@@ -407,6 +423,7 @@ def read_rows(directory: Path) -> tuple[StudySettings, dict[str, list[int]]]:
     Each chunk is checked (:func:`read_chunk`, and its rows' number and ranges):
     :class:`StudyError` names the first that is not one of this study's.
     """
+    _check_directory(directory)
     settings = load_settings(directory)
     cols: dict[str, list[int]] = {name: [] for name in COLUMNS}
     per_deal = settings.rules.players * len(settings.rules.trumps)
@@ -425,7 +442,7 @@ def read_rows(directory: Path) -> tuple[StudySettings, dict[str, list[int]]]:
 # Running
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Progress:
     """How far a run is: deals finished (this run and before), the total, and the rate."""
 
@@ -542,6 +559,16 @@ def run_study(
     chunk (:func:`chunk_problem`) is computed again, and ``warn`` told why; one that is no
     regular file is refused with :class:`StudyError`. Returns the final progress.
     """
+    _check_directory(directory)
+    check_instance(settings, StudySettings, "settings")
+    check_int(workers, "workers", what="a number of processes")
+    if scheduler is not None:
+        check_str(scheduler, "scheduler", "a scheduler's address (text) or None")
+    check_callable(progress, "progress", optional=True)
+    check_callable(warn, "warn", optional=True)
+    check_number(timeout, "timeout", low=0)
+    if timeout <= 0:
+        raise StudyError(f"timeout: a number of seconds above 0, not {timeout!r}")
     if workers < 1:
         raise StudyError(f"workers must be at least 1, not {workers}")
     # the scheduler first: one that cannot be reached leaves no directory and no progress line

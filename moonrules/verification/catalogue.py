@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from moonrules.rules.contract import check_iterable, check_str
+from moonrules.rules.errors import MoonError, quote
 from moonrules.verification import bmc, exhaustive, smt
 from moonrules.verification.core import Method, Property
 from moonrules.verification.tested import check_deals, check_first_bidder
@@ -374,22 +376,42 @@ _HEADING: Final = re.compile(r"^### ([A-Z]+-\d+) — \S", re.MULTILINE)
 
 def spec_clauses(text: str) -> list[str]:
     """The clause IDs of ``spec/rules.md`` (given as text), in order."""
+    check_str(text, "text", "the text of spec/rules.md")
     return _HEADING.findall(text)
 
 
+class UnknownProperty(MoonError, KeyError):
+    """:func:`by_id` of an ID no property has; ``args[0]`` is that ID (a :class:`KeyError`)."""
+
+    def __str__(self) -> str:
+        return f"ids: no property is called {quote(str(self.args[0]))}"
+
+
 def by_id(ids: Iterable[str]) -> tuple[Property, ...]:
-    """The properties with these IDs, in catalogue order; ``KeyError`` names an unknown one."""
-    wanted = list(ids)
+    """The properties with these IDs, in catalogue order; :class:`UnknownProperty` (a
+    ``KeyError``) names an unknown one."""
+    wanted = _texts(ids, "ids", "property IDs")
     known = {p.id: p for p in CATALOGUE}
     for i in wanted:
         if i not in known:
-            raise KeyError(i)
+            raise UnknownProperty(i)
     return tuple(p for p in CATALOGUE if p.id in wanted)
 
 
 def coverage(clauses: Iterable[str]) -> dict[str, tuple[Property, ...]]:
     """For each clause, the properties covering it (empty when none does)."""
-    return {c: tuple(p for p in CATALOGUE if c in p.clauses) for c in clauses}
+    return {
+        c: tuple(p for p in CATALOGUE if c in p.clauses)
+        for c in _texts(clauses, "clauses", "clause IDs")
+    }
 
 
-__all__ = ["CATALOGUE", "by_id", "coverage", "spec_clauses"]
+def _texts(values: object, parameter: str, what: str) -> list[str]:
+    """The items of ``values``, each a ``str``; :class:`TypeError` naming the parameter."""
+    items = check_iterable(values, parameter, f"an iterable of {what}")
+    for i, v in enumerate(items):
+        check_str(v, f"{parameter}[{i}]", what[:-1] if what.endswith("s") else what)
+    return items
+
+
+__all__ = ["CATALOGUE", "UnknownProperty", "by_id", "coverage", "spec_clauses"]

@@ -7,6 +7,9 @@ from enum import Enum
 
 import attrs
 
+from moonrules.rules.contract import typed
+from moonrules.rules.errors import PicklableError
+
 
 class Method(Enum):
     """How a property is established."""
@@ -24,7 +27,7 @@ class Method(Enum):
         return self.value
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Outcome:
     """What one check found: the cases covered, a note on how, and the first counterexample."""
 
@@ -41,7 +44,7 @@ class Outcome:
         return self.counterexample is None
 
 
-class Failure(Exception):
+class Failure(PicklableError):
     """Raised inside a check at the first counterexample; the runner reports its message."""
 
 
@@ -51,7 +54,7 @@ def require(condition: bool, counterexample: str) -> None:
         raise Failure(counterexample)
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Property:
     """One entry of the catalogue."""
 

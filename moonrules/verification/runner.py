@@ -8,10 +8,11 @@ from collections.abc import Iterable, Iterator
 
 import attrs
 
+from moonrules.rules.contract import check_bool, check_instance, check_iterable, typed
 from moonrules.verification.core import Failure, Outcome, Property
 
 
-@attrs.frozen(slots=True)
+@attrs.frozen(slots=True, field_transformer=typed)
 class Result:
     """A property, what checking it found, and how long it took."""
 
@@ -65,9 +66,16 @@ def check(prop: Property, quick: bool = False) -> Result:
 
 
 def run(properties: Iterable[Property], quick: bool = False) -> Iterator[Result]:
-    """Check each property in turn."""
-    for prop in properties:
-        yield check(prop, quick)
+    """Check each property in turn (lazily: one as each result is asked for).
+
+    The arguments are checked when it is called: :class:`TypeError` names one that is not
+    an iterable of :class:`Property` values, or a ``quick`` that is not ``True`` or ``False``.
+    """
+    props = check_iterable(properties, "properties", "an iterable of Property values")
+    for i, p in enumerate(props):
+        check_instance(p, Property, f"properties[{i}]", "a Property")
+    check_bool(quick, "quick")
+    return (check(prop, quick) for prop in props)
 
 
 __all__ = ["Result", "check", "run"]

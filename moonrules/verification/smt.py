@@ -105,7 +105,7 @@ def _contract_made(r: int, bidder: int, bid: int, t0: int, t1: int, t2: int, t3:
 
     pre: 0 <= r < len(RULES)
     pre: 0 <= bidder < RULES[r].players
-    pre: 3 <= bid <= 7 or bid == MOON
+    pre: bid in RULES[r].bids
     pre: min(t0, t1, t2, t3) >= 0 and sum(_tricks(RULES[r], t0, t1, t2, t3)) == 7
     post: _made_ok(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3)))
     """  # noqa: E501
@@ -119,7 +119,7 @@ def _contract_points(r: int, bidder: int, bid: int, t0: int, t1: int, t2: int, t
 
     pre: 0 <= r < len(RULES)
     pre: 0 <= bidder < RULES[r].players
-    pre: 3 <= bid <= 7 or bid == MOON
+    pre: bid in RULES[r].bids
     pre: min(t0, t1, t2, t3) >= 0 and sum(_tricks(RULES[r], t0, t1, t2, t3)) == 7
     post: _points_ok(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3))) and (__return__ > 0 or not score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3)).made)
     """  # noqa: E501
@@ -134,7 +134,7 @@ def _contract_marks(r: int, bidder: int, bid: int, t0: int, t1: int, t2: int, t3
 
     pre: 0 <= r < len(RULES)
     pre: 0 <= bidder < RULES[r].players
-    pre: 3 <= bid <= 7 or bid == MOON
+    pre: bid in RULES[r].bids
     pre: min(t0, t1, t2, t3) >= 0 and sum(_tricks(RULES[r], t0, t1, t2, t3)) == 7
     post: _marks_ok(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3))) and __return__ == score_hand(attrs.evolve(RULES[r], scoring=Scoring.POINTS), bidder, bid, _tricks(RULES[r], t0, t1, t2, t3)).made
     """  # noqa: E501
@@ -149,7 +149,7 @@ def _contract_renege(
 
     pre: 0 <= r < len(RULES)
     pre: 0 <= bidder < RULES[r].players
-    pre: 3 <= bid <= 7 or bid == MOON
+    pre: bid in RULES[r].bids
     pre: min(t0, t1, t2, t3) >= 0 and sum(_tricks(RULES[r], t0, t1, t2, t3)) <= 6
     post: __return__ == made and (_points_ok(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), made=made), False) if RULES[r].scoring is Scoring.POINTS else _marks_ok(RULES[r], bidder, bid, None, score_hand(RULES[r], bidder, bid, _tricks(RULES[r], t0, t1, t2, t3), made=made)))
     """  # noqa: E501

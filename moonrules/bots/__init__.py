@@ -1,9 +1,9 @@
 """Players: bots that see only their seat's view, from random to strong.
 
 A bot is any object with a ``name`` and ``act(view, rng) -> Action`` (see
-:class:`~moonrules.bots.base.Bot`); :func:`bot_by_name` makes the three levels
-shipped here (``random``, ``basic``, ``strong``), and :mod:`moonrules.bots.match`
-plays them against each other.
+:class:`~moonrules.bots.base.Bot`); :func:`bot_by_name` makes the four shipped here
+(``random``, ``basic``, ``pimc`` the search baseline, ``strong``), and
+:mod:`moonrules.bots.match` plays them against each other.
 """
 
 from __future__ import annotations

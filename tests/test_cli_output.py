@@ -54,7 +54,16 @@ def _valid(name: str, doc: Any) -> None:
 
 def test_the_schemas_are_draft_2020_12_and_one_per_answer() -> None:
     names = sorted(p.name.removesuffix(".schema.json") for p in SCHEMAS.glob("*.schema.json"))
-    assert names == ["advise", "claim", "explain", "solve", "study-report", "study-run", "verify"]
+    assert names == [
+        "advise",
+        "claim",
+        "explain",
+        "match",
+        "solve",
+        "study-report",
+        "study-run",
+        "verify",
+    ]
     for name in names:
         schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text(encoding="utf-8"))
         Draft202012Validator.check_schema(schema)

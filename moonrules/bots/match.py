@@ -607,6 +607,17 @@ def _side_role(rules: RuleSet, hand: HandResult, seat: int) -> str:
     return "bid" if rules.side_of(hand.bidder) == rules.side_of(seat) else "defend"
 
 
+def _duplicate_hands(results: object) -> list[DuplicateHand]:
+    """``results`` as a list, or the :class:`TypeError` naming the parameter."""
+    if isinstance(results, (str, bytes)) or not isinstance(results, Iterable):
+        raise wrong_type("results", "an iterable of DuplicateHand", results)
+    out = list(results)
+    for res in out:
+        if not isinstance(res, DuplicateHand):
+            raise wrong_type("results", "an iterable of DuplicateHand", res)
+    return out
+
+
 def duplicate_summary(rules: RuleSet | str, results: Iterable[DuplicateHand]) -> DuplicateSummary:
     """The :class:`DuplicateSummary` of a duplicate match's hands.
 
@@ -617,12 +628,7 @@ def duplicate_summary(rules: RuleSet | str, results: Iterable[DuplicateHand]) ->
     both bots of a pair played count for that pair.
     """
     r = as_rules(rules)
-    if isinstance(results, (str, bytes)) or not isinstance(results, Iterable):
-        raise wrong_type("results", "an iterable of DuplicateHand", results)
-    results = list(results)
-    for res in results:
-        if not isinstance(res, DuplicateHand):
-            raise wrong_type("results", "an iterable of DuplicateHand", res)
+    results = _duplicate_hands(results)
     names: list[str] = []
     by_deal: dict[int, dict[str, list[tuple[int, str]]]] = {}
     totals: dict[str, list[int]] = {}

@@ -155,6 +155,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()
+        self._last_hand: tuple[GameState | None, JSON] = (None, None)
 
     @property
     def rules(self) -> RuleSet:
@@ -222,7 +223,13 @@ class Room:
         return public
 
     def last_hand_json(self) -> JSON:
-        """The hand that ended last, as every seat saw it end (its tricks are public)."""
+        """The hand that ended last, as every seat saw it end (its tricks are public); the
+        same for every listener, so made once per state of the room."""
+        if self._last_hand[0] is not self.state:
+            self._last_hand = (self.state, self._make_last_hand())
+        return self._last_hand[1]
+
+    def _make_last_hand(self) -> JSON:
         st = self.state
         h = st.hand if st.hand.phase is Phase.DONE else (st.history[-1] if st.history else None)
         if h is None:

@@ -156,6 +156,7 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()
         self._last_hand: tuple[GameState | None, JSON] = (None, None)
+        self._rules_json: dict[str, JSON] | None = None
 
     @property
     def rules(self) -> RuleSet:
@@ -195,16 +196,20 @@ class Room:
     def table_json(self, seat: int | None) -> dict[str, JSON]:
         """The room around the game: seats, who is connected, the rules' choices."""
         online = {x.seat for x in self.listeners}
-        r = self.rules
+        if self._rules_json is None:  # the rules' part, the same for the whole game
+            r = self.rules
+            self._rules_json = {
+                "players": r.players,
+                "partnership": r.partnership,
+                "rules": rules_json(r),
+                "bids": list(r.bids),
+                "trumps": [t.to_json() for t in r.trumps],
+                "target": r.target,
+            }
         return {
             "room": self.id,
             "seat": seat,
-            "players": r.players,
-            "partnership": r.partnership,
-            "rules": rules_json(r),
-            "bids": list(r.bids),
-            "trumps": [t.to_json() for t in r.trumps],
-            "target": r.target,
+            **self._rules_json,
             "seats": [
                 {"seat": s, "player": p, "joined": s in self.joined, "online": s in online}
                 for s, p in enumerate(self.seats)

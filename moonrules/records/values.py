@@ -67,8 +67,14 @@ def tile_json(t: Tile) -> str:
 
 
 def tiles_json(ts: Sequence[Tile]) -> list[str]:
-    """A tile list as the protocol writes it: sorted high first."""
-    return [str(t) for t in sorted(ts, reverse=True)]
+    """A tile list as the protocol writes it: sorted high first (as tiles order)."""
+    return [str(t) for t in sorted(ts, key=_tile_order, reverse=True)]
+
+
+def _tile_order(t: Tile) -> tuple[int, int]:
+    """The order of tiles (``Tile``'s own, by ``high`` then ``low``), as a key: cheaper than
+    comparing the tiles themselves."""
+    return (t.high, t.low)
 
 
 def call_json(call: int) -> str | int:

@@ -155,6 +155,8 @@ class Room:
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()
+        self._last_hand: tuple[GameState | None, JSON] = (None, None)
+        self._rules_json: dict[str, JSON] | None = None
 
     @property
     def rules(self) -> RuleSet:
@@ -194,16 +196,20 @@ class Room:
     def table_json(self, seat: int | None) -> dict[str, JSON]:
         """The room around the game: seats, who is connected, the rules' choices."""
         online = {x.seat for x in self.listeners}
-        r = self.rules
+        if self._rules_json is None:  # the rules' part, the same for the whole game
+            r = self.rules
+            self._rules_json = {
+                "players": r.players,
+                "partnership": r.partnership,
+                "rules": rules_json(r),
+                "bids": list(r.bids),
+                "trumps": [t.to_json() for t in r.trumps],
+                "target": r.target,
+            }
         return {
             "room": self.id,
             "seat": seat,
-            "players": r.players,
-            "partnership": r.partnership,
-            "rules": rules_json(r),
-            "bids": list(r.bids),
-            "trumps": [t.to_json() for t in r.trumps],
-            "target": r.target,
+            **self._rules_json,
             "seats": [
                 {"seat": s, "player": p, "joined": s in self.joined, "online": s in online}
                 for s, p in enumerate(self.seats)
@@ -222,7 +228,13 @@ class Room:
         return public
 
     def last_hand_json(self) -> JSON:
-        """The hand that ended last, as every seat saw it end (its tricks are public)."""
+        """The hand that ended last, as every seat saw it end (its tricks are public); the
+        same for every listener, so made once per state of the room."""
+        if self._last_hand[0] is not self.state:
+            self._last_hand = (self.state, self._make_last_hand())
+        return self._last_hand[1]
+
+    def _make_last_hand(self) -> JSON:
         st = self.state
         h = st.hand if st.hand.phase is Phase.DONE else (st.history[-1] if st.history else None)
         if h is None:

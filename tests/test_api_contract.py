@@ -47,6 +47,7 @@ import math
 import os
 import pickle
 import pkgutil
+import random
 import re
 import reprlib
 import sys
@@ -367,6 +368,7 @@ def instances() -> list[object]:
         study.Progress(1, 2, 1, 0.5),
         study.Table("t", "title", "note", "row", ("a",), ("b",), (("1",),)),
         load_vectors()[0],
+        random.Random(7),
     ]
 
 

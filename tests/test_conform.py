@@ -114,12 +114,47 @@ def test_garbage_answers_are_failures(tmp_path: Path) -> None:
     vectors = _tiles_vectors()
     outcomes = c.run(target, vectors, timeout=20)
     assert len(outcomes) == len(vectors)
-    assert all(o.problem == "the answer is not JSON" for o in outcomes)
+    # it never answers properly: given up on after five, and the rest are not sent
+    limit = c.MAX_FAULTS_IN_A_ROW
+    assert all(o.problem == "the answer is not JSON" for o in outcomes[:limit])
+    assert all(o.fault == "garbage" and o.status == "failed" for o in outcomes[:limit])
+    assert all(o.status == "not-sent" for o in outcomes[limit:])
     lines = c.report(outcomes, verbose=True)
     assert lines[0] == f"0 passed, {len(vectors)} failed"
-    first = lines[1:7]
+    assert lines[1] == (
+        "the target was given up on: it answered with a line that is not a JSON object "
+        f"{limit} times in a row; the {len(vectors) - limit} vectors left were not sent "
+        "(last: the answer is not JSON)"
+    )
+    assert sum("given up" in line for line in lines) == 1  # said once
+    first = lines[2:8]
     assert first[1].startswith(f"FAIL {vectors[0].name}: ") and "request:" in first[3]
     assert "expected:" in first[4] and first[5] == "  actual:   this is not json"
+
+
+def test_a_target_that_answered_is_given_up_on_only_after_more_faults(tmp_path: Path) -> None:
+    """Once a target has answered properly, a run of faults may be a kind of vector it fails
+    (17 unreadable lines come together): it is given up on after 25 of one kind, not 5."""
+    target = _script(
+        tmp_path,
+        "breaks",
+        """
+        import os, sys
+        from moonrules.conformance.protocol import handle_line
+        for line in sys.stdin:
+            with open("answered", "a") as f:  # counted across restarts
+                f.write("x")
+            good = os.path.getsize("answered") <= 3
+            print(handle_line(line.rstrip("\\n")) if good else "broken", flush=True)
+        """,
+    )
+    vectors = _tiles_vectors()[:3] * 12
+    outcomes = c.run(target, vectors, timeout=20, env=ENV, cwd=tmp_path)
+    assert [o.passed for o in outcomes[:3]] == [True] * 3
+    limit = c.MAX_FAULTS_IN_A_ROW_ONCE_ANSWERED
+    faulted = [o for o in outcomes if o.fault == "garbage"]
+    assert len(faulted) == limit and outcomes[3 + limit - 1].fault == "garbage"
+    assert [o.status for o in outcomes[3 + limit :]] == ["not-sent"] * (len(vectors) - 3 - limit)
 
 
 def test_the_command_line_exits_1_on_failures_and_prints_each(tmp_path: Path) -> None:
@@ -162,14 +197,12 @@ def test_a_hanging_target_times_out_and_the_run_ends(tmp_path: Path) -> None:
         """,
     )
     vectors = _tiles_vectors()
-    start = time.monotonic()
     outcomes = c.run(target, vectors, timeout=0.3)
-    elapsed = time.monotonic() - start
-    assert elapsed < 20, elapsed
     assert not any(o.passed for o in outcomes)
     # (the first answer of a run may take longer: the target may be loading)
-    timed_out = [o for o in outcomes if o.problem and "0.3 s" in o.problem]
-    assert len(timed_out) == c.MAX_RESTARTS_IN_A_ROW
+    timed_out = [o for o in outcomes if o.fault == "timeout"]
+    assert len(timed_out) == c.MAX_FAULTS_IN_A_ROW
+    assert all(o.problem and "0.3 s" in o.problem for o in timed_out[1:])
     assert all(o.problem and o.problem.startswith("not sent") for o in outcomes[len(timed_out) :])
 
 
@@ -177,12 +210,12 @@ def test_a_target_that_never_reads_does_not_block_the_runner(tmp_path: Path) -> 
     target = _script(tmp_path, "deaf", "import time\ntime.sleep(3600)\n")
     answer = {"id": None, "ok": False, "error": {"code": "bad-json", "message": "-", "rule": None}}
     big = c.Vector("big", "x" * 1_000_000, answer, (), raw=True)  # more than a pipe holds
-    start = time.monotonic()
-    outcomes = c.run(target, [big, big], timeout=0.5)
-    assert time.monotonic() - start < 20
+    outcomes = c.run(target, [big, big], timeout=0.5, startup_timeout=0.5)
     assert [o.passed for o in outcomes] == [False, False]
-    assert outcomes[0].problem is not None and outcomes[0].problem.startswith("no answer within")
-    assert outcomes[1].problem == "no answer within 0.5 s; the target was stopped"
+    assert all(
+        o.problem == "no answer within 0.5 s (it did not read the request); the target was stopped"
+        for o in outcomes
+    )
 
 
 def test_a_crashing_target_is_restarted_and_the_run_goes_on(tmp_path: Path) -> None:
@@ -571,3 +604,27 @@ def test_the_order_of_rule_object_checks_is_the_one_protocol_md_gives(
         assert (got["error"]["code"], got["error"]["rule"]) == answer
     text = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
     assert "A rule object with several faults gets the answer of the first found" in text
+
+
+def test_the_json_result_fits_its_schema(tmp_path: Path) -> None:
+    from test_protocol import validator
+
+    schema = validator("conform")
+    good = _moonrules(
+        "conform", "--target", SERVE, "--ops", "score_hand", "--rules", "marks", "--json"
+    )
+    answer = json.loads(good.stdout)
+    schema.validate(answer)
+    assert good.returncode == 0 and answer["ok"] and answer["failures"] == []
+    assert answer["passed"] == answer["vectors"] > 0 and answer["gave_up"] is None
+    target = _script(
+        tmp_path, "garbage", "import sys\nfor line in sys.stdin:\n    print('no', flush=True)\n"
+    )
+    bad = _moonrules("conform", "--target", shlex.join(target), "--json", "--quiet")
+    answer = json.loads(bad.stdout)
+    schema.validate(answer)
+    assert bad.returncode == 1 and not answer["ok"]
+    assert answer["failed"] == c.MAX_FAULTS_IN_A_ROW == len(answer["failures"])
+    assert answer["not_sent"] == answer["vectors"] - c.MAX_FAULTS_IN_A_ROW
+    assert answer["gave_up"].startswith("the target was given up on: it answered with a line")
+    assert {f["fault"] for f in answer["failures"]} == {"garbage"}

@@ -9,11 +9,16 @@ command started, which ``ru_maxrss`` is not, since it counts the memory of the
 process that forked it) and must stay under 200 MB. Large inputs
 are generated once per session in a temporary directory, never checked in.
 
-``MOONRULES_DEEP=1`` adds larger inputs (a 100 MB request line, the largest valid records).
+The last part tries hostile input by category (huge, deep, binary, endless, malformed, limit
+options, vector files, hostile targets, and work that must grow linearly), each category a
+generator of many inputs run through every reader it can reach; ``MOONRULES_DEEP=1`` adds
+larger inputs and more of them (a 100 MB request line, the largest valid records in both
+forms, thousands of mutated records).
 """
 
 from __future__ import annotations
 
+import contextlib
 import doctest
 import io
 import json
@@ -24,8 +29,9 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from hypothesis import given
@@ -344,14 +350,12 @@ def test_serve_refuses_a_long_line_and_goes_on(
 ) -> None:
     if name not in big_inputs:
         pytest.skip("MOONRULES_DEEP=1 for a 100 MB line")
-    started = time.monotonic()
     with big_inputs[name].open("rb") as f:
         status, out, err, _ = _measured(["serve"], tmp_path, stdin=f)
     assert status == 0, err
     first, second = _answers(out)
     assert first["error"]["code"] == "bad-request" and first["id"] is None
     assert second["id"] == 2 and second["ok"] is True
-    assert time.monotonic() - started < 60
 
 
 def _long_record(hands: int) -> dict[str, Any]:
@@ -1238,9 +1242,950 @@ def test_a_study_on_a_scheduler_that_cannot_be_reached_or_is_none_is_one_line(
         ):
             d = tmp_path / "s"
             args = ["study", "run", str(d), "--deals", "1", "--csv", "--timeout", "1"]
-            started = time.monotonic()
             status, _, err, _ = _measured([*args, "--scheduler", address], tmp_path)
             assert needle in _one_line_refusal(status, err)
-            assert time.monotonic() - started < 30 and not d.exists()
+            assert not d.exists()
     finally:
         stop()
+
+
+# ===========================================================================
+# Hostile input by category
+#
+# Each category is a generator of many inputs, each input run through every reader that can
+# be handed it; CATEGORY_SIZES counts them (MOONRULES_DEEP=1: larger and more). The promise
+# kept by every one: a refusal of the documented kind (one line from a command), never
+# another exception, never a hang, in bounded memory, and no process left behind.
+
+SCALE = 10 if DEEP else 1
+
+
+def _validator(name: str) -> Any:
+    from test_protocol import validator
+
+    return validator(name)
+
+
+# ---------------------------------------------------------------------------
+# deep: nesting, at and around the limit and far past it
+
+
+_DEPTHS = (1, 2, 63, 64, 65, 66, 100, 999, 1000, 5000, 100_000) + ((1_000_000,) if DEEP else ())
+
+
+def _mixed(d: int) -> str:
+    opening = "".join("[" if i % 2 else '{"k":' for i in range(d))
+    return opening + "0" + "".join("]" if i % 2 else "}" for i in reversed(range(d)))
+
+
+_NESTINGS: dict[str, tuple[Any, bool]] = {
+    # name: (text of depth d, whether the depth is the nesting)
+    "array": (lambda d: "[" * d + "]" * d, True),
+    "object": (lambda d: '{"a":' * d + "1" + "}" * d, True),
+    "mixed": (_mixed, True),
+    "unclosed": (lambda d: "[" * d, True),
+    "in-string": (lambda d: json.dumps(["[" * d]), False),
+    "in-key": (lambda d: json.dumps({"{" * d: 1}), False),
+    "escaped": (lambda d: '["' + '\\"[' * d + '"]', False),
+    "open-string": (lambda d: '["' + "[" * d, False),
+}
+
+
+def _deep_consumers() -> dict[str, Any]:
+    """Each reader of nested text: a function of the text that returns whether it refused
+    the text for its depth (and raises nothing but the refusals it documents)."""
+    from moonrules.conformance.conform import ConformError, _vector
+    from moonrules.conformance.target import TargetGarbage, read_answer
+    from moonrules.records.jsontext import JSONTextError, loads
+
+    def by_loads(text: str) -> bool:
+        try:
+            loads(text)
+        except JSONTextError as e:
+            return "nested more than 64" in e.message
+        return False
+
+    def by_record(text: str) -> bool:
+        try:
+            load_record(text)
+        except RecordError as e:
+            return "nested more than 64" in str(e)
+        return False
+
+    def by_server(text: str) -> bool:
+        answer = json.loads(handle_line(text))
+        return answer["id"] is None and "nested more than 64" in answer.get("error", {}).get(
+            "message", ""
+        )
+
+    def by_target(text: str) -> bool:
+        try:
+            read_answer(text)
+        except TargetGarbage as e:
+            # an answer is an object: a deep array is refused as none, before its depth
+            return "nested" in e.reason or (
+                "not an object" in e.reason and text.startswith("[") and _depth_of(text) > 64
+            )
+        return False
+
+    def by_notation(text: str) -> bool:
+        try:
+            parse_notation(f"rules {text}\n" + _notation())
+        except NotationError as e:
+            return "nested more than 64" in e.message
+        return False
+
+    def by_vector_file(text: str) -> bool:
+        try:
+            _vector(text, "v.jsonl:2")
+        except ConformError as e:
+            assert str(e).startswith("v.jsonl:2: ") and len(str(e)) < 300
+            return "nested more than 64" in str(e)
+        raise AssertionError("not a vector, yet read")
+
+    return {
+        "loads": by_loads,
+        "load_record": by_record,
+        "serve": by_server,
+        "target answer": by_target,
+        "notation rules": by_notation,
+        "vector file": by_vector_file,
+    }
+
+
+def _depth_of(text: str) -> int:
+    """The nesting of brackets at the start of ``text`` (what the generators make)."""
+    return len(text) - len(text.lstrip("["))
+
+
+@pytest.mark.parametrize("depth", _DEPTHS)
+@pytest.mark.parametrize("shape", sorted(_NESTINGS))
+def test_deep_input_is_refused_past_64_by_every_reader(shape: str, depth: int) -> None:
+    make, nests = _NESTINGS[shape]
+    text = make(depth)
+    too_deep = nests and depth > 64
+    for name, refused in _deep_consumers().items():
+        if name == "notation rules" and not text.startswith("{"):
+            continue  # a rules line is an object
+        assert refused(text) == too_deep, (name, shape, depth)
+
+
+# ---------------------------------------------------------------------------
+# binary: bytes of every kind where text is expected
+
+
+def _binary(seed: int) -> bytes:
+    """Seeded bytes: random, control characters in text, invalid UTF-8 in JSON, NUL-filled,
+    and valid UTF-8 of every plane."""
+    rng = random.Random(seed)
+    n = rng.choice((0, 1, 2, 7, 64, 1000, 4096))
+    kind = seed % 5
+    if kind == 0:
+        return rng.randbytes(n)
+    if kind == 1:
+        return bytes(
+            rng.choice(b'\x00\x01\x07\x08\x0b\x0c\x1b\x7f\r\n\t{}[]",:-0123') for _ in range(n)
+        )
+    if kind == 2:
+        text = json.dumps(_sample_record()).encode()
+        i = rng.randrange(len(text))
+        return text[:i] + rng.randbytes(rng.randrange(1, 8)) + text[i:]
+    if kind == 3:
+        return b"\x00" * n
+    return "".join(
+        chr(rng.choice((rng.randrange(32, 127), rng.randrange(0x80, 0x2FFFF)))) for _ in range(n)
+    ).encode("utf-8", "surrogatepass")
+
+
+_BINARIES = range(200 * SCALE)
+
+
+@pytest.mark.parametrize("block", range(10))
+def test_binary_input_is_refused_by_every_reader(
+    block: int, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from moonrules.arbitration import check as arbitrate
+    from moonrules.arbitration import read_record as read_any
+    from moonrules.conformance.conform import ConformError, load_vectors
+    from moonrules.conformance.serve import answer_line
+    from moonrules.conformance.target import TargetGarbage, read_answer
+
+    for seed in _BINARIES[block::10]:
+        data = _binary(seed)
+        with pytest.raises(RecordError):
+            replay(load_record(data))
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        if text is not None:
+            with contextlib.suppress(RecordError):
+                arbitrate(read_any(text))
+            with contextlib.suppress(TargetGarbage):
+                read_answer(text)
+        for line in data.split(b"\n")[:20]:
+            answer = json.loads(answer_line(line))
+            assert answer["ok"] is False or "result" in answer
+        vectors = tmp_path / f"v{seed}"
+        vectors.mkdir()
+        (vectors / "x.jsonl").write_bytes(data)
+        with pytest.raises(ConformError) as e:
+            load_vectors(vectors)
+        assert str(e.value).startswith(str(vectors / "x.jsonl")) and len(str(e.value)) < 300
+        if seed % 10 == block % 10:  # and a few through the command line
+            monkeypatch.chdir(tmp_path)  # (a short name: the line says it)
+            Path(f"r{seed}").write_bytes(data)
+            refusal = _one_line_refusal(*_cli(["check", f"r{seed}"], capsys)[::2])
+            assert "unreadable record" in refusal
+
+
+# ---------------------------------------------------------------------------
+# malformed: records of every form, mutated
+
+
+def _sample_texts() -> list[str]:
+    """Valid records in both forms: JSON compact and indented, the notation; of three- and
+    four-player games, ending mid-hand and between hands."""
+    texts = []
+    for preset, seed, steps in (("standard", 4, 90), ("partnership", 5, 120), ("pagat", 6, 40)):
+        state = m.new_game(preset, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(steps):
+            if state.is_over:
+                break
+            state = m.apply(state, rng.choice(m.legal_actions(state)))
+        record = to_record(state)
+        texts += [json.dumps(record), json.dumps(record, indent=1), write_notation(record)]
+    return texts
+
+
+_PIECES = [
+    '"',
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ":",
+    "-",
+    "0",
+    "9",
+    "6-6",
+    "9-9",
+    "\n",
+    "#",
+    " ",
+    "pass",
+    "bids",
+    "trick",
+    "hand",
+    "\u00b2",
+    "\udcff",
+    "NaN",
+    "1e400",
+    "\\",
+    BIG,
+]
+
+
+def _mutated(seed: int, texts: list[str]) -> str:
+    rng = random.Random(seed)
+    text = rng.choice(texts)
+    for _ in range(rng.randrange(1, 4)):
+        i = rng.randrange(len(text) + 1)
+        j = min(len(text), i + rng.randrange(1, 40))
+        op = rng.randrange(7)
+        if op == 0:  # delete a span
+            text = text[:i] + text[j:]
+        elif op == 1:  # insert a piece
+            text = text[:i] + rng.choice(_PIECES) + text[i:]
+        elif op == 2:  # duplicate a span
+            text = text[:j] + text[i:j] + text[j:]
+        elif op == 3:  # cut short
+            text = text[:i]
+        elif op == 4:  # swap two lines
+            lines = text.split("\n")
+            a, b = rng.randrange(len(lines)), rng.randrange(len(lines))
+            lines[a], lines[b] = lines[b], lines[a]
+            text = "\n".join(lines)
+        elif op == 5:  # a number made huge or negative
+            text = text[:i] + rng.choice(("-1", "99", BIG, "1.5")) + text[j:]
+        else:  # a piece replaced
+            text = text[:i] + rng.choice(_PIECES) + text[j:]
+    return text
+
+
+_MUTANTS = range(300 * SCALE)
+
+
+@pytest.mark.parametrize("block", range(10))
+def test_a_mutated_record_is_refused_or_ruled_on(
+    block: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each mutation of a record in either form is an unreadable record (RecordError, one
+    line from check, status 2), or is read and ruled on (a report, status 0 or 1), its JSON
+    answer fitting its schema; nothing else."""
+    from moonrules.arbitration import check as arbitrate
+    from moonrules.arbitration import format_report
+    from moonrules.arbitration import read_record as read_any
+
+    schema = _validator("check")
+    texts = _sample_texts()
+    for seed in _MUTANTS[block::10]:
+        text = _mutated(seed, texts)
+        try:
+            source = read_any(text)
+        except RecordError as e:
+            assert len(str(e)) < 400
+            continue
+        except UnicodeEncodeError:  # a lone surrogate: only bytes can carry it
+            continue
+        try:
+            report = arbitrate(source)
+        except RecordError as e:  # read as JSON, not the shape of a record
+            assert len(str(e)) < 400
+            continue
+        format_report(report)
+        schema.validate(report.to_json())
+        if seed % 30 == block:
+            path = tmp_path / f"mutant-{seed}"
+            path.write_text(text, encoding="utf-8", errors="surrogatepass")
+            status, out, err = _cli(["check", str(path), "--json"], capsys)
+            assert status in (0, 1) and not err
+            schema.validate(json.loads(out))
+
+
+# ---------------------------------------------------------------------------
+# huge: large texts of many shapes, within the limit and past it
+
+
+_AT_THE_LIMIT = ("open string", "escapes", "trick lines", "keys")
+"""The shapes tried right at the limit in a quick run (MOONRULES_DEEP=1: every one)."""
+
+
+_HUGE_SIZES: Final = {"64k": 64 << 10, "limit": MAX_RECORD_BYTES - 2, "past": MAX_RECORD_BYTES + 1}
+_HUGE_SHAPES: dict[str, Callable[[int], bytes]] = {
+    "spaces": lambda n: b" " * n,
+    "digits": lambda n: b"[" + b"1," * (n // 2 - 1) + b"1]",
+    "string": lambda n: b'{"rules":"' + b"x" * (n - 13) + b'"}',
+    "keys": lambda n: b"{" + b",".join(b'"k%d":0' % i for i in range(n // 12)) + b"}",
+    "objects": lambda n: b"[" + b"{}," * (n // 3 - 1) + b"{}]",
+    "escapes": lambda n: b'["' + b'\\"' * (n // 2 - 2) + b'"]',
+    "open string": lambda n: b"[" * 65 + b'"' + b'\\"' * ((n - 66) // 2),
+    "comment": lambda n: b"# " + b"x" * (n - 3) + b"\n",
+    "blank lines": lambda n: b"\n" * n,
+    "hand lines": lambda n: b"".join(b"hand %d\n" % i for i in range(1, n // 12)),
+    "trick lines": lambda n: (
+        b"hand 1\nfirst 0\n" + b"".join(b"trick %d: 6-6\n" % i for i in range(1, n // 16))
+    ),
+}
+
+
+def _huge_names() -> list[str]:
+    """Every shape at every size (right at the limit, in a quick run, only some shapes)."""
+    return [
+        f"{shape} {size}"
+        for shape in _HUGE_SHAPES
+        for size in _HUGE_SIZES
+        if DEEP or size != "limit" or shape in _AT_THE_LIMIT
+    ]
+
+
+def _huge_text(name: str) -> bytes:
+    """The text of ``name``: its shape, made as long as its size (padded with spaces)."""
+    shape, size = name.rsplit(" ", 1)
+    n = _HUGE_SIZES[size]
+    data = _HUGE_SHAPES[shape](n)[:n]
+    return data + b" " * (n - len(data))
+
+
+@pytest.mark.parametrize("name", _huge_names())
+def test_huge_input_is_refused_or_read_in_one_line(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """check reads at most the limit and says what it refuses in one line; serve answers a
+    line of the same text (past its limit: bad-request) and goes on."""
+    data = _huge_text(name)
+    path = tmp_path / "huge"
+    path.write_bytes(data)
+    status, _, err = _cli(["check", str(path)], capsys)
+    line = _one_line_refusal(status, err)
+    if len(data) > MAX_RECORD_BYTES:
+        assert "larger than 4 MiB" in line
+    sink = io.BytesIO()
+    assert (
+        serve(io.BytesIO(data.replace(b"\n", b" ") + b"\n" + b'{"id":2,"op":"tiles"}\n'), sink) == 2
+    )
+    first, second = _answers(sink.getvalue())
+    assert first["ok"] is False and second["id"] == 2 and second["ok"] is True
+
+
+# ---------------------------------------------------------------------------
+# limit options: every size option has a floor and a ceiling, refused in one line
+
+
+_SIZES = [
+    "0",
+    "-1",
+    "1",
+    "1k",
+    "1K",
+    "4M",
+    "64M",
+    "64m",
+    "65M",
+    "67108864",
+    "67108865",
+    "1G",
+    "999999999999G",
+    "1e9",
+    "0x10",
+    " 16M ",
+    "16 M",
+    "16MB",
+    "",
+    "½",
+    "\uff11",
+    "nan",
+    "9" * 30,
+    "x" * 100_000,
+]
+_SIZE_OPTIONS = [
+    ["check", "RECORD", "--max-bytes"],
+    ["claim", "RECORD", "--max-bytes"],
+    ["solve", "RECORD", "--max-bytes"],
+    ["serve", "--max-line-bytes"],
+]
+
+
+@pytest.mark.parametrize("value", _SIZES)
+@pytest.mark.parametrize("option", _SIZE_OPTIONS, ids=lambda o: f"{o[0]} {o[-1]}")
+def test_a_size_option_is_bounded_both_ways(
+    option: list[str], value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from moonrules.cli.main import build_parser
+    from moonrules.records.jsontext import MAX_RAISED_BYTES
+
+    argv = [str(ROOT / "examples" / "clean-game.json") if a == "RECORD" else a for a in option]
+    try:
+        args = build_parser().parse_args([*argv, value])
+    except SystemExit as e:
+        line = _one_line_refusal(int(e.code or 0), capsys.readouterr().err)
+        assert option[-1] in line and ("at most 64 MiB" in line or "positive number" in line)
+        return
+    size = args.max_bytes if option[0] != "serve" else args.max_line_bytes
+    assert 1 <= size <= MAX_RAISED_BYTES
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        (0, ValueError),
+        (-1, ValueError),
+        (2**70, ValueError),
+        (1.5, TypeError),
+        ("4M", TypeError),
+        (True, TypeError),
+        (None, TypeError),
+        ((64 << 20) + 1, ValueError),
+    ],
+)
+def test_the_library_bounds_its_reading_limits(value: Any, error: type[Exception]) -> None:
+    from moonrules.records.jsontext import read_bounded, read_line
+
+    with pytest.raises(error, match=r"^max_line_bytes: "):
+        serve(io.BytesIO(b""), io.BytesIO(), max_line_bytes=value)
+    if value != (64 << 20) + 1:  # (read_bounded takes more: a study's chunk may be larger)
+        for read in (read_bounded, read_line):
+            with pytest.raises(error, match=r"^max_bytes: "):
+                read(io.BytesIO(b"x"), value)
+
+
+def test_the_raised_limit_still_bounds_an_endless_file(tmp_path: Path) -> None:
+    status, _, err, _ = _measured(["check", "/dev/zero", "--max-bytes", "64M"], tmp_path)
+    line = _one_line_refusal(status, err)
+    assert "larger than 64 MiB" in line and "no more is read" in line
+
+
+# ---------------------------------------------------------------------------
+# vector files: checked like records, each fault named with its file and line
+
+
+def _vector_files() -> dict[str, bytes]:
+    import hashlib
+
+    good = json.loads((ROOT / "spec" / "vectors" / "tiles.jsonl").read_text().splitlines()[1])
+
+    def file_of(*lines: str, header: str | None = None) -> bytes:
+        body = "".join(line + "\n" for line in lines)
+        digest = hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
+        head = (
+            header
+            if header is not None
+            else json.dumps(
+                {
+                    "provenance": {
+                        "generator": "t",
+                        "moonrules": "0",
+                        "protocol": 1,
+                        "count": 1,
+                        "sha256": digest,
+                    }
+                }
+            )
+        )
+        return (head + "\n" + body).encode("utf-8", "surrogatepass")
+
+    files: dict[str, bytes] = {}
+    for key in ("name", "request", "expected", "clauses"):
+        files[f"no {key}"] = file_of(json.dumps({k: v for k, v in good.items() if k != key}))
+        wrongs: tuple[Any, ...] = (None, 1, "x", [], {})
+        for wrong in wrongs:
+            if key == "request" or (key, wrong) in (("name", "x"), ("clauses", [])):
+                continue
+            files[f"{key} {json.dumps(wrong)}"] = file_of(json.dumps({**good, key: wrong}))
+    for key in ("id", "ok", "result"):
+        expected = {k: v for k, v in good["expected"].items() if k != key}
+        files[f"expected without {key}"] = file_of(json.dumps({**good, "expected": expected}))
+    refused: dict[str, Any] = {
+        "id": 1,
+        "ok": False,
+        "error": {"code": "bad-json", "message": "m", "rule": None},
+    }
+    for key in ("code", "message", "rule"):
+        error = {k: v for k, v in refused["error"].items() if k != key}
+        files[f"error without {key}"] = file_of(
+            json.dumps({**good, "expected": {**refused, "error": error}})
+        )
+    files["error rule 5"] = file_of(
+        json.dumps({**good, "expected": {**refused, "error": {**refused["error"], "rule": 5}}})
+    )
+    files["ok 1"] = file_of(json.dumps({**good, "expected": {**good["expected"], "ok": 1}}))
+    files["raw false"] = file_of(json.dumps({**good, "raw": False}))
+    files["raw object"] = file_of(json.dumps({**good, "raw": True}))
+    files["extra member"] = file_of(json.dumps({**good, "comment": "x"}))
+    files["clause bid3"] = file_of(json.dumps({**good, "clauses": ["bid3"]}))
+    files["not an object"] = file_of("[1, 2]")
+    files["not JSON"] = file_of('{"name": ')
+    files["NaN"] = file_of(json.dumps(good)[:-1] + ', "x": NaN}')
+    files["twice"] = file_of(json.dumps(good)[:-1] + ', "name": "again"}')
+    files["blank line"] = file_of(json.dumps(good), "")
+    files["deep"] = file_of(
+        json.dumps({**good, "request": [[[[[]]]]]}).replace("[[[[[]]]]]", "[" * 100 + "]" * 100)
+    )
+    files["very deep"] = file_of("[" * 100_000 + "]" * 100_000)
+    files["number"] = file_of(
+        json.dumps({**good, "request": {"id": 1}}).replace('"id": 1', '"id": ' + BIG)
+    )
+    files["not UTF-8"] = file_of(json.dumps(good)) + b"\xff\xfe\n"
+    files["not UTF-8 header"] = b"\xff" + file_of(json.dumps(good))
+    files["no header"] = file_of(json.dumps(good), header="")
+    files["header list"] = file_of(json.dumps(good), header="[1]")
+    files["header deep"] = file_of(json.dumps(good), header="[" * 1000 + "]" * 1000)
+    files["header no hash"] = file_of(json.dumps(good), header='{"provenance": {}}')
+    files["edited"] = file_of(json.dumps(good)).replace(b"6-6", b"5-5", 1)
+    files["binary"] = bytes(range(256)) * 8
+    files["empty"] = b""
+    return files
+
+
+@pytest.mark.parametrize("name", sorted(_vector_files()))
+def test_a_bad_vector_file_is_one_line_naming_it(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from moonrules.conformance.conform import ConformError, load_vectors
+
+    directory = tmp_path / "vectors"
+    directory.mkdir()
+    path = directory / "bad.jsonl"
+    path.write_bytes(_vector_files()[name])
+    with pytest.raises(ConformError) as e:
+        load_vectors(directory)
+    message = str(e.value)
+    assert message.startswith(str(path)) and "\n" not in message and len(message) < 400
+    if name in ("not UTF-8", "deep", "no expected", "expected without ok", "binary"):
+        started = tmp_path / "started"
+        target = f"{sys.executable} -c 'open({str(started)!r}, \"w\")'"
+        status = main(["conform", "--target", target, "--vectors", str(directory), "--quiet"])
+        line = _one_line_refusal(status, capsys.readouterr().err)
+        assert str(path) in line and not started.exists()  # refused before the target starts
+
+
+@pytest.mark.parametrize("kind", ["directory", "fifo", "zero", "dangling"])
+def test_a_vector_file_that_is_no_file_is_one_line(kind: str, tmp_path: Path) -> None:
+    from moonrules.conformance.conform import ConformError, load_vectors
+
+    directory = tmp_path / "vectors"
+    directory.mkdir()
+    path = directory / "x.jsonl"
+    if kind == "directory":
+        path.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    else:
+        path.symlink_to(tmp_path / "nowhere")
+    with pytest.raises((ConformError, OSError)) as e:
+        load_vectors(directory)
+    assert str(path) in str(e.value) or getattr(e.value, "filename", None) == str(path)
+
+
+# ---------------------------------------------------------------------------
+# endless: input that never ends, from files, pipes and targets
+
+
+_ENDLESS = [
+    (["check", "/dev/zero"], None, "larger than 4 MiB"),
+    (["check", "/dev/urandom"], None, "larger than 4 MiB"),
+    (["check", "-"], "/dev/urandom", "larger than 4 MiB"),
+    (["check", "/dev/zero", "--json", "--max-bytes", "16M"], None, "larger than 16 MiB"),
+    (["check", "/dev/zero", "--html", "{tmp}/page.html"], None, "larger than 4 MiB"),
+    (["claim", "/dev/zero"], None, "larger than 4 MiB"),
+    (["solve", "-"], "/dev/zero", "larger than 4 MiB"),
+    (
+        ["conform", "--target", "x", "--vectors", "{tmp}/zero", "--quiet"],
+        None,
+        "not a regular file",
+    ),
+]
+_ENDLESS_TARGETS = {
+    "output without a line end": "cat /dev/zero",
+    "lines without end": "yes",
+    "error output without end": "cat /dev/zero >&2 & while read l; do echo garbage; done",
+    "both": "cat /dev/zero >&2 & cat /dev/zero",
+}
+
+
+@pytest.mark.parametrize(("args", "stdin", "needle"), _ENDLESS, ids=lambda v: str(v)[:40])
+def test_endless_input_is_refused_in_bounded_memory(
+    args: list[str], stdin: str | None, needle: str, tmp_path: Path
+) -> None:
+    zero_dir = tmp_path / "zero"
+    zero_dir.mkdir()
+    (zero_dir / "z.jsonl").symlink_to("/dev/zero")
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    if stdin is None:
+        status, _, err, _ = _measured(args, tmp_path)
+    else:
+        with open(stdin, "rb") as f:
+            status, _, err, _ = _measured(args, tmp_path, stdin=f)
+    assert needle in _one_line_refusal(status, err)
+
+
+@pytest.mark.parametrize("name", sorted(_ENDLESS_TARGETS))
+def test_a_target_writing_without_end_is_given_up_on_in_bounded_memory(
+    name: str, tmp_path: Path
+) -> None:
+    command = f"sh -c {_ENDLESS_TARGETS[name]!r}"
+    args = ["conform", "--target", command, "--ops", "led_suit", "--rules", "standard"]
+    status, out, err, _ = _measured([*args, "--timeout", "2", "--quiet"], tmp_path)
+    assert status == 1 and "Traceback" not in err, err
+    assert out.decode().count("given up on") == 1
+
+
+def test_serve_answers_endless_random_lines_in_bounded_memory(tmp_path: Path) -> None:
+    with open("/dev/urandom", "rb") as noise:
+        status, out, err, _ = _measured(["serve"], tmp_path, stdin=noise, first_line=True)
+    assert status == 143 and "Traceback" not in err
+    assert json.loads(out.splitlines()[0])["ok"] is False
+
+
+# ---------------------------------------------------------------------------
+# hostile targets: conform and fuzz finish, give up at most once, leave no process
+
+
+_TARGETS: dict[str, str] = {
+    "exits": "exit 3",
+    "exits after one": 'read l; echo "$l"; exit 0',
+    "garbage": "while read l; do echo garbage; done",
+    "two lines": 'while read l; do echo "$l"; echo "$l"; done',
+    "no line end": "read l; printf '{\"id\":1'; sleep 300",
+    "hangs": "while read l; do sleep 300; done",
+    "deaf": "sleep 300",
+    "endless output": "cat /dev/zero",
+    "endless answers": 'yes \'{"id":1,"ok":true,"result":null}\'',
+    "stderr flood": "cat /dev/zero >&2 & while read l; do echo garbage; done",
+    "closes output": "exec 1>&-; sleep 300",
+    "NaN": "while read l; do echo '{\"id\": NaN}'; done",
+    "wrong ids": 'while read l; do echo \'{"id":"other","ok":true,"result":null}\'; done',
+    "kills itself": "read l; kill -9 $$",
+    "setsid child": "setsid sleep 300 & echo $! >> {pids}; while read l; do echo garbage; done",
+    "many children": "for i in 1 2 3 4 5 6 7 8 9 10; do sleep 300 & echo $! >> {pids}; done; "
+    "while read l; do echo '{}'; done",
+    "daemon": "(setsid sh -c 'echo $$ >> {pids}; exec sleep 300' &); exit 1",
+    "deep answer": "while read l; do printf '%0200d\\n' 0 | sed 's/0/[/g'; done",
+}
+
+
+def _hostile_vectors() -> list[Any]:
+    from moonrules.conformance.conform import load_vectors
+
+    vectors = load_vectors()
+    ops = ("tiles", "led_suit", "legal_bids", "score_hand")
+    chosen = [next(v for v in vectors if v.op == op) for op in ops]
+    raw = [v for v in vectors if v.raw][:2]
+    return (chosen * (3 * SCALE) + raw)[: 12 * SCALE]
+
+
+@pytest.mark.parametrize("runner", ["conform", "fuzz"])
+@pytest.mark.parametrize("name", sorted(_TARGETS))
+def test_a_hostile_target_is_given_up_on_once_and_leaves_nothing(
+    name: str, runner: str, tmp_path: Path
+) -> None:
+    from moonrules.conformance import conform as c
+    from moonrules.conformance.fuzz import fuzz
+
+    pids = tmp_path / "pids"
+    argv = ["sh", "-c", _TARGETS[name].replace("{pids}", str(pids))]
+    if runner == "conform":
+        vectors = _hostile_vectors()
+        outcomes = c.run(argv, vectors, timeout=0.5, startup_timeout=0.5)
+        assert len(outcomes) == len(vectors)
+        assert {o.status for o in outcomes} <= {"passed", "failed", "not-sent", "unsupported"}
+        lines = c.report(outcomes)
+        assert sum("given up on" in line for line in lines) <= 1
+        said = "\n".join(lines)
+    else:
+        import shlex
+
+        report = fuzz(
+            shlex.join(argv),
+            ops=["led_suit", "legal_bids"],
+            examples=6 * SCALE,
+            seed=1,
+            timeout=0.5,
+            startup_timeout=0.5,
+            shrink_seconds=0.5,
+        )
+        said = report.to_text()
+        assert said.count("given up on:") <= 1 and report.total <= 12 * SCALE
+    assert "Traceback" not in said
+    if pids.exists():
+        noted = [int(p) for p in pids.read_text().split()]
+        for _ in range(200):
+            if not any(_alive(p) for p in noted):
+                break
+            time.sleep(0.05)
+        assert not any(_alive(p) for p in noted), f"{name}: a process was left running"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/stat")
+    return not (status.exists() and status.read_text().split()[2] == "Z")
+
+
+# ---------------------------------------------------------------------------
+# work: what a reader does grows linearly with its input, on every hostile shape
+
+
+def _cpu_per_call(f: Any, arg: Any) -> float:
+    """The CPU time of this thread for one ``f(arg)``: the best of three runs of enough
+    calls to take 20 ms (CPU time, not the clock: another process's load does not count)."""
+    best = float("inf")
+    calls = 1
+    for _ in range(3):
+        while True:
+            started = time.thread_time()
+            for _ in range(calls):
+                f(arg)
+            spent = time.thread_time() - started
+            if spent >= 0.02:
+                break
+            calls *= 2
+        best = min(best, spent / calls)
+    return best
+
+
+def _quietly(f: Any) -> Any:
+    def call(text: str) -> None:
+        with contextlib.suppress(Exception):  # only the work counts here
+            f(text)
+
+    return call
+
+
+_SCANNED: dict[str, Any] = {
+    # the text of size n of each shape that once cost, or could cost, more than linear work
+    "open string of escaped quotes": lambda n: "[" * 65 + '"' + '\\"' * (n // 2),
+    "open string of backslashes": lambda n: "[" * 65 + '"' + "\\" * n,
+    "lone backslash at the end": lambda n: "[" * 65 + '"' + "\\\\" * (n // 2) + "\\",
+    "many strings": lambda n: "[" * 65 + '"a",' * (n // 4),
+    "escaped quotes in strings": lambda n: "[" * 65 + '"\\"",' * (n // 5),
+    "unicode escapes": lambda n: "[" * 65 + '"' + "\\u" * (n // 2),
+    "open brackets": lambda n: "[" * n,
+    "open objects": lambda n: '{"a":' * (n // 5),
+    "digits": lambda n: "[" * 65 + "1" * n,
+    "brackets in a string": lambda n: '["' + "[" * n + '"]',
+}
+
+
+def _readers() -> dict[str, Any]:
+    from moonrules.conformance.serve import answer_line
+    from moonrules.conformance.target import read_answer
+    from moonrules.records.jsontext import loads
+
+    return {
+        "loads": _quietly(loads),
+        "load_record": _quietly(load_record),
+        "serve": lambda text: answer_line(text.encode()),
+        "target answer": _quietly(read_answer),
+        "notation": _quietly(parse_notation),
+    }
+
+
+@pytest.mark.parametrize("reader", ["loads", "load_record", "serve", "target answer", "notation"])
+@pytest.mark.parametrize("shape", sorted(_SCANNED))
+def test_reading_is_linear_on_every_hostile_shape(shape: str, reader: str) -> None:
+    """The work per character of a text eight times longer is about the same (a quadratic
+    scan would make it eight times more): measured in CPU time, both sizes in the same run,
+    each the best of three."""
+    make, read = _SCANNED[shape], _readers()[reader]
+    small, large = make(2000), make(16000)
+    ratio = (_cpu_per_call(read, large) / len(large)) / (_cpu_per_call(read, small) / len(small))
+    assert ratio < 3, f"{shape} through {reader}: {ratio:.1f} times the work per character"
+
+
+def _line_events(f: Any, arg: Any) -> int:
+    """How many lines of Python ``f(arg)`` runs: a count of work that no clock affects."""
+    count = 0
+
+    def trace(frame: Any, event: str, _: Any) -> Any:
+        nonlocal count
+        if event == "line":
+            count += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        f(arg)
+    except RecordError:
+        pass
+    finally:
+        sys.settrace(None)
+    return count
+
+
+_DEALT = "hand 1\nfirst 0\ndeal 0: 6-6\ndeal 1: 5-5\ndeal 2: 4-4\n"
+
+_NOTATED: dict[str, Any] = {
+    # the notation of about n lines of each shape; each is read to its end
+    "tricks in one hand": lambda n: (
+        _DEALT
+        + "0 bids 5\n1 passes\n2 passes\ndiscard 1-1\ntrump 6\n"
+        + "".join(f"trick {i}: 6-6 5-5 4-4\n" for i in range(1, n))
+    ),
+    "calls in one hand": lambda n: _DEALT + "0 passes\n" * n,
+    "hands": lambda n: "".join(
+        f"hand {i}\nfirst 0\ndeal 0: 6-6\ndeal 1: 5-5\ndeal 2: 4-4\nscore 0 0 0\n"
+        for i in range(1, n // 6)
+    ),
+    "tiles on a deal line": lambda n: "hand 1\nfirst 0\ndeal 0: " + "6-6 " * n + "\n",
+    "tiles on trick lines": lambda n: (
+        _DEALT + "".join(f"trick {i}: 6-6, 5-5 4-4\n" for i in range(1, n))
+    ),
+    "comments": lambda n: "# x\n" * n + "hand 1\n",
+    "blank lines": lambda n: "\n\r\n" * n + "hand 1\n",
+    "lines ended every way": lambda n: "# x\r" * n + "# y\x0b" * n + "# z\u2028" * n,
+}
+
+
+@pytest.mark.parametrize("shape", sorted(_NOTATED))
+def test_the_notation_reader_is_linear(shape: str) -> None:
+    """Counted in lines of Python run (no clock): eight times the input, at most about eight
+    times the work."""
+    make = _NOTATED[shape]
+    small, large = make(400), make(3200)
+    try:  # read to its end, not refused early
+        parse_notation(small)
+    except NotationError as e:
+        assert e.line >= len(small.splitlines()), e
+    work_small, work_large = (
+        _line_events(parse_notation, small),
+        _line_events(parse_notation, large),
+    )
+    assert work_small > 400
+    ratio = work_large / work_small
+    assert ratio < 8 * 1.2, f"{shape}: {ratio:.1f} times the work for eight times the lines"
+
+
+def test_replaying_is_linear_in_the_hands() -> None:
+    """A record of eight times the hands takes about eight times the work, not sixty-four."""
+
+    def record(hands: int) -> dict[str, Any]:
+        state = m.new_game(seed=2)
+        while state.hand_number <= hands:
+            state = m.apply(state, m.Pass())
+        out = to_record(state)
+        out["hands"] = out["hands"][:hands]
+        return out
+
+    small, large = record(100), record(800)
+    ratio = (_cpu_per_call(replay, large) / 800) / (_cpu_per_call(replay, small) / 100)
+    assert ratio < 2.5, f"{ratio:.1f} times the work per hand"
+
+
+# ---------------------------------------------------------------------------
+# memory: the largest valid records, in both forms (MOONRULES_DEEP=1)
+
+
+@pytest.mark.skipif(
+    not DEEP, reason="MOONRULES_DEEP=1 for the largest records in both forms (2 min)"
+)
+@pytest.mark.parametrize("shape", ["played", "thrown", "partnership"])
+@pytest.mark.parametrize("form", ["json", "notation"])
+def test_the_largest_records_of_every_shape_stay_in_memory_bounds(
+    shape: str, form: str, tmp_path: Path
+) -> None:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from records import largest  # type: ignore[import-not-found]  # bench/records.py
+
+    text, _ = largest(shape, form)
+    assert MAX_RECORD_BYTES - (64 << 10) < len(text.encode()) <= MAX_RECORD_BYTES
+    path = tmp_path / ("big.json" if form == "json" else "big.moon")
+    path.write_text(text, encoding="utf-8")
+    for extra in ([], ["--json"], ["--html", os.devnull]):
+        status, _, err, _ = _measured(["check", str(path), *extra], tmp_path)  # peak checked
+        assert status == 0, err
+    if form == "json":  # and the same record replayed by the server, in one request line
+        request = tmp_path / "replay.jsonl"
+        with request.open("w", encoding="utf-8") as f:
+            f.write('{"id":1,"op":"replay","record":' + text + "}\n")
+        with request.open("rb") as f:  # (the line is the record and a few bytes more)
+            status, out, err, _ = _measured(["serve", "--max-line-bytes", "5M"], tmp_path, stdin=f)
+        assert status == 0 and json.loads(out)["result"]["valid"] is True, err
+
+
+# ---------------------------------------------------------------------------
+# The count of every category
+
+
+def category_sizes() -> dict[str, tuple[int, int]]:
+    """Each category: how many hostile inputs it tries in this run (MOONRULES_DEEP=1: more),
+    and how many times one is handed to a reader (a function or a command)."""
+    deep_runs = sum(
+        len(_deep_consumers()) - (not _NESTINGS[shape][0](min(d, 100)).startswith("{"))
+        for shape in _NESTINGS
+        for d in _DEPTHS
+    )
+    hostile_records = len(_json_hostiles()) + len(_notation_hostiles())
+    return {
+        "deep": (len(_NESTINGS) * len(_DEPTHS), deep_runs),
+        "binary": (len(_BINARIES), len(_BINARIES) * 5 + len(_BINARIES) // 10),
+        "malformed": (len(_MUTANTS) + hostile_records, len(_MUTANTS) * 2 + hostile_records * 5),
+        "huge": (len(_huge_names()), len(_huge_names()) * 2),
+        "limit options": (len(_SIZES) * len(_SIZE_OPTIONS) + 8 + 1, len(_SIZES) * 4 + 8 * 3 + 1),
+        "vector files": (len(_vector_files()) + 4, len(_vector_files()) + 5 + 4),
+        "endless": (len(_ENDLESS) + len(_ENDLESS_TARGETS) + 6, len(_ENDLESS) + 10),
+        "hostile targets": (len(_TARGETS), len(_TARGETS) * 2),
+        "linear work": (len(_SCANNED) + len(_NOTATED) + 1, len(_SCANNED) * 5 * 2 + 17),
+    }
+
+
+def test_every_category_tries_many_inputs() -> None:
+    sizes = category_sizes()
+    assert all(n >= 18 and runs >= n for n, runs in sizes.values()), sizes

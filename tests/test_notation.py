@@ -153,3 +153,77 @@ def test_trick_errors() -> None:
 def test_writer_refuses_a_value_that_is_no_record() -> None:
     with pytest.raises(RecordError):
         write_notation({"hands": "no"})
+
+
+@settings(deadline=None)
+@given(st.sampled_from(sorted(m.PRESETS)), st.integers(0, 2**32), st.integers(0, 400))
+def test_every_step_names_the_line_it_came_from(preset: str, seed: int, steps: int) -> None:
+    """``lines`` has a key for each step the record holds, and no other, each naming the line
+    that wrote it; ``seats`` the seat written on each call."""
+    record = json.loads(json.dumps(to_record(random_game(preset, seed, steps))))
+    text = write_notation(record)
+    n = parse_notation(text)
+    players = len(record["hands"][0]["deal"])
+    written = text.splitlines()
+    expected: dict[tuple[int, str, int | None], str] = {}
+    seats = {}
+    for h, hand in enumerate(record["hands"]):
+        expected[(h, "deal", None)] = f"hand {h + 1}"
+        expected[(h, "first", None)] = "first "
+        for s in range(players):
+            expected[(h, "deal", s)] = f"deal {s}:"
+        for key in ("widow", "discard", "trump"):
+            if key in hand:
+                expected[(h, key, None)] = key
+        for j, call in enumerate(hand.get("bids", [])):
+            seat = (hand["first_bidder"] + j) % players
+            expected[(h, "bid", j)] = f"{seat} passes" if call == "pass" else f"{seat} bids"
+            seats[(h, j)] = seat
+        plays = hand.get("plays", [])
+        for k in range(-(-len(plays) // players)):
+            expected[(h, "trick", k)] = f"trick {k + 1}:"
+        for i in range(len(plays)):
+            expected[(h, "play", i)] = f"trick {i // players + 1}:"
+    assert set(n.lines) == set(expected) and len(n.lines) == len(expected)
+    for key, start in expected.items():
+        assert written[n.lines[key] - 1].startswith(start), (key, written[n.lines[key] - 1])
+    assert dict(n.seats) == seats and n.seats == seats and len(n.seats) == len(seats)
+
+
+def test_the_line_maps_know_no_other_key() -> None:
+    n = parse_notation(SAMPLE)
+    for key in [
+        (0, "nope", None),
+        (1, "deal", None),
+        (-1, "deal", None),
+        (0, "bid", 3),
+        (0, "bid", -1),
+        (0, "play", 6),
+        (0, "deal", 3),
+        (0, "trick", 2),
+        ("0", "deal", None),
+        (0, "deal"),
+        "x",
+        None,
+    ]:
+        assert n.lines.get(key) is None  # type: ignore[call-overload]
+        with pytest.raises(KeyError):
+            n.lines[key]  # type: ignore[index]
+    for key in [(0, 3), (1, 0), (0, -1), ("0", 0), (0,), None]:
+        assert n.seats.get(key) is None  # type: ignore[call-overload]
+
+
+def test_lines_are_read_as_splitlines_reads_them() -> None:
+    """Every character that ends a line for Python ends one here, and the line numbers of a
+    long record (read a block at a time) are those of str.splitlines."""
+    ends = ["\n", "\r\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+    base = SAMPLE.splitlines()
+    for end in ends:
+        text = end.join(base) + end
+        assert parse_notation(text) == parse_notation(SAMPLE)
+    filler = "# a comment that makes the record long\n" * 5000
+    long = filler + SAMPLE.replace("\n", "\r\n")
+    n = parse_notation(long)
+    assert n.lines[(0, "play", 4)] == 5000 + 17 and n.record == parse_notation(SAMPLE).record
+    with pytest.raises(TypeError, match=r"^text: "):
+        parse_notation(b"hand 1")  # type: ignore[arg-type]

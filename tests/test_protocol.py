@@ -99,16 +99,38 @@ def test_inlining_the_references_changes_nothing() -> None:
 
 def test_the_schemas_are_valid_draft_2020_12() -> None:
     names = sorted(p.name for p in SCHEMAS.glob("*.schema.json"))
-    assert names == [
+    assert set(names) >= {
         "record.schema.json",
         "request.schema.json",
         "response.schema.json",
         "vector.schema.json",
-    ]
+        "check.schema.json",
+        "conform.schema.json",
+        "fuzz.schema.json",
+    }
     for name in names:
         schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
         Draft202012Validator.check_schema(schema)
         assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_check_json_fits_its_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``check --json`` of valid records, records breaking a rule and notation rulings."""
+    from moonrules.cli.main import main
+
+    schema = validator("check")
+    examples = sorted((ROOT / "examples").glob("*.moon")) + sorted(
+        p for p in (ROOT / "examples").glob("*.json") if p.name != "verdicts.json"
+    )
+    assert len(examples) > 5
+    statuses = set()
+    for path in examples:
+        status = main(["check", str(path), "--json"])
+        out = capsys.readouterr().out
+        statuses.add(status)
+        schema.validate(json.loads(out))
+    assert statuses == {0, 1}
+    assert not schema.is_valid({"valid": True})
 
 
 @given(st.sampled_from(sorted(m.PRESETS)), st.integers(0, 2**32), st.integers(0, 300))

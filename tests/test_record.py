@@ -6,7 +6,7 @@ import json
 
 import pytest
 from gamehelpers import random_game
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import moonrules as m
@@ -94,3 +94,23 @@ def test_the_state_of_a_violation_is_the_state_just_before_the_broken_step() -> 
     assert before.hand_number == i + 1 and before.phase is m.Phase.PLAY
     assert len(before.trick) == 1 and not before.tricks
     assert str(before.trick[0]) == hand["plays"][0]
+
+
+@given(st.sampled_from(sorted(m.PRESETS)), st.integers(0, 2**32), st.integers(1, 3000))
+def test_a_violation_leaves_the_state_reached_with_its_whole_history(
+    preset: str, seed: int, steps: int
+) -> None:
+    """A replay keeps the earlier hands aside while it runs (not to copy them at each hand):
+    the state it reports, at a violation as at the end, has every one of them."""
+    s = random_game(preset, seed, steps)
+    record = json.loads(json.dumps(to_record(s)))
+    hands = len(record["hands"])
+    assume(hands >= 2)
+    last = record["hands"][-1]
+    last["first_bidder"] = (last["first_bidder"] + 1) % s.rules.players  # BID-1 broken
+    result = replay(record)
+    assert result.violation is not None and result.violation.rule == "BID-1"
+    assert result.violation.hand == hands - 1
+    assert result.state.history == s.history[: hands - 1]
+    assert result.state.hand_number == hands
+    assert replay(to_record(s)).state.history == s.history

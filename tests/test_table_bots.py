@@ -3,7 +3,8 @@
 The server's ``strong`` bot is replaced by one that thinks until the test lets it stop
 (``table_support.StuckBot``: no clock involved). While it thinks in one room, a whole
 game is played in another room (a person against quick bots) over real WebSockets, and
-the first room is still waiting for its bot; let go, the bot moves.
+the first room is still waiting for its bot; let go, the bot moves. The other room's game
+is played to a target of 7, so that it lasts a hand or a few.
 """
 
 from __future__ import annotations
@@ -12,8 +13,12 @@ import json
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 from table_support import Player, Server, connect, next_state
+
+from moonrules import STANDARD
+from moonrules.records.values import rules_json
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
@@ -33,7 +38,8 @@ def test_a_strong_bot_thinking_delays_no_other_room(
             _, health, _ = server.request("GET", "/healthz")
             assert health["bots_thinking"] == 1
             # meanwhile a whole game in another room, against quick bots
-            other = server.create("standard", {"1": "basic", "2": "random"})
+            short = rules_json(attrs.evolve(STANDARD, target=7))
+            other = server.create(short, {"1": "basic", "2": "random"})
             me = Player(server, other["room"], other["seats"][0]["token"], seed=1)
             me.start()
             me.join(120)

@@ -6,7 +6,8 @@ against two bots by clicking the ringed (legal) tiles and calls, one move with t
 keyboard alone, and one refused move (a tile that does not follow), whose refusal must
 show its clause. At the end it downloads the record, which ``moonrules check`` accepts.
 The page must log no console error. Set ``MOONRULES_SCREENSHOTS=DIR`` to keep the
-screenshots (they are taken in any case).
+screenshots (they are taken in any case). The game is played to 7 (a hand or a few) unless
+screenshots are kept or ``MOONRULES_DEEP=1`` is set: then to the preset's 21.
 """
 
 from __future__ import annotations
@@ -20,8 +21,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from table_support import Server
+
+from moonrules import STANDARD
+from moonrules.records.values import rules_json
 
 pytest.importorskip("starlette")
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -64,6 +69,13 @@ def browser() -> Any:
         chromium.close()
 
 
+def game_rules() -> Any:
+    """A game to 21 when screenshots are kept or with ``MOONRULES_DEEP=1``; else to 7,
+    which lasts a hand or a few."""
+    whole = os.environ.get("MOONRULES_SCREENSHOTS") or os.environ.get("MOONRULES_DEEP", "0") != "0"
+    return "standard" if whole else rules_json(attrs.evolve(STANDARD, target=7))
+
+
 def shots_dir(tmp_path: Path) -> Path:
     keep = os.environ.get("MOONRULES_SCREENSHOTS")
     out = Path(keep) if keep else tmp_path / "shots"
@@ -76,7 +88,7 @@ def test_a_whole_game_in_the_browser(
     server: Server, browser: Any, tmp_path: Path, width: str
 ) -> None:
     shots = shots_dir(tmp_path)
-    room = server.create("standard", {"1": "basic", "2": "basic"})
+    room = server.create(game_rules(), {"1": "basic", "2": "basic"})
     w, h = WIDTHS[width]
     page = browser.new_page(viewport={"width": w, "height": h}, accept_downloads=True)
     errors: list[str] = []

@@ -144,3 +144,43 @@ def test_the_record_before_the_end_is_refused_without_a_tile(tmp_path: Path) -> 
         assert not any(f"{a}-{b}" in json.dumps(answer) for a in range(7) for b in range(7))
         status, answer, _ = server.request("GET", "/rooms/nosuchroom/record")
         assert status == 404
+
+
+def test_a_first_schema_database_is_read_and_its_rooms_resume(tmp_path: Path) -> None:
+    """A database of schema 1 (the whole record stored with every action) is brought to
+    schema 2 in place: each room's record holds all its actions, and the game goes on."""
+    import asyncio
+    import sqlite3
+
+    from moonrules.table.storage import SCHEMA_VERSION, Storage
+
+    db = tmp_path / "table.sqlite3"
+    with Server(db) as server:
+        mine = server.create("standard", {"1": "basic", "2": "random"})
+        me = Player(server, mine["room"], mine["seats"][0]["token"], seed=3, mischief=0,
+                    stop_after=3)  # fmt: skip
+        me.start()
+        me.join(60)
+        assert me.error is None and me.last_state is not None
+    seq = me.last_state["seq"]
+    # what schema 1 stored: the record after every action, no count of the actions it holds
+    states = states_of(db, mine["room"])
+    with sqlite3.connect(db) as c:
+        from moonrules.records.record import to_record
+
+        c.execute(
+            "UPDATE rooms SET record = ? WHERE id = ?",
+            (json.dumps(to_record(states[seq])), mine["room"]),
+        )
+        c.execute("ALTER TABLE rooms DROP COLUMN record_seq")
+        c.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
+    storage = Storage(db)
+    try:
+        row = asyncio.run(storage.load(mine["room"]))
+    finally:
+        storage.close()
+    assert SCHEMA_VERSION == 2
+    assert row is not None and row.seq == row.record_seq == seq
+    with Server(db) as again, connect(again, mine["room"], mine["seats"][0]["token"]) as ws:
+        state = next_state(ws)
+        assert state["seq"] == seq and state["view"] == me.last_state["view"]

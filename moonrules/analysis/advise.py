@@ -38,7 +38,7 @@ from moonrules.game import Contract, Game, GameState, Hand, Phase
 from moonrules.game.deal import check_seed
 from moonrules.kernel.tables import LED_SUIT, STRENGTH, SUIT_MASK
 from moonrules.rules.auction import MOON, PASS, Auction, legal_calls
-from moonrules.rules.contract import typed
+from moonrules.rules.contract import check_arguments, typed
 from moonrules.rules.errors import ArgumentError, MoonError, wrong_type
 from moonrules.rules.ruleset import RuleSet, Scoring, as_rules
 from moonrules.rules.scoring import score_hand
@@ -377,6 +377,7 @@ def advise(
     ``progress``, if given, is called after each batch with the samples solved so far
     (over every trump) and the most there can be (``samples`` per trump).
     """
+    check_arguments(advise, locals())
     r = as_rules(rules)
     tiles_, calls_, chosen = _checked(hand, calls, trumps, samples, min_samples, half_width)
     check_seed(seed)

@@ -24,6 +24,7 @@ from moonrules.rules import positions
 from moonrules.rules.auction import MOON, PASS, Auction, call_name, check_call, legal_calls
 from moonrules.rules.clauses import trump_clause
 from moonrules.rules.contract import (
+    check_arguments,
     check_bool,
     check_instance,
     check_int,
@@ -360,6 +361,7 @@ def explain_trick(
     """
     from moonrules.rules.ruleset import PARTNERSHIP, STANDARD
 
+    check_arguments(explain_trick, locals())
     ts = list(trick)
     if rules is None:
         n = players if players is not None else 4 if len(ts) == 4 else 3
@@ -539,6 +541,7 @@ def explain_score(
     the rules do not have, tricks that are not one number per seat adding up to 7
     (SEAT-1, BID-4, TRICK-3), totals that are not one per side (SEAT-1, TEAM-1).
     """
+    check_arguments(explain_score, locals())
     positions.check_hand_result(rules, bidder, bid, tricks)
     if totals is not None:
         positions.check_scores(rules, totals, "totals")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -20,9 +19,15 @@ from moonrules.arbitration import (
     read_record,
     report_html,
 )
-from moonrules.records.jsontext import MAX_RECORD_BYTES, TooLarge, read_bounded, size_text
+from moonrules.cli.options import byte_count, check_output
+from moonrules.records.jsontext import (
+    MAX_RAISED_BYTES,
+    MAX_RECORD_BYTES,
+    TooLarge,
+    read_bounded,
+    size_text,
+)
 from moonrules.records.record import RecordError
-from moonrules.rules.errors import quote
 
 HELP = "check a game record (JSON or the text notation) and rule on its first illegal step"
 
@@ -34,7 +39,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--json",
         action="store_true",
-        help="print the protocol's replay answer as JSON instead of the report",
+        help="print the protocol's replay answer as JSON instead of the report "
+        "(spec/schema/check.schema.json)",
     )
     p.add_argument(
         "--html",
@@ -51,18 +57,9 @@ def add_max_bytes(p: argparse.ArgumentParser) -> None:
         type=byte_count,
         default=MAX_RECORD_BYTES,
         metavar="N",
-        help=f"refuse a record larger than N bytes (default {size_text(MAX_RECORD_BYTES)})",
+        help=f"refuse a record larger than N bytes (default {size_text(MAX_RECORD_BYTES)}, "
+        f"at most {size_text(MAX_RAISED_BYTES)})",
     )
-
-
-def byte_count(text: str) -> int:
-    """A positive number of bytes, as an option gives it: ``1000000``, ``64k``, ``16M``."""
-    m = re.fullmatch(r"([0-9]{1,12})([kKmMgG]?)", text.strip())
-    if m is None or int(m.group(1)) == 0:
-        raise argparse.ArgumentTypeError(
-            f"expected a positive number of bytes (like 16M or 500k), not {quote(text)}"
-        )
-    return int(m.group(1)) << {"": 0, "k": 10, "m": 20, "g": 30}[m.group(2).lower()]
 
 
 def read_text(path: str, max_bytes: int = MAX_RECORD_BYTES) -> tuple[str, str]:
@@ -89,7 +86,8 @@ def read_text(path: str, max_bytes: int = MAX_RECORD_BYTES) -> tuple[str, str]:
     except TooLarge:
         raise RecordError(
             "",
-            f"the record is larger than {size_text(max_bytes)} (the limit; --max-bytes raises it)",
+            f"the record is larger than {size_text(max_bytes)} (the limit; "
+            + ("no more is read)" if max_bytes >= MAX_RAISED_BYTES else "--max-bytes raises it)"),
         ) from None
     try:
         return data.decode("utf-8"), name
@@ -119,20 +117,28 @@ def unreadable(command: str, path: str, error: RecordError) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.html:
+        check_output(args.html, "--html")
     try:
         source, name = load(args.record, args.max_bytes)
         report: Report = check(source)
+        text = json.dumps(report.to_json(), indent=2) if args.json else format_report(report)
     except RecordError as e:
         return unreadable("check", args.record, e)
-    if args.json:
-        print(json.dumps(report.to_json(), indent=2))
-    else:
-        print(format_report(report))
+    except MemoryError:
+        return unreadable(
+            "check", args.record, RecordError("", "the record is too large to check here")
+        )
+    print(text)
+    del text
     if args.html:
-        title = f"Moon record check: {Path(name).name}"
+        page = report_html(report, title=f"Moon record check: {Path(name).name}")
         try:
-            Path(args.html).write_text(report_html(report, title=title), encoding="utf-8")
+            Path(args.html).write_text(page, encoding="utf-8")
         except OSError as e:
             e.filename = args.html if e.filename is None else e.filename
             raise
     return report.status
+
+
+__all__ = ["add_max_bytes", "byte_count", "load", "read_text", "run", "unreadable"]

@@ -4,14 +4,18 @@ The target command is started (split like a shell would, but run without one),
 spoken to with the protocol of ``spec/protocol.md`` over its standard input and
 output, and sent every selected vector. The first line printed is ``N passed, M
 failed`` (and how many were skipped as unsupported); the failures follow, grouped by
-cause with a count and one example each (``--verbose``: each one). The exit status is
-0 when every vector sent passes, 1 when any fails, 2 when the run cannot be made.
+cause with a count and one example each (``--verbose``: each one); ``--json`` prints
+the result as one JSON object instead. A target that fails five vectors in a row the same
+way (exits, hangs, writes garbage) is given up on, and the report says so once. The exit
+status is 0 when every vector sent passes, 1 when any fails (or the target was given up
+on), 2 when the run cannot be made.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import signal
 import sys
@@ -22,7 +26,7 @@ from types import FrameType
 from typing import TextIO
 
 from moonrules.cli.options import name_list, seconds
-from moonrules.conformance.conform import ConformError, conform
+from moonrules.conformance.conform import ConformError, conform, summary_json
 from moonrules.conformance.target import DEFAULT_TIMEOUT, TargetError, split_command
 
 HELP = "run the conformance vectors against another engine speaking the protocol"
@@ -90,6 +94,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--verbose", action="store_true", help="list every failure, not one per cause")
     p.add_argument("--quiet", action="store_true", help="no progress display on stderr")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result as one JSON object, every failure in it "
+        "(spec/schema/conform.schema.json)",
+    )
 
 
 class _Terminated(SystemExit):
@@ -169,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
     except TargetError as e:
         raise ConformError(str(e)) from None
     progress = None if args.quiet else _Progress(sys.stderr)
+    started = time.monotonic()
     with stopped_by_signals():
         try:
             outcomes, lines = conform(
@@ -189,6 +200,14 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if progress is not None:
                 progress.close()
+    if args.json:
+        answer = summary_json(
+            outcomes,
+            target=args.target,
+            compare=args.compare,
+            elapsed=time.monotonic() - started,
+        )
+        lines = [json.dumps(answer, indent=2)]
     if not print_lines(lines):
         return 141  # 128 + SIGPIPE, as a shell reports a reader gone away
     return 0 if all(o.status != "failed" and o.status != "not-sent" for o in outcomes) else 1

@@ -15,7 +15,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, TextIO
 
-from moonrules.cli.options import seconds, whole_number
+from moonrules.cli.options import check_output, seconds, whole_number
 
 if TYPE_CHECKING:
     from moonrules.conformance.fuzz import Progress
@@ -29,7 +29,8 @@ stops at its first finding, which is shrunk to a minimal request and reported wi
 answers, the clauses involved and a one-line reproduction; the run goes on, collecting
 up to --max-findings distinct findings per op (distinct by preset and clauses). A target
 that crashes, hangs (--timeout) or prints garbage is a finding; it is restarted and the
-run goes on with the other ops. An op the target answers with unknown-op is reported once
+run goes on with the other ops, until it fails five requests in a row the same way: then
+it is given up on, and the report says so. An op the target answers with unknown-op is reported once
 as unsupported and skipped (unless --require names it).
 Examples:
   moonrules fuzz --target "node engine.js" --seconds 60 --seed 1
@@ -135,7 +136,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--report",
         metavar="FILE",
-        help="also write the report to FILE (JSON if FILE ends in .json, else text)",
+        help="also write the report to FILE (JSON if FILE ends in .json, else text); "
+        "checked before the run starts",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the report as one JSON object (spec/schema/fuzz.schema.json)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress display on stderr")
     p.add_argument(
@@ -191,6 +198,8 @@ def run(args: argparse.Namespace) -> int:
     from moonrules.cli.conform import stopped_by_signals
     from moonrules.conformance.fuzz import fuzz
 
+    if args.report:
+        check_output(args.report, "--report")
     display = None if args.quiet else _Display(sys.stderr)
     with stopped_by_signals():
         try:
@@ -215,15 +224,17 @@ def run(args: argparse.Namespace) -> int:
         finally:
             if display is not None:
                 display.close()
-    if args.report:
-        with open(args.report, "w", encoding="utf-8") as f:
-            if args.report.endswith(".json"):
-                json.dump(report.to_json(), f, indent=2)
-                f.write("\n")
-            else:
-                f.write(report.to_text() + "\n")
     from moonrules.cli.conform import print_lines
 
-    if not print_lines(report.to_text().split("\n")):
+    text = report.to_text()
+    as_json = json.dumps(report.to_json(), indent=2)
+    if args.report:
+        try:
+            with open(args.report, "w", encoding="utf-8") as f:
+                f.write((as_json if args.report.endswith(".json") else text) + "\n")
+        except OSError as e:
+            e.filename = args.report if e.filename is None else e.filename
+            raise
+    if not print_lines([as_json] if args.json else text.split("\n")):
         return 141
     return 0 if report.ok else 1

@@ -1,4 +1,5 @@
-"""Argument types and checks the commands share: names, whole numbers, seconds, workers."""
+"""Argument types and checks the commands share: names, whole numbers, sizes, seconds,
+workers, and files to write."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from moonrules.records.jsontext import MAX_NUMBER_LENGTH
+from moonrules.records.jsontext import MAX_NUMBER_LENGTH, MAX_RAISED_BYTES, size_text
 from moonrules.rules.errors import ParseError, quote, shown
 
 MAX_WORKERS: Final = 4 * (os.cpu_count() or 1)
@@ -34,6 +35,56 @@ def whole_number(text: str) -> int:
         limit = f"at most {MAX_NUMBER_LENGTH} characters" if t.isascii() else "in ASCII digits"
         raise argparse.ArgumentTypeError(f"expected a whole number ({limit}), not {quote(text)}")
     return int(t)
+
+
+_BYTES: Final = re.compile(r"([0-9]{1,12})([kKmMgG]?)")
+_UNIT_SHIFT: Final = {"": 0, "k": 10, "m": 20, "g": 30}
+
+
+def byte_count(text: str) -> int:
+    """A positive number of bytes, as an option gives it: ``1000000``, ``64k``, ``16M``; at most
+    :data:`~moonrules.records.jsontext.MAX_RAISED_BYTES` (an argparse type: more is refused
+    in one line, before anything is read)."""
+    m = _BYTES.fullmatch(text.strip())
+    if m is None or int(m.group(1)) == 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a positive number of bytes (like 16M or 500k), not {quote(text)}"
+        )
+    value = int(m.group(1)) << _UNIT_SHIFT[m.group(2).lower()]
+    if value > MAX_RAISED_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"at most {size_text(MAX_RAISED_BYTES)} ({MAX_RAISED_BYTES >> 20}M), not {quote(text)}"
+        )
+    return value
+
+
+def check_output(path: str, option: str) -> None:
+    """Refuse ``path`` as the file ``option`` writes, before any work is done: a directory, a
+    directory that does not exist, or a place where no file can be written. A file that
+    exists is left as it is (it is replaced only when the work is done); one that does not
+    is created and removed again, to be sure. A device (``/dev/stdout``) is only checked
+    for permission."""
+    shown_path = quote(path, 240)
+    if os.path.isdir(path):
+        raise ParseError(f"{option}: cannot write {shown_path}: it is a directory")
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        raise ParseError(
+            f"{option}: cannot write {shown_path}: no directory {quote(directory, 240)}"
+        )
+    try:
+        if os.path.isfile(path):
+            with open(path, "ab"):
+                pass
+        elif os.path.lexists(path):
+            if not os.access(path, os.W_OK):
+                raise PermissionError(13, "Permission denied")
+        else:
+            with open(path, "xb"):
+                pass
+            os.unlink(path)
+    except OSError as e:
+        raise ParseError(f"{option}: cannot write {shown_path}: {e.strerror or e}") from None
 
 
 def _float(text: str) -> float:

@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from moonrules.cli.check import byte_count
+from moonrules.cli.options import byte_count
 from moonrules.conformance.serve import serve
-from moonrules.records.jsontext import MAX_LINE_BYTES, size_text
+from moonrules.records.jsontext import MAX_LINE_BYTES, MAX_RAISED_BYTES, size_text
 from moonrules.rules.errors import MoonError
 
 HELP = "answer JSON-lines protocol requests on stdin, one answer line each on stdout"
@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=MAX_LINE_BYTES,
         metavar="N",
         help="answer a request line longer than N bytes with bad-request "
-        f"(default {size_text(MAX_LINE_BYTES)})",
+        f"(default {size_text(MAX_LINE_BYTES)}, at most {size_text(MAX_RAISED_BYTES)})",
     )
 
 

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -32,6 +33,7 @@ from moonrules.conformance.protocol import OPS as PROTOCOL_OPS
 from moonrules.conformance.target import (
     DEFAULT_TIMEOUT,
     STARTUP_TIMEOUT,
+    FaultKind,
     Target,
     TargetCrash,
     TargetError,
@@ -41,9 +43,16 @@ from moonrules.conformance.target import (
     check_timeout,
     read_answer,
 )
-from moonrules.records.record import JSON, RecordError, rules_from_json
+from moonrules.records.jsontext import (
+    JSONTextError,
+    TooLarge,
+    loads,
+    read_bounded,
+    size_text,
+)
+from moonrules.records.record import JSON, RecordError, json_kind, rules_from_json
 from moonrules.rules.contract import check_arguments
-from moonrules.rules.errors import MoonError, ParseError
+from moonrules.rules.errors import MoonError, ParseError, quote
 from moonrules.rules.ruleset import rules_by_name
 
 VECTOR_DIRS: Final = (
@@ -63,8 +72,24 @@ CARRIER: Final = "tiles"
 """The op the protocol-level vectors (id echo, presets, rule objects) are written with;
 they are sent with another op the target supports when it does not support this one."""
 
-MAX_RESTARTS_IN_A_ROW: Final = 5
-"""A target that dies this many times in a row without answering once is given up on."""
+MAX_FAULTS_IN_A_ROW: Final = 5
+"""A target that has not answered any vector properly yet and fails this many in a row the
+same way (it exits, does not answer in time, or answers with something that is not a JSON
+object) is given up on: each such fault costs a restart, or the timeout."""
+
+MAX_FAULTS_IN_A_ROW_ONCE_ANSWERED: Final = 25
+"""The same, for a target that has answered a vector properly (right or wrong): more, for the
+vectors of a kind come together (17 unreadable lines in a row, which an engine may well fail
+alike), and one fault in them should not cost the rest of the run."""
+
+MAX_RESTARTS_IN_A_ROW: Final = MAX_FAULTS_IN_A_ROW
+"""The former name of :data:`MAX_FAULTS_IN_A_ROW`."""
+
+_FAULT_WORDS: Final[dict[str, str]] = {
+    "crash": "exited (or closed its output) without answering",
+    "timeout": "did not answer in time",
+    "garbage": "answered with a line that is not a JSON object",
+}
 
 _CLAUSE: Final = re.compile(r"[A-Z]+-[0-9]+")
 
@@ -139,11 +164,19 @@ def vector_dir() -> Path:
     )
 
 
+MAX_VECTOR_FILE_BYTES: Final = 64 * 2**20
+"""The largest vector file read (64 MiB; the shipped ones are under 2 MiB)."""
+
+
 def load_vectors(directory: Path | None = None) -> list[Vector]:
     """Every vector of every ``*.jsonl`` file of ``directory``, files in name order.
 
     Each file's provenance header is checked: a file whose content does not
-    match its hash was edited or damaged, and is refused.
+    match its hash was edited or damaged, and is refused. Each file is read as a
+    record is (:mod:`moonrules.records.jsontext`): at most :data:`MAX_VECTOR_FILE_BYTES`,
+    UTF-8, strict JSON nested at most 64 deep, and each vector must have the shape of
+    ``spec/schema/vector.schema.json``; anything else is a :class:`ConformError` of one
+    line naming the file and the line.
     """
     check_arguments(load_vectors, locals())
     directory = vector_dir() if directory is None else directory
@@ -152,32 +185,112 @@ def load_vectors(directory: Path | None = None) -> list[Vector]:
         raise ConformError(f"{directory} holds no vector files (*.jsonl)")
     out: list[Vector] = []
     for path in paths:
-        header, _, body = path.read_text(encoding="utf-8").partition("\n")
-        try:
-            provenance = json.loads(header)["provenance"]
-            digest = provenance["sha256"]
-        except (ValueError, KeyError, TypeError):
-            raise ConformError(f"{path}: the first line is not a provenance header") from None
+        header, _, body = _vector_text(path).partition("\n")
+        digest = _provenance_digest(header)
+        if digest is None:
+            raise ConformError(f"{path}:1: the first line is not a provenance header")
         if hashlib.sha256(body.encode("utf-8")).hexdigest() != digest:
             raise ConformError(
                 f"{path}: the vectors do not match the hash in their header; the file was "
                 "edited or damaged (regenerate it with scripts/gen_vectors.py)"
             )
         for number, text in enumerate(body.splitlines(), 2):
-            try:
-                v = json.loads(text)
-                out.append(
-                    Vector(
-                        name=v["name"],
-                        request=v["request"],
-                        expected=v["expected"],
-                        clauses=tuple(v["clauses"]),
-                        raw=bool(v.get("raw", False)),
-                    )
-                )
-            except (ValueError, KeyError, TypeError) as e:
-                raise ConformError(f"{path}:{number}: not a vector: {e}") from None
+            out.append(_vector(text, f"{path}:{number}"))
     return out
+
+
+def _vector_text(path: Path) -> str:
+    """The text of a vector file, read within :data:`MAX_VECTOR_FILE_BYTES`."""
+    if not stat.S_ISREG(os.stat(path).st_mode):  # (a FIFO would block the opening)
+        raise ConformError(f"{path}: not a regular file, so not a vector file")
+    with open(path, "rb") as f:
+        try:
+            data = read_bounded(f, MAX_VECTOR_FILE_BYTES)
+        except TooLarge:
+            raise ConformError(
+                f"{path}: larger than {size_text(MAX_VECTOR_FILE_BYTES)}, so not a vector file"
+            ) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ConformError(f"{path}: byte {e.start} is not UTF-8 text: not a vector file") from None
+
+
+def _provenance_digest(header: str) -> str | None:
+    try:
+        value = loads(header)
+    except JSONTextError:
+        return None
+    provenance = value.get("provenance") if isinstance(value, dict) else None
+    digest = provenance.get("sha256") if isinstance(provenance, dict) else None
+    return digest if isinstance(digest, str) else None
+
+
+_VECTOR_FIELDS: Final = ("name", "request", "expected", "clauses", "raw")
+
+
+def _vector(text: str, where: str) -> Vector:
+    """One line of a vector file as a :class:`Vector`; :class:`ConformError` naming ``where``
+    (``file:line``) and what is wrong."""
+    try:
+        v = loads(text)
+    except JSONTextError as e:
+        at = f" (column {e.column})" if e.column is not None else ""
+        raise ConformError(f"{where}: not JSON: {e.message}{at}") from None
+    problem = _vector_problem(v)
+    if problem is not None:
+        raise ConformError(f"{where}: not a vector: {problem}")
+    return Vector(
+        name=v["name"],
+        request=v["request"],
+        expected=v["expected"],
+        clauses=tuple(v["clauses"]),
+        raw=bool(v.get("raw", False)),
+    )
+
+
+def _vector_problem(v: JSON) -> str | None:
+    """What keeps ``v`` from being a vector (``spec/schema/vector.schema.json``), or ``None``."""
+    if not isinstance(v, dict):
+        return f"a vector is a JSON object, not {json_kind(v)}"
+    for key in v:
+        if key not in _VECTOR_FIELDS:
+            return f"unknown member {quote(key)}; a vector has {', '.join(_VECTOR_FIELDS)}"
+    for key in _VECTOR_FIELDS[:4]:
+        if key not in v:
+            return f"it has no {key!r}"
+    if not isinstance(v["name"], str) or not v["name"]:
+        return f"'name' is a non-empty string, not {json_kind(v['name'])}"
+    if "raw" in v and v["raw"] is not True:
+        return "'raw' is true when it is given"
+    if v.get("raw") and not isinstance(v["request"], str):
+        return f"the request of a raw vector is a string, not {json_kind(v['request'])}"
+    clauses = v["clauses"]
+    if not isinstance(clauses, list) or not all(
+        isinstance(c, str) and _CLAUSE.fullmatch(c) for c in clauses
+    ):
+        return "'clauses' is a list of clause IDs like \"BID-3\""
+    return _expected_problem(v["expected"])
+
+
+def _expected_problem(expected: JSON) -> str | None:
+    if not isinstance(expected, dict):
+        return f"'expected' is an answer object, not {json_kind(expected)}"
+    if "id" not in expected:
+        return "'expected' has no 'id'"
+    if not isinstance(expected.get("ok"), bool):
+        return "'expected' has no 'ok' (true or false)"
+    if expected["ok"]:
+        return None if "result" in expected else "'expected' is ok and has no 'result'"
+    error = expected.get("error")
+    if not isinstance(error, dict):
+        return "'expected' is not ok and has no 'error' object"
+    for key in ("code", "message"):
+        if not isinstance(error.get(key), str):
+            return f"'expected.error' has no {key!r} string"
+    if "rule" not in error or not (error["rule"] is None or isinstance(error["rule"], str)):
+        return "'expected.error' has no 'rule' (a clause ID or null)"
+    return None
 
 
 def select(
@@ -331,6 +444,8 @@ class Outcome:
     problem: str | None
     status: Status = "passed"
     sent: Vector | None = None
+    fault: FaultKind | None = None
+    """How the target failed to answer (``crash``, ``timeout``, ``garbage``), if it did."""
 
     @property
     def passed(self) -> bool:
@@ -344,10 +459,13 @@ class _Runner:
     require: frozenset[str]
     progress: Callable[[int, int, int], None] | None
     outcomes: list[Outcome] = attrs.Factory(list)
-    deaths: int = 0
     unsupported: dict[str, str] = attrs.Factory(dict)
     supported: list[str] = attrs.Factory(list)
     dead: str | None = None
+    total: int = 0
+    last_fault: TargetFault | None = None
+    answered: bool = False
+    """Whether the target has answered a vector properly (a JSON object) in this run."""
 
     def ask(self, v: Vector, original: Vector) -> Outcome:
         try:
@@ -358,37 +476,63 @@ class _Runner:
                     raise
                 # the previous vector's fault: it fails, and this one is sent afresh
                 self.outcomes[-1] = attrs.evolve(
-                    self.outcomes[-1], problem=str(extra), status="failed"
+                    self.outcomes[-1], problem=str(extra), status="failed", fault="garbage"
                 )
+                self.give_up_if_dead(extra)
+                if self.dead is not None:
+                    return self.not_sent(original)
                 line = self.target.ask(v.line)
             answer = read_answer(line)
         except TargetGarbage as garbage:
             self.target.stop()
-            self.deaths = 0
-            return Outcome(original, garbage.line, garbage.reason, "failed", v)
+            self.last_fault = garbage
+            return Outcome(original, garbage.line, garbage.reason, "failed", v, "garbage")
         except TargetFault as fault:
-            self.deaths += 1
-            if self.deaths >= MAX_RESTARTS_IN_A_ROW:
-                tail = fault.tail if isinstance(fault, TargetCrash) else ()
-                self.dead = (
-                    f"the target died {self.deaths} times in a row without answering; the "
-                    f"vectors left were not sent. Last: {fault}"
-                    + "".join(f"\n  stderr: {t}" for t in tail[-10:])
-                )
-            return Outcome(original, None, str(fault), "failed", v)
-        self.deaths = 0
+            self.last_fault = fault
+            return Outcome(original, None, str(fault), "failed", v, fault.kind)
         if v.op is not None and v.op in PROTOCOL_OPS and _unknown_op(answer, v.expected):
+            self.answered = True
             if v.op not in self.require:
                 self.unsupported.setdefault(v.op, line)
                 return Outcome(original, line, None, "unsupported", v)
         elif v.op is not None and v.op not in self.supported and v.op in PROTOCOL_OPS:
             self.supported.append(v.op)
+        self.answered = True
         problem = mismatch(v.expected, answer, self.level)
         return Outcome(original, line, problem, "failed" if problem else "passed", v)
 
+    def give_up_if_dead(self, last: TargetFault | None) -> None:
+        """Give up on the target when the vectors last asked failed in a row, one kind of
+        fault :data:`MAX_FAULTS_IN_A_ROW` times (:data:`MAX_FAULTS_IN_A_ROW_ONCE_ANSWERED`
+        once it has answered a vector properly); a proper answer, even a wrong one, ends
+        the run of faults."""
+        limit = MAX_FAULTS_IN_A_ROW_ONCE_ANSWERED if self.answered else MAX_FAULTS_IN_A_ROW
+        counts: dict[str, int] = {}
+        kind = None
+        for o in reversed(self.outcomes):
+            if o.fault is None:
+                break
+            counts[o.fault] = counts.get(o.fault, 0) + 1
+            if counts[o.fault] >= limit:
+                kind = o.fault
+                break
+        if kind is None:
+            return
+        left = self.total - len(self.outcomes)
+        tail = last.tail if isinstance(last, TargetCrash) else ()
+        problem = self.outcomes[-1].problem
+        self.dead = (
+            f"the target was given up on: it {_FAULT_WORDS[kind]} {limit} times "
+            f"in a row; the {left} vector{' left was' if left == 1 else 's left were'} not sent "
+            f"(last: {problem})" + "".join(f"\n  stderr: {t}" for t in tail[-10:])
+        )
+
+    def not_sent(self, v: Vector) -> Outcome:
+        return Outcome(v, None, f"not sent: {self.dead}", "not-sent")
+
     def run(self, v: Vector) -> None:
         if self.dead is not None:
-            self.outcomes.append(Outcome(v, None, "not sent", "not-sent"))
+            self.outcomes.append(self.not_sent(v))
             return
         sent = v
         if v.op in self.unsupported:
@@ -403,6 +547,8 @@ class _Runner:
             if carried is not None:
                 outcome = self.ask(carried, v)
         self.outcomes.append(outcome)
+        if outcome.fault is not None:
+            self.give_up_if_dead(self.last_fault)
         if self.progress is not None:
             failed = sum(o.status == "failed" for o in self.outcomes)
             self.progress(len(self.outcomes), failed, 0)
@@ -483,14 +629,17 @@ def run(
     compare: CompareLevel = "strict",
     require: Sequence[str] = (),
     progress: Callable[[int, int, int], None] | None = None,
+    startup_timeout: float = STARTUP_TIMEOUT,
 ) -> list[Outcome]:
     """Run ``vectors`` against the target command ``argv``; one outcome per vector, in order.
 
     The target is spoken to through :class:`moonrules.conformance.target.Target`. It is
     started once, and again after each time it dies, times out or writes a line
-    that is not a JSON object (that vector fails); after
-    :data:`MAX_RESTARTS_IN_A_ROW` deaths without an answer in between, the
-    remaining vectors are not sent (status ``not-sent``). A second line after an answer
+    that is not a JSON object (that vector fails); after :data:`MAX_FAULTS_IN_A_ROW`
+    faults of one kind without a proper answer in between
+    (:data:`MAX_FAULTS_IN_A_ROW_ONCE_ANSWERED` once it has answered one), it is given up on: the
+    remaining vectors are not sent (status ``not-sent``, their ``problem`` saying why,
+    once, in the same words). A second line after an answer
     (the protocol wants exactly one) fails the vector whose answer it followed,
     when it is seen before the next vector is sent (one after the last answer is
     not waited for); the target is started afresh and the next vector sent to it.
@@ -499,17 +648,20 @@ def run(
     answers with ``unknown-op`` is unsupported: its vectors are skipped (status
     ``unsupported``), unless it is in ``require``; the protocol-level vectors of
     :data:`CARRIER` are then sent with an op the target supports (:func:`carry`).
-    ``progress(done, failed, total)`` is called after each vector. Raises
-    :class:`OSError` if the command cannot be started at all.
+    ``progress(done, failed, total)`` is called after each vector. The timeout counts from
+    when the target reads a request; a target just started may take ``startup_timeout``
+    to read its first. Raises :class:`OSError` if the command cannot be started at all.
     """
-    target = Target(argv, timeout=timeout, env=env, cwd=cwd, startup_timeout=STARTUP_TIMEOUT)
+    target = Target(argv, timeout=timeout, env=env, cwd=cwd, startup_timeout=startup_timeout)
     target.start()
-    runner = _Runner(target, compare, frozenset(require), None)
+    runner = _Runner(target, compare, frozenset(require), None, total=len(vectors))
     if progress is not None:
         total = len(vectors)
         runner.progress = lambda done, failed, _: progress(done, failed, total)
-    # the carrier's vectors last, once the ops the target supports are known
-    order = sorted(range(len(vectors)), key=lambda i: vectors[i].op == CARRIER)
+    # the carrier's vectors last, once the ops the target supports are known; before them the
+    # lines that are no request (unreadable, or no object), which many engines answer alike:
+    # faults there say less about a target than faults in the ops it answers
+    order = sorted(range(len(vectors)), key=lambda i: _sending_order(vectors[i]))
     try:
         for i in order:
             runner.run(vectors[i])
@@ -517,6 +669,14 @@ def run(
         target.close()
     by_vector = dict(zip(order, runner.outcomes, strict=True))
     return [by_vector[i] for i in range(len(vectors))]
+
+
+def _sending_order(v: Vector) -> int:
+    """When ``v`` is sent: the ops' vectors first, then the lines that are no request
+    object, then the carrier's."""
+    if v.op == CARRIER:
+        return 2
+    return 1 if v.raw or not isinstance(v.request, dict) else 0
 
 
 def _compact(value: JSON) -> str:
@@ -548,7 +708,8 @@ def report(
     if ops:
         lines.append(f"unsupported (answered unknown-op, skipped): {', '.join(ops)}")
     if unsent:
-        lines.append(f"{len(unsent)} vectors were not sent: the target was given up on")
+        problem = unsent[0].problem or ""
+        lines.append(problem.removeprefix("not sent: ") or "the target was given up on")
     groups: dict[tuple[str, str, str, str], list[Outcome]] = {}
     for o in failed:
         groups.setdefault(_cause(o) if not verbose else (str(len(groups)), "", "", ""), []).append(
@@ -571,6 +732,53 @@ def report(
             more = f" and {len(members) - 4} more" if len(members) > 4 else ""
             lines.append(f"  also:     {others}{more} (--verbose lists each)")
     return lines
+
+
+def summary_json(
+    outcomes: Sequence[Outcome],
+    *,
+    target: str,
+    compare: CompareLevel = "strict",
+    elapsed: float | None = None,
+) -> dict[str, JSON]:
+    """The run as one JSON object (``spec/schema/conform.schema.json``): the counts, why the
+    target was given up on (if it was), the unsupported ops, and every failure."""
+    unsent = [o for o in outcomes if o.status == "not-sent"]
+    failed = [o for o in outcomes if o.status == "failed"]
+    unsupported: dict[str, JSON] = {}
+    for o in outcomes:
+        if o.status == "unsupported" and o.vector.op is not None:
+            unsupported.setdefault(o.vector.op, o.actual)
+    gave_up = (unsent[0].problem or "").removeprefix("not sent: ") if unsent else None
+    return {
+        "target": target,
+        "compare": compare,
+        "ok": not failed and not unsent,
+        "vectors": len(outcomes),
+        "passed": sum(o.passed for o in outcomes),
+        "failed": len(failed),
+        "skipped": sum(o.status == "unsupported" for o in outcomes),
+        "not_sent": len(unsent),
+        "gave_up": gave_up,
+        "unsupported": unsupported,
+        "elapsed": None if elapsed is None else round(elapsed, 3),
+        "failures": [_failure_json(o) for o in failed],
+    }
+
+
+def _failure_json(o: Outcome) -> dict[str, JSON]:
+    v = o.sent or o.vector
+    return {
+        "name": o.vector.name,
+        "op": o.vector.op,
+        "rules": o.vector.rules,
+        "clauses": list(v.clauses),
+        "problem": o.problem,
+        "fault": o.fault,
+        "request": v.line,
+        "expected": v.expected,
+        "actual": o.actual,
+    }
 
 
 def conform(
@@ -628,6 +836,8 @@ __all__ = [
     "CARRIER",
     "COMPARE_LEVELS",
     "DEFAULT_TIMEOUT",
+    "MAX_FAULTS_IN_A_ROW",
+    "MAX_FAULTS_IN_A_ROW_ONCE_ANSWERED",
     "MAX_RESTARTS_IN_A_ROW",
     "VECTOR_DIRS",
     "ConformError",
@@ -643,5 +853,6 @@ __all__ = [
     "report",
     "run",
     "select",
+    "summary_json",
     "vector_dir",
 ]

@@ -102,7 +102,19 @@ DEFAULT_MAX_FINDINGS: Final = 5
 BATCH: Final = 64
 """Requests in flight at a time to a target process."""
 MAX_FAULTS_IN_A_ROW: Final = 5
-"""A target that dies this many times in a row, each time before answering, is given up on."""
+"""A target that has not answered a request properly yet and fails this many drawn requests
+in a row the same way (it exits, hangs or writes garbage) is given up on: the run stops."""
+MAX_FAULTS_IN_A_ROW_ONCE_ANSWERED: Final = 25
+"""The same, once the target has answered a request properly (right or wrong)."""
+MAX_FAULT_SHRINKS: Final = 16
+"""Shrinking attempts at most for a crash or garbage finding of a process (each attempt that
+fails the same way costs a restart)."""
+_FAULTS: Final = ("crash", "timeout", "garbage")
+_FAULT_WORDS: Final = {
+    "crash": "exited (or closed its output) without answering",
+    "timeout": "did not answer in time",
+    "garbage": "answered with something that is not a protocol answer",
+}
 _REFERENCE_CACHE: Final = 100_000
 
 
@@ -143,10 +155,11 @@ class ProcessTarget(Target):
         timeout: float = DEFAULT_TIMEOUT,
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
+        startup_timeout: float = STARTUP_TIMEOUT,
     ) -> None:
         try:
             super().__init__(
-                command, timeout=timeout, cwd=cwd, env=env, startup_timeout=STARTUP_TIMEOUT
+                command, timeout=timeout, cwd=cwd, env=env, startup_timeout=startup_timeout
             )
         except TargetError as e:
             raise FuzzError(str(e)) from None
@@ -289,7 +302,10 @@ class _Engine:
         self.notes: list[str] = []
         self.excluded = 0
         self.gave_up: str | None = None
-        self.faults_in_a_row = 0
+        self.in_a_row: dict[str, int] = {}
+        """Faults of each kind since the last proper answer to a drawn request."""
+        self.answered = False
+        """Whether the target has answered a drawn request properly."""
         self.next_id = 0
         self.started = time.monotonic()
         self._cache: dict[str, Response] = {}
@@ -366,16 +382,12 @@ class _Engine:
         out: list[_Outcome | None] = [
             self.judge(op, r, e, a) for r, e, a in zip(requests_, expected, answers, strict=False)
         ]
-        crashes = 0
         for r in requests_[len(answers) :]:
             fields = {k: v for k, v in r.items() if k != "id"}
             outcome = self.ask_one(op, fields, r["id"])
             out.append(outcome)
-            if outcome is not None and outcome.kind == "timeout":
-                break  # the rest are not asked: each hang would cost the timeout
-            crashes = crashes + 1 if outcome is not None and outcome.kind == "crash" else 0
-            if crashes >= MAX_FAULTS_IN_A_ROW:
-                break  # nor to a target that keeps dying
+            if outcome is not None and outcome.kind in _FAULTS:
+                break  # the op is done with at its first fault: the rest are not asked
         return out
 
     # -- findings
@@ -398,24 +410,37 @@ class _Engine:
         want = outcome.expected.get("error")
         return not (isinstance(want, dict) and want.get("code") == "unknown-op")
 
+    def count(self, outcome: _Outcome | None) -> None:
+        """Count a drawn request's outcome toward giving up: a fault of the target adds to
+        its kind, a proper answer (agreeing or not) ends the run of faults. The run is given
+        up on when one kind reaches :data:`MAX_FAULTS_IN_A_ROW`
+        (:data:`MAX_FAULTS_IN_A_ROW_ONCE_ANSWERED` once a request was answered); said once,
+        in ``gave_up``."""
+        if outcome is None or outcome.kind not in _FAULTS:
+            self.in_a_row.clear()
+            self.answered = True
+            return
+        n = self.in_a_row[outcome.kind] = self.in_a_row.get(outcome.kind, 0) + 1
+        limit = MAX_FAULTS_IN_A_ROW_ONCE_ANSWERED if self.answered else MAX_FAULTS_IN_A_ROW
+        if n < limit or self.gave_up is not None:
+            return
+        tail = "; ".join(outcome.tail[-3:])
+        said = "its last error output" in outcome.detail
+        self.gave_up = (
+            f"the target was given up on: it {_FAULT_WORDS[outcome.kind]} {n} times in a row; "
+            f"the run stopped (last: {outcome.detail}"
+            + (f"; its last error output: {tail}" if tail and not said else "")
+            + ")"
+        )
+
     def record(self, op: str, case: _Case, outcome: _Outcome, examples: int) -> bool:
         """Take in an outcome; True when the op is done with (unsupported, or the run is)."""
-        dead = outcome.kind == "crash" and self.process is not None and self.process.answered == 0
-        self.faults_in_a_row = self.faults_in_a_row + 1 if dead else 0
         if self.unsupported_answer(op, outcome):
             if op not in self.require:
                 self.unsupported[op] = _dump(outcome.actual)
                 self.cases[op] = 0  # nothing of it was compared
                 return True
             outcome = attrs.evolve(outcome, kind="unsupported", detail="answered unknown-op")
-        if self.faults_in_a_row >= MAX_FAULTS_IN_A_ROW:
-            tail = "; ".join(outcome.tail[-3:])
-            self.gave_up = (
-                f"the target died {self.faults_in_a_row} times in a row without answering "
-                f"a request; the run stopped (last: {outcome.detail}"
-                + (f"; its last error output: {tail}" if tail else "")
-                + ")"
-            )
         key = self._key(op, outcome)
         if key in self._seen:
             return self.op_done(op)
@@ -455,9 +480,12 @@ class _Engine:
         best = outcome
         deadline = time.monotonic() + self.shrink_seconds
         tries = 0
+        budget = MAX_FAULT_SHRINKS if self.process is not None and outcome.kind in _FAULTS else None
 
         def attempt(choices: list[int], current: list[int]) -> list[int] | None:
             nonlocal best, tries
+            if (budget is not None and tries >= budget) or self.done:
+                return None  # the budget is spent: nothing more is asked
             tries += 1
             if self.progress is not None and tries % 20 == 0:
                 self.report_progress(op, True)
@@ -534,6 +562,7 @@ class _Engine:
         outcomes = self.ask_batch(op, [c.fields for c in chosen])
         for case, outcome in zip(chosen, outcomes, strict=False):
             self.cases[op] += 1
+            self.count(outcome)
             if outcome is not None and self.record(op, case, outcome, self.cases[op]):
                 return True
         self.report_progress(op)
@@ -639,6 +668,7 @@ def fuzz(
     max_findings: int = DEFAULT_MAX_FINDINGS,
     exhaustive: bool = False,
     batch: int = BATCH,
+    startup_timeout: float = STARTUP_TIMEOUT,
 ) -> FuzzReport:
     """Fuzz ``target`` against the reference; the report of what disagreed, shrunk.
 
@@ -658,7 +688,9 @@ def fuzz(
     ``max_findings`` distinct ones per op (by kind, preset and clauses), each shrunk.
     ``exhaustive``: send every legal request of the finite ops instead
     (:func:`moonrules.conformance.spaces.exhaustive`); ``seconds`` then caps the run.
-    ``progress`` is called now and then. ``reference`` replaces
+    ``progress`` is called now and then. The timeout counts from when the target reads a
+    request; a process just started may take ``startup_timeout`` to read its first.
+    ``reference`` replaces
     :func:`moonrules.conformance.protocol.handle` (for tests).
     """
     check_arguments(fuzz, locals())
@@ -690,7 +722,9 @@ def fuzz(
     owned: ProcessTarget | None = None
     process: ProcessTarget | None = None
     if isinstance(target, str):
-        owned = process = ProcessTarget(target, timeout=timeout, cwd=cwd, env=env)
+        owned = process = ProcessTarget(
+            target, timeout=timeout, cwd=cwd, env=env, startup_timeout=startup_timeout
+        )
         process.start()
         call: Handler = process
         name = process.display
@@ -797,14 +831,16 @@ def _run_random(
                 step(state, min(batch, examples - engine.cases[state.op]))
         return
     size = min(8, batch)  # short turns first, so that every op is reached in a short run
-    while time.monotonic() < deadline and not engine.done:
+    first = True  # every op has its first turn, however short the time
+    while (first or time.monotonic() < deadline) and not engine.done:
         pending = [s for s in states if not s.done and s.op not in engine.unsupported]
         if not pending:
             break
         for state in pending:
-            if time.monotonic() >= deadline or engine.done:
+            if (not first and time.monotonic() >= deadline) or engine.done:
                 break
             step(state, size)
+        first = False
         size = min(batch, size * 2)
 
 
@@ -862,6 +898,8 @@ __all__ = [
     "DEFAULT_EXAMPLES",
     "DEFAULT_MAX_FINDINGS",
     "DEFAULT_TIMEOUT",
+    "MAX_FAULTS_IN_A_ROW",
+    "MAX_FAULTS_IN_A_ROW_ONCE_ANSWERED",
     "OPS",
     "Finding",
     "FuzzError",

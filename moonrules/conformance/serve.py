@@ -30,12 +30,14 @@ from moonrules.conformance.protocol import (
 )
 from moonrules.records.jsontext import (
     MAX_LINE_BYTES,
+    MAX_RAISED_BYTES,
     JSONTextError,
     TooLarge,
+    check_limit,
     read_line,
     skip_line,
 )
-from moonrules.rules.contract import check_arguments, check_int
+from moonrules.rules.contract import check_arguments
 
 JSON = Any
 Handler = Callable[[dict[str, JSON]], dict[str, JSON]]
@@ -78,10 +80,11 @@ def serve(
 
     ``handler`` answers each line that is a JSON object (default: the reference,
     :func:`moonrules.conformance.protocol.handle`); every other line gets the
-    reference's error answer. Returns at the end of ``source``.
+    reference's error answer. Returns at the end of ``source``. ``max_line_bytes`` is from 1
+    to :data:`~moonrules.records.jsontext.MAX_RAISED_BYTES` (64 MiB).
     """
     check_arguments(serve, locals())
-    check_int(max_line_bytes, "max_line_bytes", 1, what="a number of bytes")
+    check_limit(max_line_bytes, "max_line_bytes", MAX_RAISED_BYTES)
     count = 0
     while True:
         line = read_line(source, max_line_bytes)

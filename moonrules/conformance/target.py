@@ -47,22 +47,34 @@ a fault.
 from __future__ import annotations
 
 import contextlib
-import json
 import math
 import os
 import queue
 import select
 import shlex
 import signal
+import socket
 import subprocess
+import sys
 import threading
 import time
+from array import array
 from collections import deque
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import IO, ClassVar, Final, Literal
 
+from moonrules.records.jsontext import MAX_DEPTH, JSONTextError, loads
 from moonrules.records.record import JSON
 from moonrules.rules.errors import MoonError, PicklableError
+
+try:
+    import fcntl
+    import termios
+
+    _FIONREAD: int | None = termios.FIONREAD
+except ImportError:  # pragma: no cover - not POSIX
+    _FIONREAD = None
 
 FaultKind = Literal["crash", "timeout", "garbage"]
 
@@ -81,8 +93,8 @@ CLOSE_GRACE: Final = 1.0
 MAX_ANSWER_BYTES: Final = 16 * 2**20
 """The longest answer line read (16 MiB); a longer one is garbage."""
 
-MAX_ANSWER_DEPTH: Final = 64
-"""The deepest nesting of arrays and objects accepted in an answer."""
+MAX_ANSWER_DEPTH: Final = MAX_DEPTH
+"""The deepest nesting of arrays and objects accepted in an answer (as in a record)."""
 
 MAX_PENDING_CHUNKS: Final = 256
 """Chunks of output (64 KiB at most, or one long line) read ahead of the caller, at most;
@@ -219,48 +231,92 @@ def check_timeout(value: float, what: str = "the timeout") -> float:
 def read_answer(text: str) -> dict[str, JSON]:
     """An answer line read as a JSON object; :class:`TargetGarbage` if it is not one.
 
-    Strict JSON (``NaN`` and ``Infinity`` refused), nested at most
-    :data:`MAX_ANSWER_DEPTH` deep.
+    Strict JSON, read as a record is (:func:`moonrules.records.jsontext.loads`: ``NaN`` and
+    ``Infinity`` refused, nested at most :data:`MAX_ANSWER_DEPTH` deep, numbers of at most
+    100 characters, a member named once), in time linear in its length.
     """
     try:
-        value = json.loads(text, parse_constant=_refuse_constant)
-    except RecursionError:
-        raise TargetGarbage("the answer is nested too deeply", text) from None
-    except ValueError:
+        value = loads(text)
+    except JSONTextError as e:
+        if "nested" in e.message:
+            raise TargetGarbage(
+                f"the answer is nested more than {MAX_ANSWER_DEPTH} deep", text
+            ) from None
         raise TargetGarbage("the answer is not JSON", text) from None
     if not isinstance(value, dict):
         raise TargetGarbage("the answer is JSON but not an object", text)
-    brackets = text.count("[") + text.count("{")  # (an upper bound of the depth, quickly)
-    if brackets > MAX_ANSWER_DEPTH and _depth(value) > MAX_ANSWER_DEPTH:
-        raise TargetGarbage(f"the answer is nested more than {MAX_ANSWER_DEPTH} deep", text)
     return value
 
 
-def _refuse_constant(name: str) -> JSON:
-    raise ValueError(f"{name} is not JSON")
+_KEEPER: Final = Path(__file__).resolve().with_name("keeper.py")
+"""The script that runs a target as a child subreaper's child (see :mod:`.keeper`)."""
+
+KEEPER_START_TIMEOUT: Final = 60.0
+"""Seconds the keeper may take to start the target and say so (a loaded machine)."""
 
 
-def _depth(value: JSON) -> int:
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if isinstance(v, (list, dict)):
-            deepest = max(deepest, d)
-            if d > MAX_ANSWER_DEPTH:
-                return d
-            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
-    return deepest
+def _kept() -> bool:
+    """Whether targets run under the keeper: on Linux, from a Python that can run it."""
+    return sys.platform.startswith("linux") and bool(sys.executable) and _KEEPER.is_file()
+
+
+class _Input:
+    """The target's standard input, as the writer thread fills it, and how much of it the
+    target has read: the bytes written less those still in the pipe (``FIONREAD``, which
+    Linux answers on the writing end too)."""
+
+    def __init__(self, stream: IO[bytes]) -> None:
+        self.stream = stream
+        self.fd = stream.fileno()
+        self.lock = threading.Lock()
+        self.written = 0
+        self.closed = False
+        self.counting = _FIONREAD is not None
+
+    def write(self, data: memoryview) -> int:
+        """Write what the pipe takes now (the descriptor does not block)."""
+        with self.lock:
+            if self.closed:
+                raise ValueError("closed")
+            n = os.write(self.fd, data)
+            self.written += n
+            return n
+
+    def close(self) -> None:
+        with self.lock:
+            self.closed = True
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.close()
+
+    def consumed(self) -> int | None:
+        """How many bytes of the input the target has read; ``None`` if that cannot be told."""
+        with self.lock:
+            if self.closed or not self.counting or _FIONREAD is None:
+                return None
+            unread = array("i", [0])
+            try:
+                fcntl.ioctl(self.fd, _FIONREAD, unread)
+            except OSError:
+                self.counting = False
+                return None
+            return self.written - unread[0]
+
+
+Chunk = list[tuple[bytes, int | None]]
+"""Lines of the target's output read at once, each with :meth:`_Input.consumed` as it was
+just after they were read."""
 
 
 class Target:
     """A protocol server run as a subprocess (see the module's documentation).
 
     ``command`` is a command line (split like a shell would) or an argument
-    vector; ``timeout`` the default seconds a request may wait for its answer;
-    ``startup_timeout``, if given, how long the first answer after the first start may
-    take, if that is longer (the target is loading; see :data:`STARTUP_TIMEOUT`).
-    :meth:`start` raises :class:`OSError` if the command cannot be run. Use it as
-    a context manager, or call :meth:`close`.
+    vector; ``timeout`` the default seconds a request may wait for its answer once
+    the target has read it; ``startup_timeout``, if given, how long a target just
+    started may take to read its first request (and the first answer of the first
+    start may take, at least), if that is longer (it is loading; see
+    :data:`STARTUP_TIMEOUT`). :meth:`start` raises :class:`OSError` if the command
+    cannot be run. Use it as a context manager, or call :meth:`close`.
     """
 
     def __init__(
@@ -283,13 +339,21 @@ class Target:
         self.answered = 0
         """How many requests the target answered since it was last started."""
         self.proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[list[bytes] | None] = queue.Queue(MAX_PENDING_CHUNKS)
-        self._ready: deque[bytes] = deque()
+        """The process started: the keeper (see :mod:`.keeper`) on Linux, else the target."""
+        self.pid: int | None = None
+        """The target's process id."""
+        self._lines: queue.Queue[Chunk | None] = queue.Queue(MAX_PENDING_CHUNKS)
+        self._ready: deque[tuple[bytes, int | None]] = deque()
         self._writes: queue.Queue[bytes | None] = queue.Queue()
         self._stderr: deque[bytes] = deque(maxlen=TAIL_LINES)
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._exited_at: float | None = None
+        self._input: _Input | None = None
+        self._control: socket.socket | None = None
+        self._queued = 0
+        self._pending: deque[tuple[int, bytes]] = deque()
+        """The requests sent and not answered yet: where each ends in the input, its bytes."""
 
     @property
     def display(self) -> str:
@@ -311,32 +375,42 @@ class Target:
         if self.running:
             return
         self.stop()
-        proc = subprocess.Popen(
-            self.argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env=self.env,
-            cwd=self.cwd,
-            start_new_session=os.name == "posix",
-        )
+        if _kept():
+            proc, pid = self._start_kept()
+        else:
+            proc = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=self.env,
+                cwd=self.cwd,
+                start_new_session=os.name == "posix",
+            )
+            pid = proc.pid
         self.starts += 1
         self.answered = 0
         self.proc = proc
+        self.pid = pid
         self._exited_at = None
         self._lines = queue.Queue(MAX_PENDING_CHUNKS)
         self._ready = deque()
         self._writes = queue.Queue()
         self._stderr = deque(maxlen=TAIL_LINES)
         self._stop = threading.Event()
+        self._queued = 0
+        self._pending = deque()
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        self._input = _Input(proc.stdin)
         stop = self._stop
         self._threads = [
             threading.Thread(
-                target=_pump_lines, args=(proc.stdout.fileno(), self._lines, stop), daemon=True
+                target=_pump_lines,
+                args=(proc.stdout.fileno(), self._lines, stop, self._input),
+                daemon=True,
             ),
             threading.Thread(
-                target=_pump_writes, args=(proc.stdin, self._writes, stop), daemon=True
+                target=_pump_writes, args=(self._input, self._writes, stop), daemon=True
             ),
             threading.Thread(
                 target=_pump_tail, args=(proc.stderr.fileno(), self._stderr, stop), daemon=True
@@ -345,75 +419,194 @@ class Target:
         for t in self._threads:
             t.start()
 
+    def _start_kept(self) -> tuple[subprocess.Popen[bytes], int]:
+        """Start the target under a keeper (see :mod:`.keeper`); the keeper and the target's pid."""
+        ours, theirs = socket.socketpair()
+        try:
+            proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", str(_KEEPER), str(theirs.fileno()), *self.argv],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=self.env,
+                cwd=self.cwd,
+                start_new_session=True,
+                pass_fds=(theirs.fileno(),),
+            )
+        except BaseException:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        reply = b""
+        ours.settimeout(KEEPER_START_TIMEOUT)
+        with contextlib.suppress(OSError):
+            while not reply.endswith(b"\n") and len(reply) < 4096:
+                part = ours.recv(4096)
+                if not part:
+                    break
+                reply += part
+        ours.settimeout(None)
+        words = reply.decode("utf-8", "replace").split(" ", 2)
+        if words[0] == "ok" and len(words) == 2 and words[1].strip().isdigit():
+            self._control = ours
+            return proc, int(words[1])
+        ours.close()
+        _kill_group(proc)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        if words[0] == "error" and len(words) == 3 and words[1].isdigit():
+            raise OSError(int(words[1]), words[2].strip(), self.argv[0])
+        raise OSError(
+            f"the target {self.argv[0]!r} could not be started (its keeper did not start)"
+        )
+
     def _check_stray(self) -> None:
         """Stop the target if it wrote a line out of turn (raised) or exited after answering."""
         if self.proc is None:
             return
         stray: bytes | None = None
         if self._ready:
-            stray = self._ready[0]
+            stray = self._ready[0][0]
         else:
             with contextlib.suppress(queue.Empty):
                 chunk = self._lines.get_nowait()
                 if chunk is None:
                     self.stop()
                     return
-                stray = chunk[0]
+                stray = chunk[0][0]
         if stray is not None:
             self.stop()
             raise _garbage_line(stray, after_answer=self.answered > 0)
         if self.proc is not None and self.proc.poll() is not None:
             self.stop()  # it exited quietly after its last answer
 
+    def _queue(self, lines: Sequence[str]) -> None:
+        """Hand request lines (no line feeds) to the writer, noting where each ends."""
+        data = []
+        for line in lines:
+            raw = line.encode("utf-8", errors="surrogatepass") + b"\n"
+            self._queued += len(raw)
+            self._pending.append((self._queued, raw))
+            data.append(raw)
+        self._writes.put(b"".join(data))
+
     def send(self, line: str) -> None:
         """Write one request line (no line feed), starting the target if it does not run."""
         self.start()
-        self._writes.put(line.encode("utf-8", errors="surrogatepass") + b"\n")
+        self._queue([line])
+
+    def _read(self, end: int) -> bool | None:
+        """Whether the target has read the request whose line ends at ``end`` in its input
+        (its line feed aside); ``None`` if that cannot be told."""
+        consumed = self._input.consumed() if self._input is not None else None
+        return None if consumed is None else consumed >= end - 1
+
+    def _left_unread(self) -> bool:
+        """Whether the target, which answered since it was started, ended without reading
+        any of the next request: it exited after its last answer, and is not at fault."""
+        if self.answered == 0 or not self._pending:
+            return False
+        consumed = self._input.consumed() if self._input is not None else None
+        end, raw = self._pending[0]
+        return consumed is not None and consumed <= end - len(raw)
+
+    def _restart_with_pending(self) -> None:
+        """Start the target again and send it the requests not answered yet."""
+        lines = [raw[:-1].decode("utf-8", errors="surrogatepass") for _, raw in self._pending]
+        self.stop()
+        self.start()
+        self._queue(lines)
 
     def receive(self, timeout: float | None = None) -> str:
-        """The next answer line, without its line end; a :class:`TargetFault` if none comes."""
+        """The next answer line, without its line end; a :class:`TargetFault` if none comes.
+
+        The timeout counts from the moment the target has read the request (a target just
+        started may take ``startup_timeout`` to read it); where that cannot be told, from
+        the call. A target that exits after its last answer without reading the request is
+        started again and sent it, once.
+        """
         wait = self.timeout if timeout is None else check_timeout(timeout)
-        within = f"{wait:g} s"
-        if self.starts == 1 and self.answered == 0 and self.startup_timeout is not None:
-            if self.startup_timeout > wait:
-                within = f"{self.startup_timeout:g} s (the first answer; {within} after)"
-            wait = max(wait, self.startup_timeout)
-        deadline = time.monotonic() + wait
+        self._await_line(wait)
+        end = self._pending[0][0] if self._pending else None  # (after any restart)
+        answer, consumed = self._ready.popleft()
+        if answer == _OVERLONG:
+            self.stop()
+            raise TargetGarbage(f"the answer is longer than {MAX_ANSWER_BYTES} bytes", "(not read)")
+        if end is not None and consumed is not None and consumed < end - 1:
+            # read before the target had read the request: not its answer, a line too many
+            self.stop()
+            raise TargetExtraLine(_text(answer), after_answer=self.answered > 0)
+        if self._pending:
+            self._pending.popleft()
+        self.answered += 1
+        return _text(answer)
+
+    def _await_line(self, wait: float) -> None:
+        """Wait until a line of output is ready; a :class:`TargetFault` if none comes."""
+        started = time.monotonic()
+        read_at: float | None = None
+        restarted = False
         while not self._ready:
             try:
                 chunk = self._lines.get(timeout=_POLL)
             except queue.Empty:
                 chunk = []
-            if chunk is None:
-                raise self._crashed()
             if chunk:
                 self._ready.extend(chunk)
-                break
+                return
             now = time.monotonic()
-            proc = self.proc
-            if proc is None:
-                raise TargetCrash(None, "")
-            if proc.poll() is not None:  # exited; its output may be held open by a child
-                if self._exited_at is None:
-                    self._exited_at = now
-                elif now - self._exited_at > _EXIT_GRACE:
-                    raise self._crashed()
-            if now > deadline:
+            if chunk is None or self._exited(now):
+                if not restarted and self._left_unread():
+                    self._restart_with_pending()
+                    restarted, started, read_at = True, now, None
+                    continue
+                raise self._crashed()
+            if read_at is None:
+                read = self._read(self._pending[0][0]) if self._pending else None
+                if read is None or read:
+                    read_at = now
+            late = self._late(now, started, read_at, wait)
+            if late is not None:
                 self.stop()
-                raise TargetTimeout(f"no answer within {within}; the target was stopped")
-        answer = self._ready.popleft()
-        if answer == _OVERLONG:
-            self.stop()
-            raise TargetGarbage(f"the answer is longer than {MAX_ANSWER_BYTES} bytes", "(not read)")
-        self.answered += 1
-        return _text(answer)
+                raise TargetTimeout(f"no answer within {late}; the target was stopped")
+
+    def _exited(self, now: float) -> bool:
+        """Whether the target exited a while ago (its output may be held open by a child
+        it left, where no keeper kills those)."""
+        proc = self.proc
+        if proc is None:
+            raise TargetCrash(None, "")
+        if proc.poll() is None:
+            return False
+        if self._exited_at is None:
+            self._exited_at = now
+        return now - self._exited_at > _EXIT_GRACE
+
+    def _late(self, now: float, started: float, read_at: float | None, wait: float) -> str | None:
+        """How long the answer was waited for, if that is past its time; else ``None``."""
+        startup = max(wait, self.startup_timeout or 0.0)
+        first = self.answered == 0
+        if read_at is None:  # not read yet: the target is starting, or stuck on the last one
+            limit = startup if first else wait
+            return f"{limit:g} s (it did not read the request)" if now - started > limit else None
+        deadline = read_at + wait
+        within = f"{wait:g} s"
+        if first and self.starts == 1 and startup > wait:
+            deadline = max(deadline, started + startup)
+            within = f"{startup:g} s (the first answer; {within} after)"
+        return within if now > deadline else None
 
     def ask(self, line: str, timeout: float | None = None) -> str:
         """Send one request line (no line feed); the answer line, without its line end.
 
         Starts the target if it does not run. Raises :class:`TargetExtraLine` (the
-        request is not sent), :class:`TargetTimeout`, :class:`TargetCrash` or
-        :class:`TargetGarbage` (an answer too long to read).
+        request is not sent, or not answered), :class:`TargetTimeout`,
+        :class:`TargetCrash` or :class:`TargetGarbage` (an answer too long to read).
         """
         self._check_stray()
         self.send(line)
@@ -453,8 +646,7 @@ class Target:
         except TargetFault as fault:
             return fault
         self.start()
-        text = "".join(line + "\n" for line in lines)
-        self._writes.put(text.encode("utf-8", errors="surrogatepass"))
+        self._queue(lines)
         return None
 
     def receive_many(self, n: int) -> tuple[list[str], TargetFault | None]:
@@ -473,7 +665,7 @@ class Target:
         status = None
         if proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
-                status = proc.wait(timeout=1.0)
+                status = proc.wait(timeout=0.5)  # (one that closed its output may live on)
         if len(self._threads) == 3:
             self._threads[2].join(timeout=0.5)  # the rest of its error output
         tail = self.stderr_tail
@@ -481,24 +673,38 @@ class Target:
         return TargetCrash(status, clip(tail[-1], 300) if tail else "", tail)
 
     def stop(self) -> None:
-        """Kill the target if it runs, with its whole process group; every wait is bounded."""
+        """Kill the target if it runs, with every process it started; every wait is bounded.
+
+        Under the keeper, the keeper kills them all (those that left the target's process
+        group included) and exits; otherwise the target's process group is killed.
+        """
         proc = self.proc
         self.proc = None
         if proc is None:
             return
         self._stop.set()
+        if self.pid is not None and self.pid != proc.pid:
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, signal.SIGKILL)  # the target's own group, at once
+        control, self._control = self._control, None
+        if control is not None:
+            control.close()  # the keeper kills whatever is left under it, and exits
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=5)
         _kill_group(proc)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
         for t in self._threads:
             t.join(timeout=1.0)
+        if self._input is not None:
+            self._input.close()
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
 
     def close(self, grace: float = CLOSE_GRACE) -> None:
-        """End the target's input, give it ``grace`` seconds to exit, then kill its group."""
+        """End the target's input, give it ``grace`` seconds to exit, then kill what is left."""
         proc = self.proc
         if proc is not None and proc.poll() is None:
             self._writes.put(None)
@@ -514,7 +720,7 @@ class Target:
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the target's process group (the target, and any child it left behind)."""
+    """SIGKILL the process group of ``proc`` (and ``proc``, if that fails)."""
     if os.name != "posix":  # pragma: no cover
         with contextlib.suppress(OSError):
             proc.kill()
@@ -536,9 +742,7 @@ def _text(line: bytes) -> str:
     return line.decode("utf-8", errors="replace").rstrip("\r\n")
 
 
-def _put(
-    out: queue.Queue[list[bytes] | None], item: list[bytes] | None, stop: threading.Event
-) -> bool:
+def _put(out: queue.Queue[Chunk | None], item: Chunk | None, stop: threading.Event) -> bool:
     """Put ``item``, waiting while the queue is full; False when told to stop."""
     while not stop.is_set():
         try:
@@ -564,16 +768,20 @@ def _readable(fd: int, stop: threading.Event) -> bytes | None:
     return None
 
 
-def _pump_lines(fd: int, out: queue.Queue[list[bytes] | None], stop: threading.Event) -> None:
+def _pump_lines(
+    fd: int, out: queue.Queue[Chunk | None], stop: threading.Event, source: _Input
+) -> None:
     """Split the target's output into lines, none longer than :data:`MAX_ANSWER_BYTES`;
-    the lines of each chunk read are queued together."""
+    the lines of each chunk read are queued together, with how much of its input the
+    target had read by then (an answer cannot come before its request was read)."""
     buf = bytearray()
     skipping = False  # the rest of an overlong line
     while (chunk := _readable(fd, stop)) is not None:
-        lines: list[bytes] = []
+        consumed = source.consumed()
+        lines: Chunk = []
         if not chunk:
             if buf:
-                lines.append(bytes(buf))
+                lines.append((bytes(buf), consumed))
             if lines and not _put(out, lines, stop):
                 return
             _put(out, None, stop)
@@ -587,11 +795,11 @@ def _pump_lines(fd: int, out: queue.Queue[list[bytes] | None], stop: threading.E
                 if len(buf) > MAX_ANSWER_BYTES:
                     buf.clear()
                     skipping = True
-                    lines.append(_OVERLONG)
+                    lines.append((_OVERLONG, consumed))
             if nl < 0:
                 break
             if not skipping:
-                lines.append(bytes(buf))
+                lines.append((bytes(buf), consumed))
             buf.clear()
             skipping = False
             start = nl + 1
@@ -599,13 +807,11 @@ def _pump_lines(fd: int, out: queue.Queue[list[bytes] | None], stop: threading.E
             return
 
 
-def _pump_writes(
-    stream: IO[bytes], lines: queue.Queue[bytes | None], stop: threading.Event
-) -> None:
-    """Write the queued request lines; the input is closed at ``None``, or when told to stop."""
-    fd = stream.fileno()
+def _pump_writes(target: _Input, lines: queue.Queue[bytes | None], stop: threading.Event) -> None:
+    """Write the queued request lines; the input is closed at ``None``. A target that
+    stopped reading ends the writing, but its input stays open (to tell what it read)."""
     with contextlib.suppress(OSError, ValueError):
-        os.set_blocking(fd, False)
+        os.set_blocking(target.fd, False)
     try:
         while not stop.is_set():
             try:
@@ -613,19 +819,18 @@ def _pump_writes(
             except queue.Empty:
                 continue
             if line is None:
-                break
+                target.close()
+                return
             view = memoryview(line)
             while view and not stop.is_set():
-                _, ready, _ = select.select([], [fd], [], _POLL)
+                _, ready, _ = select.select([], [target.fd], [], _POLL)
                 if ready:
                     try:
-                        view = view[os.write(fd, view) :]
+                        view = view[target.write(view) :]
                     except BlockingIOError:
                         continue
     except (OSError, ValueError):  # it stopped reading: its answer will not come either
         pass
-    with contextlib.suppress(OSError, ValueError):
-        stream.close()
 
 
 def _pump_tail(fd: int, tail: deque[bytes], stop: threading.Event) -> None:

@@ -27,10 +27,12 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
+from collections.abc import Callable
 from itertools import accumulate
 from typing import IO, Any, Final
 
-from moonrules.rules.errors import PicklableError, quote
+from moonrules.rules.errors import PicklableError, quote, shown, wrong_type
 
 JSON = Any
 
@@ -45,6 +47,10 @@ MAX_RECORD_BYTES: Final = 4 * 1024 * 1024
 
 MAX_LINE_BYTES: Final = 4 * 1024 * 1024
 """The default longest protocol line (4 MiB, newline excluded); ``serve --max-line-bytes``."""
+
+MAX_RAISED_BYTES: Final = 64 * 1024 * 1024
+"""The most ``--max-bytes`` and ``--max-line-bytes`` may be raised to (64 MiB): memory grows
+with the size of a record, about 40 bytes for each of its bytes at the most."""
 
 
 class JSONTextError(PicklableError, ValueError):
@@ -77,7 +83,11 @@ def size_text(n: int) -> str:
 # Parsing
 
 
-_STRING: Final = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_STRING: Final = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)', re.S)
+"""A string, to its closing quote or, unclosed, to the end of the text. Every quantifier is
+possessive and a string always matches once it has begun, so the engine never goes back:
+each character is looked at once, whatever the text (an unclosed string full of escaped
+quotes included, which took a time quadratic in its length with a pattern that could fail)."""
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]+")
 _STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 
@@ -85,8 +95,9 @@ _STEP: Final = {"[": 1, "{": 1, "]": -1, "}": -1}
 def _too_deep(text: str, max_depth: int) -> bool:
     """Whether arrays and objects in ``text`` nest more than ``max_depth`` deep.
 
-    Brackets inside strings do not count. Runs at C speed but for one step per
-    bracket, so it costs little on a record and stays linear on any text.
+    Brackets inside strings do not count (nor, in text that is not JSON, those after a
+    string left open). Linear in the length of the text, at C speed but for one step per
+    bracket outside strings.
     """
     if text.count("[") + text.count("{") <= max_depth:
         return False
@@ -142,6 +153,41 @@ def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
     return out
 
 
+SHARED_LENGTH: Final = 8
+"""Strings of at most this many characters read in arrays and objects are kept once
+(:func:`loads`): a record's thousands of ``"6-6"`` and ``"pass"`` share one string each."""
+
+
+def _sharing(memo: dict[str, str]) -> Callable[[list[tuple[str, JSON]]], dict[str, JSON]]:
+    """The object hook of one :func:`loads`: :func:`_no_duplicates`, and each short string
+    among the object's values and in the arrays under it (not under another object) made
+    the one string ``memo`` keeps for that text. Each value is looked at once."""
+
+    def share(value: JSON) -> JSON:
+        if type(value) is str:
+            return memo.setdefault(value, value) if len(value) <= SHARED_LENGTH else value
+        if type(value) is list:
+            stack = [value]
+            while stack:
+                items = stack.pop()
+                for i, v in enumerate(items):
+                    if type(v) is str:
+                        if len(v) <= SHARED_LENGTH:
+                            items[i] = memo.setdefault(v, v)
+                    elif type(v) is list:
+                        stack.append(v)
+        return value
+
+    def hook(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+        out = _no_duplicates(pairs)
+        for key, value in pairs:
+            if type(value) is str or type(value) is list:
+                out[key] = share(value)
+        return out
+
+    return hook
+
+
 def loads(text: str, *, max_length: int | None = None) -> JSON:
     """Parse strict JSON text within the limits; :class:`JSONTextError` says what is wrong.
 
@@ -159,7 +205,7 @@ def loads(text: str, *, max_length: int | None = None) -> JSON:
             parse_int=_int,
             parse_float=_float,
             parse_constant=_constant,
-            object_pairs_hook=_no_duplicates,
+            object_pairs_hook=_sharing({}),
         )
     except json.JSONDecodeError as e:
         raise JSONTextError(e.msg, line=e.lineno, column=e.colno, limit=False) from None
@@ -181,11 +227,22 @@ class TooLarge(PicklableError):
         self.limit = limit
 
 
+def check_limit(value: int, parameter: str, high: int = sys.maxsize - 1) -> int:
+    """``value`` if it is a whole number of bytes from 1 to ``high``: :class:`TypeError` or
+    :class:`ValueError` naming ``parameter`` otherwise."""
+    if type(value) is not int:
+        raise wrong_type(parameter, "a whole number of bytes", value)
+    if not 1 <= value <= high:
+        raise ValueError(f"{parameter}: a number of bytes from 1 to {high:,}, not {shown(value)}")
+    return value
+
+
 def read_bounded(stream: IO[bytes], max_bytes: int) -> bytes:
     """All of ``stream``, reading at most ``max_bytes + 1`` bytes: :class:`TooLarge` beyond.
 
     Memory stays bounded whatever the stream is (``/dev/zero`` included).
     """
+    check_limit(max_bytes, "max_bytes")
     chunks: list[bytes] = []
     size = 0
     while size <= max_bytes:
@@ -205,6 +262,7 @@ def read_line(stream: IO[bytes], max_bytes: int) -> bytes | TooLarge | None:
     the rest of the line is still to be read: answer it, then call :func:`skip_line`,
     which drops the rest a chunk at a time. Memory stays bounded whatever arrives.
     """
+    check_limit(max_bytes, "max_bytes")
     line = stream.readline(max_bytes + 1)
     if not line:
         return None
@@ -225,9 +283,11 @@ __all__ = [
     "MAX_DEPTH",
     "MAX_LINE_BYTES",
     "MAX_NUMBER_LENGTH",
+    "MAX_RAISED_BYTES",
     "MAX_RECORD_BYTES",
     "JSONTextError",
     "TooLarge",
+    "check_limit",
     "loads",
     "quote",
     "read_bounded",

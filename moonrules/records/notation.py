@@ -53,15 +53,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from array import array
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Final
 
 import attrs
 
 from moonrules.records.jsontext import MAX_NUMBER_LENGTH, JSONTextError, loads
 from moonrules.records.record import JSON, RecordError, parse_record, rules_from_json
-from moonrules.rules.errors import ParseError, quote
+from moonrules.rules.errors import QUOTE_LENGTH, ParseError, quote, wrong_type
 from moonrules.rules.suits import Trump
-from moonrules.rules.tiles import Tile
+from moonrules.rules.tiles import TILES, Tile
 
 
 class NotationError(RecordError):
@@ -148,6 +150,16 @@ _EXPECTED_LINE = (
 _DIGITS = re.compile(r"[0-9]+")
 
 
+def _quoted(text: str) -> str:
+    """``text`` quoted for a message, as :func:`moonrules.rules.errors.quote` does, but cut so
+    that it prints in at most about :data:`QUOTE_LENGTH` characters, escapes included (forty
+    characters no terminal shows are written ``\\U0002ec05`` each)."""
+    length = QUOTE_LENGTH
+    while length > 1 and len(repr(text[:length])) > QUOTE_LENGTH + 2:
+        length //= 2
+    return quote(text, length)
+
+
 def _number(text: str, n: int) -> int:
     """A whole number written with ASCII digits (at most MAX_NUMBER_LENGTH characters)."""
     if len(text) > MAX_NUMBER_LENGTH:
@@ -168,23 +180,151 @@ def _tile(text: str, n: int) -> Tile:
         raise NotationError(n, str(e)) from None
 
 
+_TILE_TEXT: Final = tuple(str(t) for t in TILES)
+"""Each tile's text, made once: a record's tiles share these strings."""
+
+
 def _tiles(text: str, n: int) -> list[str]:
-    return [str(_tile(p, n)) for p in re.split(r"[\s,]+", text) if p]
+    return [_TILE_TEXT[_tile(p, n).index] for p in re.split(r"[\s,]+", text) if p]
+
+
+# Where each step came from, a compact array of line numbers per hand:
+# [calls, plays, the 'hand' line, first, widow, discard, trump, one deal line per seat,
+#  then one line per call, then one per trick]; -1 where the hand has no such line.
+_CALLS, _PLAYS, _HAND_LINE, _FIRST_LINE, _WIDOW_LINE, _DISCARD_LINE, _TRUMP_LINE = range(7)
+_DEAL_LINE: Final = 7
+_SINGLE: Final = {
+    "first": _FIRST_LINE,
+    "widow": _WIDOW_LINE,
+    "discard": _DISCARD_LINE,
+    "trump": _TRUMP_LINE,
+}
+
+LineKey = tuple[int, str, int | None]
+
+
+class _Lines(Mapping[LineKey, int]):
+    """``(hand, step, index)`` → the line it came from (see :class:`Notation`), kept as one
+    array of line numbers per hand rather than a dictionary entry per step."""
+
+    __slots__ = ("_hands", "_players")
+
+    def __init__(self, hands: Sequence[array[int]], players: int) -> None:
+        self._hands = hands
+        self._players = players
+
+    def _tricks_at(self, a: array[int]) -> int:
+        return _DEAL_LINE + self._players + a[_CALLS]
+
+    def __getitem__(self, key: LineKey) -> int:
+        try:
+            hand, step, index = key
+            a = self._hands[hand] if type(hand) is int and hand >= 0 else None
+        except (TypeError, ValueError, IndexError):
+            raise KeyError(key) from None
+        line = -1
+        if a is None:
+            pass
+        elif index is None:
+            slot = (
+                _HAND_LINE if step == "deal" else _SINGLE.get(step, -1) if type(step) is str else -1
+            )
+            line = -1 if slot < 0 else a[slot]
+        elif type(index) is not int or index < 0:
+            pass
+        elif step == "deal" and index < self._players:
+            line = a[_DEAL_LINE + index]
+        elif step == "bid" and index < a[_CALLS]:
+            line = a[_DEAL_LINE + self._players + index]
+        elif step == "trick" and index < len(a) - self._tricks_at(a):
+            line = a[self._tricks_at(a) + index]
+        elif step == "play" and index < a[_PLAYS]:
+            line = a[self._tricks_at(a) + index // self._players]
+        if line < 0:
+            raise KeyError(key)
+        return line
+
+    def __iter__(self) -> Iterator[LineKey]:
+        for hand, a in enumerate(self._hands):
+            keys: list[LineKey] = [(hand, "deal", None), (hand, "first", None)]
+            keys += [(hand, "deal", s) for s in range(self._players)]
+            keys.append((hand, "widow", None))
+            keys += [(hand, "bid", j) for j in range(a[_CALLS])]
+            keys += [(hand, "discard", None), (hand, "trump", None)]
+            keys += [(hand, "trick", k) for k in range(len(a) - self._tricks_at(a))]
+            keys += [(hand, "play", i) for i in range(a[_PLAYS])]
+            yield from (k for k in keys if k in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _Seats(Mapping[tuple[int, int], int]):
+    """``(hand, index)`` → the seat written on each call, one byte per call."""
+
+    __slots__ = ("_hands",)
+
+    def __init__(self, hands: Sequence[bytes]) -> None:
+        self._hands = hands
+
+    def __getitem__(self, key: tuple[int, int]) -> int:
+        try:
+            hand, index = key
+            if type(hand) is int and type(index) is int and hand >= 0 and index >= 0:
+                return self._hands[hand][index]
+        except (TypeError, ValueError, IndexError):
+            pass
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for hand, seats in enumerate(self._hands):
+            for index in range(len(seats)):
+                yield hand, index
+
+    def __len__(self) -> int:
+        return sum(len(s) for s in self._hands)
 
 
 class _HandBuilder:
-    def __init__(self, index: int, line: int) -> None:
+    """One hand as its lines are read; :meth:`_Parser.close` turns it into the record's hand."""
+
+    __slots__ = (
+        "bids",
+        "deal",
+        "dealt",
+        "discard",
+        "first",
+        "index",
+        "last_trick",
+        "line",
+        "lines",
+        "order",
+        "plays",
+        "seats",
+        "stage",
+        "tricks",
+        "trump",
+        "widow",
+    )
+
+    def __init__(self, index: int, line: int, players: int) -> None:
         self.index = index
         self.line = line
         self.stage = _FIRST - 1
         self.first: int | None = None
-        self.deal: dict[int, list[str]] = {}
+        self.deal: list[list[str] | None] = [None] * players
+        self.dealt = 0
         self.widow: str | None = None
         self.bids: list[JSON] = []
         self.discard: str | None = None
         self.trump: JSON = None
-        self.tricks: list[list[str]] = []
+        self.plays: list[str] = []
+        self.tricks = 0
+        self.last_trick = 0
+        """Tiles in the last trick read."""
         self.order: list[str] = []
+        self.lines = array("q", [0, 0, line] + [-1] * (4 + players))
+        self.seats = bytearray()
 
 
 class _Parser:
@@ -192,9 +332,11 @@ class _Parser:
         self.rules_value: JSON = None
         self.has_rules = False
         self.seed: int | None = None
-        self.hands: list[_HandBuilder] = []
-        self.lines: dict[tuple[int, str, int | None], int] = {}
-        self.seats: dict[tuple[int, int], int] = {}
+        self.current: _HandBuilder | None = None
+        self.hands: list[dict[str, JSON]] = []
+        """The hands read before the current one, as the record has them."""
+        self.hand_lines: list[array[int]] = []
+        self.hand_seats: list[bytes] = []
         self.scores: list[ScoreLine] = []
         self.claim: ClaimLine | None = None
         self.players = 3
@@ -205,9 +347,9 @@ class _Parser:
     def hand(self, n: int, what: str) -> _HandBuilder:
         if self.claim is not None:
             raise NotationError(n, f"nothing may follow the claim (line {self.claim.line})")
-        if not self.hands:
+        if self.current is None:
             raise NotationError(n, f"{what} belongs to a hand: expected 'hand 1' first")
-        return self.hands[-1]
+        return self.current
 
     def stage(self, h: _HandBuilder, stage: int, n: int, what: str) -> None:
         if stage < h.stage:
@@ -216,8 +358,8 @@ class _Parser:
             )
         if stage > _FIRST and h.first is None:
             raise NotationError(n, f"expected 'first S' (the seat that bids first) before {what}")
-        if stage > _DEAL and len(h.deal) < self.players:
-            missing = min(s for s in range(self.players) if s not in h.deal)
+        if stage > _DEAL and h.dealt < self.players:
+            missing = h.deal.index(None)
             raise NotationError(
                 n, f"expected 'deal {missing}: …' (one deal line per seat) before {what}"
             )
@@ -254,13 +396,15 @@ class _Parser:
             "claim": "expected 'claim S all' or 'claim S K'",
         }
         if word in hints:
-            raise NotationError(n, f"{hints[word]}; got {quote(text)}")
+            raise NotationError(n, f"{hints[word]}; got {_quoted(text)}")
         if re.match(rf"^{_SEAT}\s+\S+", text, re.I):
-            raise NotationError(n, f"a call is written 'S bids N' or 'S passes'; got {quote(text)}")
-        raise NotationError(n, f"{_EXPECTED_LINE}; got {quote(text)}")
+            raise NotationError(
+                n, f"a call is written 'S bids N' or 'S passes'; got {_quoted(text)}"
+            )
+        raise NotationError(n, f"{_EXPECTED_LINE}; got {_quoted(text)}")
 
     def on_rules(self, n: int, m: re.Match[str]) -> None:
-        if self.hands or self.has_rules:
+        if self.current is not None or self.has_rules:
             raise NotationError(n, "'rules' is a header line: once, before the first hand")
         text = m.group(1).strip()
         value: JSON
@@ -283,7 +427,7 @@ class _Parser:
         self.has_widow = rules.has_widow
 
     def on_seed(self, n: int, m: re.Match[str]) -> None:
-        if self.hands or self.seed is not None:
+        if self.current is not None or self.seed is not None:
             raise NotationError(n, "'seed' is a header line: once, before the first hand")
         self.seed = _number(m.group(1), n)
 
@@ -291,14 +435,12 @@ class _Parser:
         if self.claim is not None:
             raise NotationError(n, f"nothing may follow the claim (line {self.claim.line})")
         number = _number(m.group(1), n)
-        if number != len(self.hands) + 1:
-            raise NotationError(
-                n, f"expected 'hand {len(self.hands) + 1}' (hands are numbered in order)"
-            )
-        if self.hands:
-            self.close(self.hands[-1], n)
-        self.hands.append(_HandBuilder(len(self.hands), n))
-        self.lines[(len(self.hands) - 1, "deal", None)] = n
+        count = len(self.hands) + (self.current is not None)
+        if number != count + 1:
+            raise NotationError(n, f"expected 'hand {count + 1}' (hands are numbered in order)")
+        if self.current is not None:
+            self.close(self.current, n)
+        self.current = _HandBuilder(count, n, self.players)
 
     def on_first(self, n: int, m: re.Match[str]) -> None:
         h = self.hand(n, "'first'")
@@ -306,33 +448,34 @@ class _Parser:
             raise NotationError(n, "a hand has one 'first' line")
         self.stage(h, _FIRST, n, "'first'")
         h.first = self.seat(m.group(1), n)
-        self.lines[(h.index, "first", None)] = n
+        h.lines[_FIRST_LINE] = n
 
     def on_deal(self, n: int, m: re.Match[str]) -> None:
         h = self.hand(n, "'deal'")
         self.stage(h, _DEAL, n, "'deal'")
         s = self.seat(m.group(1), n)
-        if s in h.deal:
+        if h.deal[s] is not None:
             raise NotationError(n, f"seat {s} already has a deal line in this hand")
         h.deal[s] = _tiles(m.group(2), n)
-        self.lines[(h.index, "deal", s)] = n
+        h.dealt += 1
+        h.lines[_DEAL_LINE + s] = n
 
     def on_widow(self, n: int, m: re.Match[str]) -> None:
         h = self.hand(n, "'widow'")
         if h.widow is not None:
             raise NotationError(n, "a hand has one 'widow' line")
         self.stage(h, _WIDOW, n, "'widow'")
-        h.widow = str(_tile(m.group(1), n))
-        self.lines[(h.index, "widow", None)] = n
+        h.widow = _TILE_TEXT[_tile(m.group(1), n).index]
+        h.lines[_WIDOW_LINE] = n
 
     def _call(self, n: int, seat_text: str, call: JSON) -> None:
         h = self.hand(n, "a call")
         self.stage(h, _BIDS, n, "a call")
         s = self.seat(seat_text, n)
-        j = len(h.bids)
         h.bids.append(call)
-        self.seats[(h.index, j)] = s
-        self.lines[(h.index, "bid", j)] = n
+        h.seats.append(s)
+        h.lines.append(n)  # the calls come before any trick (stage order)
+        h.lines[_CALLS] += 1
 
     def on_bids(self, n: int, m: re.Match[str]) -> None:
         amount = m.group(2)
@@ -341,7 +484,7 @@ class _Parser:
             return
         if _DIGITS.fullmatch(amount) is None or _number(amount, n) < 1:
             raise NotationError(
-                n, f"expected 'S bids N' with a whole number of tricks, got {quote(amount)}"
+                n, f"expected 'S bids N' with a whole number of tricks, got {_quoted(amount)}"
             )
         self._call(n, m.group(1), _number(amount, n))
 
@@ -353,9 +496,9 @@ class _Parser:
         if h.discard is not None:
             raise NotationError(n, "a hand has one 'discard' line")
         self.stage(h, _CHOICE, n, "'discard'")
-        h.discard = str(_tile(m.group(1), n))
+        h.discard = _TILE_TEXT[_tile(m.group(1), n).index]
         h.order.append("discard")
-        self.lines[(h.index, "discard", None)] = n
+        h.lines[_DISCARD_LINE] = n
 
     def on_trump(self, n: int, m: re.Match[str]) -> None:
         h = self.hand(n, "'trump'")
@@ -366,22 +509,22 @@ class _Parser:
             h.trump = Trump.parse(m.group(1)).to_json()
         except ParseError:
             raise NotationError(
-                n, f"expected 'trump X' with 0-6, 'doubles' or 'none', got {quote(m.group(1))}"
+                n, f"expected 'trump X' with 0-6, 'doubles' or 'none', got {_quoted(m.group(1))}"
             ) from None
         h.order.append("trump")
-        self.lines[(h.index, "trump", None)] = n
+        h.lines[_TRUMP_LINE] = n
 
     def on_trick(self, n: int, m: re.Match[str]) -> None:
         h = self.hand(n, "a trick")
         self.stage(h, _TRICKS, n, "a trick")
         k = _number(m.group(1), n)
-        if k != len(h.tricks) + 1:
-            raise NotationError(n, f"expected 'trick {len(h.tricks) + 1}' (tricks in order)")
-        if h.tricks and len(h.tricks[-1]) < self.players:
+        if k != h.tricks + 1:
+            raise NotationError(n, f"expected 'trick {h.tricks + 1}' (tricks in order)")
+        if h.tricks and h.last_trick < self.players:
             raise NotationError(
                 n,
-                f"trick {k - 1} (line {self.lines[(h.index, 'trick', k - 2)]}) "
-                f"has {len(h.tricks[-1])} tiles; a trick has {self.players}, and only the last "
+                f"trick {k - 1} (line {h.lines[-1]}) "
+                f"has {h.last_trick} tiles; a trick has {self.players}, and only the last "
                 "trick of a hand may be unfinished",
             )
         ts = _tiles(m.group(2), n)
@@ -391,11 +534,11 @@ class _Parser:
             raise NotationError(
                 n, f"trick {k} has {len(ts)} tiles; a trick has one per player ({self.players})"
             )
-        base = sum(len(t) for t in h.tricks)
-        h.tricks.append(ts)
-        self.lines[(h.index, "trick", k - 1)] = n
-        for i in range(len(ts)):
-            self.lines[(h.index, "play", base + i)] = n
+        h.plays += ts
+        h.tricks += 1
+        h.last_trick = len(ts)
+        h.lines.append(n)
+        h.lines[_PLAYS] += len(ts)
 
     def on_score(self, n: int, m: re.Match[str]) -> None:
         h = self.hand(n, "'score'")
@@ -408,7 +551,7 @@ class _Parser:
             raise NotationError(
                 n,
                 f"expected 'score' and {sides} whole numbers (the running totals, one per "
-                f"{'team' if sides == 2 else 'seat'}), got {quote(m.group(1))}",
+                f"{'team' if sides == 2 else 'seat'}), got {_quoted(m.group(1))}",
             )
         self.scores.append(ScoreLine(h.index, tuple(_number(p, n) for p in parts), n))
 
@@ -422,57 +565,78 @@ class _Parser:
             k = int(what)
         else:
             raise NotationError(
-                n, f"expected 'claim S all' or 'claim S K' (K from 1 to 7), got {quote(what)}"
+                n, f"expected 'claim S all' or 'claim S K' (K from 1 to 7), got {_quoted(what)}"
             )
         self.claim = ClaimLine(h.index, s, k, n)
 
     # -- building ----------------------------------------------------------
 
     def close(self, h: _HandBuilder, n: int) -> None:
+        """Check that hand ``h`` is whole enough, and keep it as the record's hand."""
         if h.first is None:
             raise NotationError(n, f"hand {h.index + 1} (line {h.line}) has no 'first S' line")
-        if len(h.deal) < self.players:
-            missing = min(s for s in range(self.players) if s not in h.deal)
+        if h.dealt < self.players:
+            missing = h.deal.index(None)
             raise NotationError(
                 n, f"hand {h.index + 1} (line {h.line}) has no 'deal {missing}: …' line"
             )
+        out: dict[str, JSON] = {"first_bidder": h.first, "deal": h.deal}
+        if h.widow is not None:
+            out["widow"] = h.widow
+        out["bids"] = h.bids
+        for step in h.order:
+            out[step] = h.discard if step == "discard" else h.trump
+        if h.tricks or (h.trump is not None and (h.discard is not None or not self.has_widow)):
+            out["plays"] = h.plays
+        self.hands.append(out)
+        self.hand_lines.append(h.lines)
+        self.hand_seats.append(bytes(h.seats))
 
     def build(self, n: int) -> Notation:
-        if not self.hands:
+        if self.current is None:
             raise NotationError(n, "the record has no hand: expected 'hand 1'")
-        self.close(self.hands[-1], n)
+        self.close(self.current, n)
         record: dict[str, JSON] = {}
         if self.has_rules:
             record["rules"] = self.rules_value
         if self.seed is not None:
             record["seed"] = self.seed
-        hands = []
-        for h in self.hands:
-            out: dict[str, JSON] = {
-                "first_bidder": h.first,
-                "deal": [h.deal[s] for s in range(self.players)],
-            }
-            if h.widow is not None:
-                out["widow"] = h.widow
-            out["bids"] = list(h.bids)
-            for step in h.order:
-                out[step] = h.discard if step == "discard" else h.trump
-            if h.tricks or (h.trump is not None and (h.discard is not None or not self.has_widow)):
-                out["plays"] = [t for tr in h.tricks for t in tr]
-            hands.append(out)
-        record["hands"] = hands
-        return Notation(record, dict(self.lines), dict(self.seats), tuple(self.scores), self.claim)
+        record["hands"] = self.hands
+        return Notation(
+            record,
+            _Lines(self.hand_lines, self.players),
+            _Seats(self.hand_seats),
+            tuple(self.scores),
+            self.claim,
+        )
+
+
+_BLOCK: Final = 1 << 16
+_LINE_END: Final = re.compile("[\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]|\r(?!\n)")
+
+
+def _lines_of(text: str) -> Iterator[str]:
+    """The lines of ``text`` as :meth:`str.splitlines` gives them, a block at a time (so that
+    the list of every line of a long record is never made)."""
+    start, size = 0, len(text)
+    while start < size:
+        m = _LINE_END.search(text, start + _BLOCK) if start + _BLOCK < size else None
+        end = size if m is None else m.end()
+        yield from text[start:end].splitlines()
+        start = end
 
 
 def parse_notation(text: str) -> Notation:
     """Read a record written in the notation; :class:`NotationError` names the line."""
+    if not isinstance(text, str):
+        raise wrong_type("text", "the record's text (str)", text)
     p = _Parser()
-    lines = text.splitlines()
-    for n, raw in enumerate(lines, start=1):
+    n = 0
+    for n, raw in enumerate(_lines_of(text), start=1):
         line = _strip(raw)
         if line:
             p.feed(n, line)
-    return p.build(len(lines) + 1)
+    return p.build(n + 1)
 
 
 def _seat_of_call(first: int, index: int, players: int) -> int:

@@ -20,6 +20,7 @@ first thing the rules forbid (hand, step, index, clause, message).
 from __future__ import annotations
 
 import json
+from operator import attrgetter
 from typing import Literal
 
 import attrs
@@ -74,6 +75,8 @@ from moonrules.rules.tiles import TILES, Tile, tiles_of
 
 Step = Literal["deal", "bid", "discard", "trump", "play"]
 _HAND_FIELDS = ("first_bidder", "deal", "widow", "bids", "discard", "trump", "plays")
+_INDEX = attrgetter("index")
+"""A tile's index: sorting by it is sorting tiles (and much quicker than comparing them)."""
 
 
 @attrs.frozen(slots=True, field_transformer=typed)
@@ -342,18 +345,40 @@ def replay(record: JSON, *, rules: RuleSet | None = None) -> ReplayResult:
     rules, seed, hands = parse_record(record, rules)
     state: GameState | None = None
     summaries: list[HandSummary] = []
+    earlier: list[Hand] = []
     try:
         for i, hr in enumerate(hands):
             state = _replay_hand(state, rules, seed, i, hr, last=i == len(hands) - 1)
-            h = state.hand if state.hand.number == i + 1 else state.history[i]
+            h = state.hand if state.hand.number == i + 1 else state.history[-1]
             summaries.append(_summary(h, rules))
+            state = _set_aside(state, earlier)
     except _Stop as stop:
         reached = stop.state if stop.state is not None else state
         if reached is None:  # the first hand's deal is broken: no state was reached
             reached = new_game(rules, seed, first_bidder=0)
-        return ReplayResult(reached, tuple(summaries), stop.violation)
+        return ReplayResult(_whole(reached, earlier), tuple(summaries), stop.violation)
     assert state is not None
+    state = _whole(state, earlier)
     return ReplayResult(_as_read(state, record, len(hands)), tuple(summaries), None)
+
+
+def _set_aside(state: GameState, earlier: list[Hand]) -> GameState:
+    """``state`` keeping only the last of its earlier hands; the others are appended to
+    ``earlier``. The game copies its history at the end of each hand: a replay that kept
+    it whole would copy every hand once per later hand (quadratic in the hands)."""
+    history = state.game.history
+    if len(history) <= 1:
+        return state
+    earlier.extend(history[:-1])
+    return GameState(attrs.evolve(state.game, history=history[-1:]), state.hand)
+
+
+def _whole(state: GameState, earlier: list[Hand]) -> GameState:
+    """``state`` with the earlier hands :func:`_set_aside` put back in front of its history."""
+    if not earlier:
+        return state
+    history = (*earlier, *state.game.history)
+    return GameState(attrs.evolve(state.game, history=history), state.hand)
 
 
 def _replay_hand(
@@ -467,7 +492,7 @@ def _replay_deal(
                 tile=hr.widow,
             ),
         )
-    deal = Deal(tuple(tuple(sorted(h)) for h in hr.deal), hr.widow)
+    deal = Deal(tuple(tuple(sorted(h, key=_INDEX)) for h in hr.deal), hr.widow)
     try:
         check_deal(rules, deal)
     except IllegalAction as e:

@@ -565,6 +565,7 @@ def run_study(
     if scheduler is not None:
         check_str(scheduler, "scheduler", "a scheduler's address (text) or None")
     check_callable(progress, "progress", optional=True)
+    check_callable(warn, "warn", optional=True)
     check_number(timeout, "timeout", low=0)
     if timeout <= 0:
         raise StudyError(f"timeout: a number of seconds above 0, not {timeout!r}")

@@ -412,7 +412,7 @@ class Table:
         self._loading[room_id] = future
         try:
             row = await self.storage.load(room_id)
-            room = None if row is None else Room(row, from_record(row.record))
+            room = None if row is None else Room(row, await self._rebuild(row))
             if room is not None:
                 self.rooms[room_id] = room
             future.set_result(room)
@@ -423,6 +423,13 @@ class Table:
             raise
         finally:
             del self._loading[room_id]
+
+    async def _rebuild(self, row: RoomRow) -> GameState:
+        """The game of a stored room: its last record, then the actions after it."""
+        state = from_record(row.record)
+        for step in await self.storage.steps(row.id, after=row.record_seq):
+            state = apply(state, parse_action(state.phase, step.action), seat=step.seat)
+        return state
 
     def evict_idle(self) -> int:
         """Forget rooms nobody listens to and no bot moves (they reload from storage)."""
@@ -510,9 +517,15 @@ class Table:
         step = Step(room.seq + 1, seat, action_json(action))
         nxt = new.to_act
         bot_turn = nxt is not None and room.seats[nxt] != HUMAN and room.started
+        # the record at the end of each hand (and of the game); between, the action alone
+        ended = new.is_over or new.hand_number != st.hand_number
         try:
             await self.storage.append(
-                room.id, step, to_record(new), over=new.is_over, bot_turn=bot_turn
+                room.id,
+                step,
+                to_record(new) if ended else None,
+                over=new.is_over,
+                bot_turn=bot_turn,
             )
         except sqlite3.Error as e:
             log.error("room %s: action %d not stored: %s", room.id, step.seq, e)

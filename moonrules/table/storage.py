@@ -1,7 +1,9 @@
 """Rooms and their accepted actions in SQLite, written by one thread in group commits.
 
 Every accepted action is one row of ``actions``, written in the same transaction as the
-room's state (its game record, the number of actions, whose turn it is); the server
+room's state (the number of actions, whose turn it is, and at the end of each hand the game's
+record: a room is its last record and the actions after it, so that storing an action costs
+the same early and late in a game); the server
 tells no client of an action before that transaction has committed, so nothing a client
 was told can be lost by a crash of the server. One thread owns the connection: the
 event loop hands it jobs and awaits them, and the thread commits every job waiting at
@@ -30,7 +32,7 @@ import attrs
 from moonrules.records.record import JSON
 from moonrules.rules.errors import MoonError, wrong_type
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -46,7 +48,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     seq INTEGER NOT NULL,
     joined TEXT NOT NULL,
     over INTEGER NOT NULL,
-    bot_turn INTEGER NOT NULL
+    bot_turn INTEGER NOT NULL,
+    record_seq INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS actions (
     room TEXT NOT NULL REFERENCES rooms(id),
@@ -84,11 +87,14 @@ class RoomRow:
     initial: JSON
     """The record of the game as dealt, before any action."""
     record: JSON
-    """The record of the game after the last accepted action."""
+    """The record of the game after its first ``record_seq`` actions (stored at the end of
+    each hand); the actions after them are the room's :meth:`Storage.steps`."""
     seq: int
     """How many actions were accepted."""
     joined: frozenset[int]
     over: bool
+    record_seq: int = 0
+    """How many actions ``record`` holds."""
 
 
 @attrs.frozen(slots=True)
@@ -131,8 +137,17 @@ class Storage:
         row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] == "1":  # every action stored the whole record: it holds them all
+            with self._db:
+                self._db.execute(
+                    "ALTER TABLE rooms ADD COLUMN record_seq INTEGER NOT NULL DEFAULT 0"
+                )
+                self._db.execute("UPDATE rooms SET record_seq = seq")
+                self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", ("2",))
         elif row[0] != str(SCHEMA_VERSION):
-            raise sqlite3.DatabaseError(f"schema version {row[0]}, this server reads 1")
+            raise sqlite3.DatabaseError(
+                f"schema version {row[0]}, this server reads {SCHEMA_VERSION} and older"
+            )
 
     # -- the database thread ---------------------------------------------
 
@@ -205,7 +220,7 @@ class Storage:
 
         def job(db: sqlite3.Connection) -> None:
             db.execute(
-                "INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.id,
                     row.created,
@@ -219,6 +234,7 @@ class Storage:
                     _dump(sorted(row.joined)),
                     int(row.over),
                     int(bot_turn),
+                    row.record_seq,
                 ),
             )
 
@@ -228,29 +244,36 @@ class Storage:
         self,
         room: str,
         step: Step,
-        record: JSON,
+        record: JSON | None,
         *,
         over: bool,
         bot_turn: bool,
     ) -> None:
-        """Store an accepted action and the room's state after it, in one transaction.
+        """Store an accepted action and the room's state after it, in one transaction;
+        ``record``, if given, is the game's record after this action (at the end of a hand).
 
         Raises :class:`sqlite3.IntegrityError` when the room already has an action
         numbered ``step.seq`` (the room moved on meanwhile).
         """
         action = _dump(step.action)
-        text = _dump(record)
+        text = None if record is None else _dump(record)
 
         def job(db: sqlite3.Connection) -> None:
             db.execute(
                 "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
                 (room, step.seq, step.seat, action, time.time()),
             )
-            cur = db.execute(
-                "UPDATE rooms SET record = ?, seq = ?, over = ?, bot_turn = ? "
-                "WHERE id = ? AND seq = ?",
-                (text, step.seq, int(over), int(bot_turn), room, step.seq - 1),
-            )
+            if text is None:
+                cur = db.execute(
+                    "UPDATE rooms SET seq = ?, over = ?, bot_turn = ? WHERE id = ? AND seq = ?",
+                    (step.seq, int(over), int(bot_turn), room, step.seq - 1),
+                )
+            else:
+                cur = db.execute(
+                    "UPDATE rooms SET record = ?, record_seq = ?, seq = ?, over = ?, "
+                    "bot_turn = ? WHERE id = ? AND seq = ?",
+                    (text, step.seq, step.seq, int(over), int(bot_turn), room, step.seq - 1),
+                )
             if cur.rowcount != 1:
                 raise sqlite3.IntegrityError(f"room {room} is not at action {step.seq - 1}")
 
@@ -286,12 +309,13 @@ class Storage:
 
         return await self._call(job)
 
-    async def steps(self, room: str) -> list[Step]:
-        """Every accepted action of a room, in order."""
+    async def steps(self, room: str, after: int = 0) -> list[Step]:
+        """The accepted actions of a room after the first ``after``, in order."""
 
         def job(db: sqlite3.Connection) -> list[Step]:
             rows = db.execute(
-                "SELECT seq, seat, action FROM actions WHERE room = ? ORDER BY seq", (room,)
+                "SELECT seq, seat, action FROM actions WHERE room = ? AND seq > ? ORDER BY seq",
+                (room, after),
             ).fetchall()
             return [Step(s, seat, json.loads(a)) for s, seat, a in rows]
 
@@ -324,6 +348,7 @@ def _row(r: tuple[Any, ...]) -> RoomRow:
         seq=r[8],
         joined=frozenset(json.loads(r[9])),
         over=bool(r[10]),
+        record_seq=r[12],
     )
 
 

@@ -15,7 +15,9 @@ and the steps per second of the environments (raw API, OpenSpiel, PettingZoo).
    OpenSpiel ``clone`` beside ``copy.deepcopy`` of a ``GameState``.
 
 The figures are the best of ``--repeat`` runs of ``--seconds`` each (the one least
-disturbed by other work). The forms of the engine installed are each measured: this
+disturbed by other work); the API and the loop run in turn, and their ratio is the
+median of the ratios of those pairs of runs, so that a change in the machine's load
+between runs weighs on both. The forms of the engine installed are each measured: this
 process runs what the install compiled (``moonrules.kernel.compiled``), and when any
 module is compiled, a child process with ``MOONRULES_PURE_PYTHON=1`` gives the
 pure-Python figures beside them.
@@ -226,6 +228,21 @@ def best(measure: Measure, preset: str, seconds: float, repeat: int) -> tuple[in
     return max(runs, key=lambda r: r[0] / r[2])
 
 
+def paired(preset: str, seconds: float, repeat: int) -> tuple[float, float, float, float]:
+    """(API hands/s, loop hands/s, API/loop, API steps/s): the API and the loop run in
+    turn, ``repeat`` pairs of runs, so that the load of the machine weighs on both alike.
+    The rates are the best of their runs; the ratio is the median of the pairs' ratios."""
+    pairs = []
+    for _ in range(repeat):
+        api = api_playouts(preset, seconds)
+        loop = loop_playouts(preset, seconds)
+        pairs.append((api[0] / api[2], loop[0] / loop[2], api[1] / api[2]))
+    ratios = sorted(a / b for a, b, _ in pairs)
+    middle = len(ratios) // 2
+    ratio = ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
+    return max(p[0] for p in pairs), max(p[1] for p in pairs), ratio, max(p[2] for p in pairs)
+
+
 def _available(module: str) -> bool:
     try:
         importlib.import_module(module)
@@ -250,9 +267,7 @@ def run(args: argparse.Namespace) -> None:
     has_spiel = _available("pyspiel")
     has_zoo = _available("pettingzoo")
     for preset in args.presets.split(","):
-        api = best(api_playouts, preset, args.seconds, args.repeat)
-        loop = best(loop_playouts, preset, args.seconds, args.repeat)
-        api_rate, loop_rate = api[0] / api[2], loop[0] / loop[2]
+        api_rate, loop_rate, ratio, api_steps = paired(preset, args.seconds, args.repeat)
         spiel = zoo = "-"
         clone = deep = "-"
         if has_spiel:
@@ -264,8 +279,8 @@ def run(args: argparse.Namespace) -> None:
             r = best(pettingzoo_steps, preset, args.seconds, args.repeat)
             zoo = f"{r[0] / r[2]:.0f}"
         print(
-            f"{preset:<14} {api_rate:>11.0f} {loop_rate:>12.0f} {api_rate / loop_rate:>7.2f}x "
-            f"{api[1] / api[2]:>11.0f} {spiel:>10} {zoo:>10} {clone:>8} {deep:>11}",
+            f"{preset:<14} {api_rate:>11.0f} {loop_rate:>12.0f} {ratio:>7.2f}x "
+            f"{api_steps:>11.0f} {spiel:>10} {zoo:>10} {clone:>8} {deep:>11}",
             flush=True,
         )
 

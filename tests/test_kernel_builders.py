@@ -95,15 +95,65 @@ def test_the_builders_source_is_shown_by_inspect_and_tracebacks() -> None:
 
     source = inspect.getsource(make_contract)
     assert source.startswith("def build_Contract(number, first_bidder, deal, widow, calls,")
-    assert "set_trump(value, trump)" in source
+    assert "value.trump = trump" in source
     assert inspect.getsourcefile(make_contract) == builder_filename(Contract)
-    bad = make_state.__globals__["set_game"]
+    new = make_state.__globals__["new"]
     try:
-        make_state.__globals__["set_game"] = lambda value, game: 1 / 0
+        make_state.__globals__["new"] = lambda cls: 1 / 0
         with pytest.raises(ZeroDivisionError) as err:
             make_state(None, None)
     finally:
-        make_state.__globals__["set_game"] = bad
+        make_state.__globals__["new"] = new
     shown = "".join(traceback.format_tb(err.value.__traceback__))
     assert builder_filename(GameState) in shown
-    assert "set_game(value, game)" in shown
+    assert "value = new(twin)" in shown
+
+
+def test_the_state_values_are_built_as_twins() -> None:
+    """Every value of the hot paths is built the fast way: filled as an instance of its twin
+    (same slots) and turned into the class by ``__class__``, which CPython allows only
+    between equal layouts."""
+    from moonrules.game.views import PlayerView
+    from moonrules.kernel.builders import twin_of
+
+    for cls in (Contract, Hand, Game, GameState, Trick, PlayerView):
+        twin = twin_of(cls)
+        assert twin is not None, cls
+        assert twin.__slots__ == cls.__slots__  # type: ignore[attr-defined]
+        assert "__weakref__" not in cls.__slots__
+
+
+@attrs.frozen(slots=True)
+class _WithWeakref:
+    a: int
+    b: tuple[int, ...] = ()
+
+
+@attrs.frozen(slots=True, weakref_slot=False)
+class _Twinned:
+    a: int
+    b: tuple[int, ...] = ()
+
+
+def test_a_class_with_a_weakref_slot_is_built_through_its_descriptors() -> None:
+    """No twin for a class CPython would not let an instance turn into (its ``__weakref__``
+    slot changes the layout): its builder sets the slots through their descriptors, and
+    builds the same value."""
+    import inspect
+    import weakref
+
+    from moonrules.kernel.builders import twin_of
+
+    assert twin_of(_WithWeakref) is None and twin_of(_Twinned) is not None
+    slow, fast = positional_builder(_WithWeakref), positional_builder(_Twinned)
+    assert "set_a(value, a)" in inspect.getsource(slow)
+    assert "value.a = a" in inspect.getsource(fast)
+    for build, cls in ((slow, _WithWeakref), (fast, _Twinned)):
+        value = build(3, (1, 2))
+        assert (
+            type(value) is cls and value == cls(3, (1, 2)) and hash(value) == hash(cls(3, (1, 2)))
+        )
+        assert repr(value) == repr(cls(3, (1, 2)))
+        with pytest.raises(attrs.exceptions.FrozenInstanceError):
+            value.a = 4  # type: ignore[misc]
+    assert weakref.ref(slow(1, ())) is not None

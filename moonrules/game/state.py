@@ -23,7 +23,7 @@ from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES, Tile, tiles_of
 
 
-@attrs.frozen(slots=True, field_transformer=typed)
+@attrs.frozen(slots=True, weakref_slot=False, field_transformer=typed)
 class Trick:
     """A completed trick: who led, the tiles in the order played, the winning seat."""
 
@@ -67,7 +67,7 @@ class Deal:
         return Deal(tuple(dealt), None if widow is None else tile(widow))
 
 
-@attrs.frozen(slots=True, field_transformer=typed)
+@attrs.frozen(slots=True, weakref_slot=False, field_transformer=typed)
 class Contract:
     """The part of a hand settled before the play: deal, auction, widow and trump.
 
@@ -90,7 +90,7 @@ class Contract:
     widow_taken: bool = False
 
 
-@attrs.frozen(slots=True, field_transformer=typed)
+@attrs.frozen(slots=True, weakref_slot=False, field_transformer=typed)
 class Hand:
     """One hand: its contract (deal, auction, widow, trump) and its play, as far as played.
 
@@ -163,7 +163,7 @@ class Hand:
         return self.phase is Phase.DONE and self.contract.bidder < 0
 
 
-@attrs.frozen(slots=True, field_transformer=typed)
+@attrs.frozen(slots=True, weakref_slot=False, field_transformer=typed)
 class Game:
     """The game around the hand in progress: rules, seed, scores, earlier hands, winner.
 
@@ -193,7 +193,7 @@ class Game:
     (tiles either end first, rule-set aliases, fields left out). Not part of the game's value."""
 
 
-@attrs.frozen(slots=True, field_transformer=typed)
+@attrs.frozen(slots=True, weakref_slot=False, field_transformer=typed)
 class GameState:
     """A whole game at one moment. Immutable, hashable, equal by value.
 

@@ -22,7 +22,7 @@ from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES, Tile, tiles_of
 
 
-@attrs.frozen(slots=True, field_transformer=typed)
+@attrs.frozen(slots=True, weakref_slot=False, field_transformer=typed)
 class PlayerView:
     """One seat's view of a game (VIEW-1)."""
 

@@ -1,11 +1,16 @@
 """Generated positional constructors for the frozen values of the game's hot paths.
 
 The ``__init__`` attrs generates for a frozen class sets each field through
-``object.__setattr__``; the function built here sets the slots through their
-descriptors, which costs about a third less. It is generated the way attrs
-generates ``__init__``, and its source is registered with :mod:`linecache` under a
-file name of its own (as attrs does), so tracebacks, :func:`inspect.getsource` and
-debuggers show the generated code.
+``object.__setattr__``; the functions built here cost a fraction of that. For a class
+without a ``__weakref__`` slot (``weakref_slot=False``), the builder fills an instance of
+a plain *twin* class with the same slots, by ordinary attribute stores (the cheapest way
+Python has to set a slot), and then turns it into an instance of the class by assigning
+its ``__class__``: CPython allows that between classes of the same layout, and the value
+is then in every way one the class built (its type, ``==``, ``hash``, ``repr``, frozen).
+For any other class, the builder sets each slot through its descriptor. Either way it
+is generated the way attrs generates ``__init__``, and its source is registered with
+:mod:`linecache` under a file name of its own (as attrs does), so tracebacks,
+:func:`inspect.getsource` and debuggers show the generated code.
 """
 
 from __future__ import annotations
@@ -24,6 +29,23 @@ def builder_filename(cls: type) -> str:
     return f"<moonrules generated builder {cls.__module__}.{cls.__qualname__}>"
 
 
+def twin_of(cls: type) -> type | None:
+    """A plain class with the slots of ``cls``, whose instances may become instances of
+    ``cls`` by assigning ``__class__``; ``None`` when CPython would refuse the assignment
+    (a ``__weakref__`` or ``__dict__`` slot, another base: then the builder sets the slots
+    through their descriptors)."""
+    slots = cls.__dict__.get("__slots__")
+    if cls.__bases__ != (object,) or not isinstance(slots, tuple) or "__weakref__" in slots:
+        return None
+    twin = type(f"_{cls.__name__}Twin", (), {"__slots__": slots, "__module__": __name__})
+    probe: object = object.__new__(twin)
+    try:
+        probe.__class__ = cls
+    except TypeError:
+        return None
+    return twin
+
+
 def positional_builder(cls: type[_V]) -> Callable[..., _V]:
     """A constructor of ``cls`` taking every field positionally, for the hot paths.
 
@@ -38,13 +60,18 @@ def positional_builder(cls: type[_V]) -> Callable[..., _V]:
         raise TypeError(f"{cls.__name__} needs its own __init__")
     names = [f.name for f in fields]
     name = f"build_{cls.__name__}"
-    namespace: dict[str, Any] = {f"set_{n}": cls.__dict__[n].__set__ for n in names}
-    namespace.update(new=object.__new__, cls=cls)
+    twin = twin_of(cls)
+    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls, "twin": twin}
+    if twin is not None:
+        body = "    value = new(twin)\n" + "".join(f"    value.{n} = {n}\n" for n in names)
+        body += "    value.__class__ = cls\n"
+    else:
+        namespace.update({f"set_{n}": cls.__dict__[n].__set__ for n in names})
+        body = "    value = new(cls)\n" + "".join(f"    set_{n}(value, {n})\n" for n in names)
     source = (
         f"def {name}({', '.join(names)}):\n"
         f'    """Build a {cls.__qualname__} from its fields, in order, without validation."""\n'
-        "    value = new(cls)\n"
-        + "".join(f"    set_{n}(value, {n})\n" for n in names)
+        + body
         + "    return value\n"
     )
     filename = builder_filename(cls)
@@ -55,4 +82,4 @@ def positional_builder(cls: type[_V]) -> Callable[..., _V]:
     return build
 
 
-__all__ = ["builder_filename", "positional_builder"]
+__all__ = ["builder_filename", "positional_builder", "twin_of"]

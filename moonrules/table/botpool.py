@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import multiprocessing
 import multiprocessing.pool
 import os
@@ -144,6 +145,10 @@ class BotPool:
         for pool in self._pools.values():
             with contextlib.suppress(Exception):
                 pool.join()
+        # let go of the pools now, so that their queues' semaphores are released here and
+        # not left to the resource tracker (which warns of them) when the server exits
+        self._pools.clear()
+        gc.collect()
 
 
 def _resolve(future: asyncio.Future[Action], ok: bool, value: Any) -> None:

@@ -289,11 +289,14 @@ def prove(fn: Callable[..., object], timeout: float = 120.0) -> Outcome:
 
 
 def proof(name: str) -> Callable[[bool], Outcome]:
-    """The check of the catalogue for contract ``name`` over its rule sets."""
+    """The check of the catalogue for contract ``name`` over its rule sets: one proof per rule
+    set (together, the proof over all of them), each with a time bound of its own, so that a
+    proof's bound does not shrink as the rule sets it covers grow in number."""
 
     def check(quick: bool) -> Outcome:
         sets = (QUICK_RULE_SETS if quick else RULE_SETS)[name]
-        return prove(with_rules(CONTRACTS[name], sets))
+        paths = sum(prove(with_rules(CONTRACTS[name], (rules,))).cases for rules in sets)
+        return Outcome(paths, "paths confirmed by CrossHair (z3)")
 
     check.__name__ = f"prove_{name}"
     return check

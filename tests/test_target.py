@@ -24,11 +24,13 @@ from moonrules.conformance.target import (
 PY = sys.executable
 
 
-def _target(tmp_path: Path, body: str, timeout: float = 5.0) -> Target:
+def _target(
+    tmp_path: Path, body: str, timeout: float = 5.0, startup_timeout: float | None = None
+) -> Target:
     """A target running the Python script ``body``."""
     path = tmp_path / "target.py"
     path.write_text(textwrap.dedent(body), encoding="utf-8")
-    return Target([PY, str(path)], timeout=timeout)
+    return Target([PY, str(path)], timeout=timeout, startup_timeout=startup_timeout)
 
 
 ECHO = """
@@ -341,7 +343,9 @@ def _spawning_target(tmp_path: Path, spawn: str) -> tuple[Target, Path]:
         "        continue\n"
         "    print(line.strip(), flush=True)\n"
     )
-    return _target(tmp_path, body, timeout=0.5), notes
+    # (the script starts its child before it reads: on a loaded machine that can take longer
+    # than the 0.5 s the hanging end is given, so the start has a bound of its own)
+    return _target(tmp_path, body, timeout=0.5, startup_timeout=60), notes
 
 
 def _noted(notes: Path, count: int) -> list[int]:

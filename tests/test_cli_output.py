@@ -275,6 +275,51 @@ def test_progress_on_a_terminal_is_one_line_rewritten_and_erased() -> None:
     assert text.endswith("\r" + " " * len("advise: 8/10 samples (80%), 4 s, 0:03 left") + "\r")
 
 
+def test_progress_with_a_line_and_a_pace_of_its_own() -> None:
+    """``conform`` and ``fuzz`` give their own text and pace: ``fuzz`` at once, then a line
+    every 5 s off a terminal; on a terminal at most one redraw each ``redraw`` seconds."""
+    out, clock = io.StringIO(), _Clock()
+    p = ProgressLine("fuzz", "cases", stream=out, tty=False, delay=0.0, every=5.0, clock=clock)
+    for k in range(12):
+        clock.now = k  # one batch a second
+        p.update(k, text=f"fuzz: {k} cases ({clock.now:.0f} s)")
+    assert out.getvalue().splitlines() == [
+        "fuzz: 0 cases (0 s)",
+        "fuzz: 5 cases (5 s)",
+        "fuzz: 10 cases (10 s)",
+    ]
+    term, clock = io.StringIO(), _Clock()
+    with ProgressLine("conform", "vectors", stream=term, tty=True, redraw=0.5, clock=clock) as q:
+        for k in range(30):
+            clock.now = 2 + k / 4
+            q.update(k, text=f"conform: {k}/30 vectors")
+            assert q.elapsed == clock.now
+    text = term.getvalue()
+    assert text.split("\r")[1:4] == [
+        "conform: 0/30 vectors",
+        "conform: 2/30 vectors",
+        "conform: 4/30 vectors",
+    ]
+    assert text.endswith("\r" + " " * len("conform: 28/30 vectors") + "\r")
+
+
+def test_the_progress_lines_of_conform_and_fuzz() -> None:
+    from moonrules.cli import conform, fuzz
+    from moonrules.conformance.findings import Progress
+
+    assert (
+        conform._progress_text(1234, 3, 6206, 12.4) == "conform: 1234/6206 vectors, 3 failed, 12 s"
+    )
+    assert fuzz._progress_text(Progress("auction", 1, 1, 9.4, False)) == (
+        "fuzz: 1 case, 1 finding, 9 s (auction)"
+    )
+    assert fuzz._progress_text(Progress("led_suit", 1200, 2, 61.0, True)) == (
+        "fuzz: 1200 cases, 2 findings, 61 s (shrinking a finding in led_suit)"
+    )
+    off = conform._progress(quiet=False)  # stderr is no terminal under pytest
+    assert (off.tty, off.delay, off.every, off.redraw) == (False, 5.0, 5.0, 0.2)
+
+
 def test_progress_survives_a_closed_stream() -> None:
     out = io.StringIO()
     p = ProgressLine("study", "deals", total=2, stream=out, tty=False, delay=0)

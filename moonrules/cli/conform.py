@@ -26,6 +26,7 @@ from types import FrameType
 from typing import TextIO
 
 from moonrules.cli.options import name_list, seconds
+from moonrules.cli.progress import ProgressLine
 from moonrules.conformance.conform import ConformError, conform, summary_json
 from moonrules.conformance.target import DEFAULT_TIMEOUT, TargetError, split_command
 
@@ -143,34 +144,18 @@ def print_lines(lines: Sequence[str], stream: TextIO | None = None) -> bool:
     return True
 
 
-class _Progress:
-    """``conform: 1234/6206 vectors, 3 failed`` on stderr, now and then, after 2 seconds."""
+def _progress(quiet: bool) -> ProgressLine:
+    """The progress line on stderr, after 2 seconds: rewritten in place on a terminal (at
+    most five times a second), else a line every 5 seconds."""
+    progress = ProgressLine("conform", "vectors", quiet=quiet, every=5.0, redraw=0.2)
+    if not progress.tty:
+        progress.delay = progress.every  # the first line too comes after 5 seconds
+    return progress
 
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.started = time.monotonic()
-        self.last = self.started
-        self.shown = False
 
-    def __call__(self, done: int, failed: int, total: int) -> None:
-        now = time.monotonic()
-        if now - self.started < 2.0 or now - self.last < (0.2 if self.stream.isatty() else 5.0):
-            return
-        self.last = now
-        text = f"conform: {done}/{total} vectors, {failed} failed, {now - self.started:.0f} s"
-        with contextlib.suppress(OSError, ValueError):
-            if self.stream.isatty():
-                self.stream.write("\r" + text)
-                self.shown = True
-            else:
-                self.stream.write(text + "\n")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.shown:
-            with contextlib.suppress(OSError, ValueError):
-                self.stream.write("\r\033[K")
-                self.stream.flush()
+def _progress_text(done: int, failed: int, total: int, elapsed: float) -> str:
+    """``conform: 1234/6206 vectors, 3 failed, 12 s``: the progress line of a run."""
+    return f"conform: {done}/{total} vectors, {failed} failed, {elapsed:.0f} s"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -178,28 +163,27 @@ def run(args: argparse.Namespace) -> int:
         argv = split_command(args.target)
     except TargetError as e:
         raise ConformError(str(e)) from None
-    progress = None if args.quiet else _Progress(sys.stderr)
     started = time.monotonic()
-    with stopped_by_signals():
-        try:
-            outcomes, lines = conform(
-                argv,
-                ops=args.ops,
-                rules=args.rules,
-                clauses=args.clauses,
-                exclude_rules=args.exclude_rules,
-                exclude_clauses=args.exclude_clauses,
-                valid_only=args.valid_only,
-                compare=args.compare,
-                require=args.require,
-                timeout=args.timeout,
-                directory=args.vectors,
-                verbose=args.verbose,
-                progress=progress,
-            )
-        finally:
-            if progress is not None:
-                progress.close()
+    with stopped_by_signals(), _progress(args.quiet) as progress:
+
+        def show(done: int, failed: int, total: int) -> None:
+            progress.update(done, text=_progress_text(done, failed, total, progress.elapsed))
+
+        outcomes, lines = conform(
+            argv,
+            ops=args.ops,
+            rules=args.rules,
+            clauses=args.clauses,
+            exclude_rules=args.exclude_rules,
+            exclude_clauses=args.exclude_clauses,
+            valid_only=args.valid_only,
+            compare=args.compare,
+            require=args.require,
+            timeout=args.timeout,
+            directory=args.vectors,
+            verbose=args.verbose,
+            progress=None if args.quiet else show,
+        )
     if args.json:
         answer = summary_json(
             outcomes,

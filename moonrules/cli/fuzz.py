@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import time
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING
 
 from moonrules.cli.options import check_output, seconds, whole_number
+from moonrules.cli.progress import ProgressLine
 
 if TYPE_CHECKING:
     from moonrules.conformance.fuzz import Progress
@@ -161,37 +160,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-class _Display:
-    """The progress line on stderr: rewritten in place on a terminal, else now and then."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.tty = stream.isatty()
-        self.last = 0.0
-        self.width = 0
-
-    def __call__(self, p: Progress) -> None:
-        now = time.monotonic()
-        if now - self.last < (0.1 if self.tty else 5.0):
-            return
-        self.last = now
-        state = f"shrinking a finding in {p.op}" if p.shrinking else p.op
-        text = (
-            f"fuzz: {p.cases} case{'s' if p.cases != 1 else ''}, "
-            f"{p.findings} finding{'s' if p.findings != 1 else ''}, "
-            f"{p.elapsed:.0f} s ({state})"
-        )
-        if self.tty:
-            self.stream.write("\r" + text.ljust(self.width))
-            self.width = len(text)
-        else:
-            self.stream.write(text + "\n")
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.tty and self.width:
-            self.stream.write("\r" + " " * self.width + "\r")
-            self.stream.flush()
+def _progress_text(p: Progress) -> str:
+    """``fuzz: 1200 cases, 1 finding, 9 s (auction)``: the progress line of a run."""
+    state = f"shrinking a finding in {p.op}" if p.shrinking else p.op
+    return (
+        f"fuzz: {p.cases} case{'s' if p.cases != 1 else ''}, "
+        f"{p.findings} finding{'s' if p.findings != 1 else ''}, "
+        f"{p.elapsed:.0f} s ({state})"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -200,30 +176,31 @@ def run(args: argparse.Namespace) -> int:
 
     if args.report:
         check_output(args.report, "--report")
-    display = None if args.quiet else _Display(sys.stderr)
-    with stopped_by_signals():
-        try:
-            report = fuzz(
-                args.target,
-                ops=args.ops,
-                rules=args.rules,
-                examples=args.examples,
-                seconds=args.seconds,
-                seed=args.seed,
-                progress=display,
-                timeout=args.timeout,
-                shrink_seconds=args.shrink_seconds,
-                compare=args.compare,
-                valid_only=args.valid_only,
-                require=args.require,
-                exclude_rules=args.exclude_rules,
-                exclude_clauses=args.exclude_clauses,
-                max_findings=args.max_findings,
-                exhaustive=args.exhaustive,
-            )
-        finally:
-            if display is not None:
-                display.close()
+    # at once, then rewritten in place on a terminal, else a line every 5 seconds
+    progress = ProgressLine("fuzz", "cases", quiet=args.quiet, delay=0.0, every=5.0)
+    with stopped_by_signals(), progress:
+
+        def show(p: Progress) -> None:
+            progress.update(p.cases, text=_progress_text(p))
+
+        report = fuzz(
+            args.target,
+            ops=args.ops,
+            rules=args.rules,
+            examples=args.examples,
+            seconds=args.seconds,
+            seed=args.seed,
+            progress=None if args.quiet else show,
+            timeout=args.timeout,
+            shrink_seconds=args.shrink_seconds,
+            compare=args.compare,
+            valid_only=args.valid_only,
+            require=args.require,
+            exclude_rules=args.exclude_rules,
+            exclude_clauses=args.exclude_clauses,
+            max_findings=args.max_findings,
+            exhaustive=args.exhaustive,
+        )
     from moonrules.cli.conform import print_lines
 
     text = report.to_text()

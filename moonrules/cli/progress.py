@@ -17,7 +17,9 @@ Use it as a context manager (the terminal line is erased on the way out, even on
 The command's own output goes to standard output and is never mixed with these lines; a
 command that prints on the terminal while progress is shown calls :meth:`ProgressLine.hide`
 first. ``quiet=True`` (a command's ``--quiet``) shows nothing. Writing never fails the
-command: a closed or full standard error only ends the display.
+command: a closed or full standard error only ends the display. A command with a line of
+its own (``conform``, ``fuzz``) gives its text to :meth:`ProgressLine.update`, and its own
+pace (``delay``, ``every``, ``redraw``); the display is the same.
 """
 
 from __future__ import annotations
@@ -51,8 +53,10 @@ class ProgressLine:
 
     ``label`` names the command (``"study"``), ``unit`` what is counted (``"deals"``),
     ``total`` how many there are (``None`` when unknown: then no share and no time left
-    is shown). ``tty`` says whether ``stream`` is a terminal (default: asked of it);
-    ``delay`` and ``clock`` are for tests.
+    is shown). ``tty`` says whether ``stream`` is a terminal (default: asked of it).
+    ``delay`` (default :data:`DELAY`), ``every`` (default :data:`EVERY`) and ``redraw``
+    (default a tenth of a second, the fewest seconds between two redraws on a terminal)
+    set the pace for a command that keeps its own; ``clock`` is for tests.
     """
 
     def __init__(
@@ -65,6 +69,8 @@ class ProgressLine:
         quiet: bool = False,
         tty: bool | None = None,
         delay: float | None = None,
+        every: float | None = None,
+        redraw: float | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.label = label
@@ -74,6 +80,8 @@ class ProgressLine:
         self.quiet = quiet or self.stream is None
         self.tty = self._isatty() if tty is None else tty
         self.delay = DELAY if delay is None else delay
+        self.every = EVERY if every is None else every
+        self.redraw = _REDRAW if redraw is None else redraw
         self.clock = clock
         self.started = clock()
         self._last = float("-inf")
@@ -109,9 +117,14 @@ class ProgressLine:
         in the rate, nor in the time left."""
         self._first = self._done = done
 
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the display was made."""
+        return self.clock() - self.started
+
     def text(self, done: int, note: str = "") -> str:
         """The line for ``done`` of the total, ``note`` (what is being done) at its end."""
-        elapsed = self.clock() - self.started
+        elapsed = self.elapsed
         count = f"{done:,}" if self.total is None else f"{done:,}/{self.total:,}"
         parts = [f"{self.label}: {count} {self.unit}"]
         if self.total:
@@ -124,8 +137,11 @@ class ProgressLine:
             parts.append(note)
         return ", ".join(parts)
 
-    def update(self, done: int, *, total: int | None = None, note: str = "") -> None:
-        """Say that ``done`` of the total are done (``total`` changes the total)."""
+    def update(
+        self, done: int, *, total: int | None = None, note: str = "", text: str | None = None
+    ) -> None:
+        """Say that ``done`` of the total are done (``total`` changes the total); ``text``,
+        when given, is the line shown instead of :meth:`text`'s."""
         if total is not None:
             self.total = total
         self._done = done
@@ -135,15 +151,15 @@ class ProgressLine:
         if now - self.started < self.delay:
             return
         if self.tty:
-            if now - self._last < _REDRAW:
+            if now - self._last < self.redraw:
                 return
         else:
             step = done * STEPS // self.total if self.total else -1
-            if step == self._step and now - self._last < EVERY:
+            if step == self._step and now - self._last < self.every:
                 return
             self._step = step
         self._last = now
-        self._write(self.text(done, note))
+        self._write(self.text(done, note) if text is None else text)
 
     def _write(self, text: str) -> None:
         try:

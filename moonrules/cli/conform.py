@@ -25,10 +25,10 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
-from moonrules.cli.options import name_list, seconds
+from moonrules.cli.options import add_compare, add_target, add_timeout, name_list
 from moonrules.cli.progress import ProgressLine
 from moonrules.conformance.conform import ConformError, conform, summary_json
-from moonrules.conformance.target import DEFAULT_TIMEOUT, TargetError, split_command
+from moonrules.conformance.target import TargetError, split_command
 
 HELP = "run the conformance vectors against another engine speaking the protocol"
 
@@ -47,12 +47,7 @@ Example: moonrules conform --target "node engine.js" --compare outcome --valid-o
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.epilog = _EPILOG
     p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.add_argument(
-        "--target",
-        required=True,
-        metavar="COMMAND",
-        help='the engine to check, e.g. "moonrules serve" or "./my-engine --protocol"',
-    )
+    add_target(p, 'the engine to check, e.g. "moonrules serve" or "./my-engine --protocol"')
     p.add_argument("--ops", type=name_list, metavar="A,B", help="only these operations")
     p.add_argument(
         "--rules", type=name_list, metavar="A,B", help="only these presets (or aliases; 'custom')"
@@ -64,12 +59,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--exclude-clauses", type=name_list, metavar="LEAD-2", help="not vectors exercising these"
     )
-    p.add_argument(
-        "--compare",
-        choices=("strict", "code", "outcome"),
-        default="strict",
-        help="what must agree (default strict; see below)",
-    )
+    add_compare(p, "what must agree (default strict; see below)")
     p.add_argument(
         "--valid-only", action="store_true", help="skip the vectors that expect a refusal"
     )
@@ -80,13 +70,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="A,B",
         help="ops whose unknown-op answers are failures, not skipped",
     )
-    p.add_argument(
-        "--timeout",
-        type=seconds("the timeout"),
-        default=DEFAULT_TIMEOUT,
-        metavar="S",
-        help=f"seconds the target may take to answer one request (default {DEFAULT_TIMEOUT:g})",
-    )
+    add_timeout(p, "the timeout")
     p.add_argument(
         "--vectors",
         type=Path,

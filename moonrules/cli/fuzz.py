@@ -13,7 +13,14 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from moonrules.cli.options import check_output, seconds, whole_number
+from moonrules.cli.options import (
+    add_compare,
+    add_target,
+    add_timeout,
+    check_output,
+    seconds,
+    whole_number,
+)
 from moonrules.cli.progress import ProgressLine
 
 if TYPE_CHECKING:
@@ -64,16 +71,9 @@ def _clauses(text: str) -> list[str]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from moonrules.conformance.target import DEFAULT_TIMEOUT
-
     p.epilog = _EPILOG
     p.formatter_class = argparse.RawDescriptionHelpFormatter
-    p.add_argument(
-        "--target",
-        required=True,
-        metavar="COMMAND",
-        help='the engine\'s command line, e.g. "node engine.js" (split like a shell would)',
-    )
+    add_target(p, 'the engine\'s command line, e.g. "node engine.js" (split like a shell would)')
     p.add_argument("--ops", metavar="LIST", help="comma-separated ops to fuzz (default: every op)")
     p.add_argument(
         "--rules", metavar="LIST", help="comma-separated presets to draw from (default: all)"
@@ -86,11 +86,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="LIST",
         help="do not compare cases that exercise these clauses (e.g. LEAD-2)",
     )
-    p.add_argument(
-        "--compare",
-        choices=("strict", "code", "outcome"),
-        default="strict",
-        help="what must agree: strict (results, error codes and clause IDs; the default), "
+    add_compare(
+        p,
+        "what must agree: strict (results, error codes and clause IDs; the default), "
         "code (no clause IDs), outcome (only accepted or refused, and the results)",
     )
     p.add_argument(
@@ -144,13 +142,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="print the report as one JSON object (spec/schema/fuzz.schema.json)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress display on stderr")
-    p.add_argument(
-        "--timeout",
-        type=seconds("the number of seconds"),
-        default=DEFAULT_TIMEOUT,
-        metavar="S",
-        help=f"seconds the target may take to answer one request (default {DEFAULT_TIMEOUT:g})",
-    )
+    add_timeout(p, "the number of seconds")
     p.add_argument(
         "--shrink-seconds",
         type=seconds("the number of seconds"),

@@ -1,5 +1,5 @@
 """Argument types and checks the commands share: names, whole numbers, sizes, seconds,
-workers, and files to write."""
+workers, and files to write; the options of the commands that speak to a target engine."""
 
 from __future__ import annotations
 
@@ -138,3 +138,31 @@ def seconds(what: str) -> Callable[[str], float]:
             raise argparse.ArgumentTypeError(str(e)) from None
 
     return parse
+
+
+def add_target(p: argparse.ArgumentParser, help_text: str) -> None:
+    """``--target COMMAND`` (required) of the commands that speak to a target engine
+    (``conform``, ``fuzz``): its command line."""
+    p.add_argument("--target", required=True, metavar="COMMAND", help=help_text)
+
+
+def add_compare(p: argparse.ArgumentParser, help_text: str) -> None:
+    """``--compare LEVEL`` of the commands that speak to a target engine (``conform``,
+    ``fuzz``): what must agree, ``strict`` by default."""
+    p.add_argument(
+        "--compare", choices=("strict", "code", "outcome"), default="strict", help=help_text
+    )
+
+
+def add_timeout(p: argparse.ArgumentParser, what: str) -> None:
+    """``--timeout S`` of the commands that speak to a target engine (``conform``,
+    ``fuzz``): the seconds it may take to answer one request; a refusal names ``what``."""
+    from moonrules.conformance.target import DEFAULT_TIMEOUT
+
+    p.add_argument(
+        "--timeout",
+        type=seconds(what),
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
+        help=f"seconds the target may take to answer one request (default {DEFAULT_TIMEOUT:g})",
+    )

@@ -8,7 +8,8 @@ Three things differ (``docs/guides/bots.md`` gives what each gained in matches):
 * **Inference** (:mod:`moonrules.bots.inference`): the deals are drawn in proportion to
   how likely the other seats' calls and the trump named are under a model of a
   competent player (:mod:`moonrules.bots.model`), not uniformly: a seat that bid
-  holds strength, a bidder holds the trump it named.
+  holds strength, a bidder holds the trump it named. With ``play_inference`` the tiles
+  the other seats played are read too, under a soft model of the basic bot's play.
 * **Score-aware values** (:mod:`moonrules.bots.value`): the end of a hand is valued by
   what it gains the seat on the other sides (a defender's tricks are its points; a
   bidder's overtrick takes a point from the defenders), a made 21 that wins the game

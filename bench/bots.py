@@ -9,8 +9,11 @@
                                [--rules standard] [--log FILE]
         The figures of ``moonrules match``; with --log each game's result is appended to FILE
         as it finishes (a JSON line), so that a long run can be read while it goes on.
-    python bench/bots.py summary FILE [--rules standard]
-        The figures of the games logged in FILE so far.
+    python bench/bots.py summary FILE [FILE ...] [--rules standard]
+        The figures of the games logged in the FILEs so far.
+    python bench/bots.py pool FILE [FILE ...] [--rules standard]
+        The figures of several duplicate runs together, from their --log files (each run's
+        deals its own: runs of other seeds, pooled), with the decision times of --timing.
     python bench/bots.py duplicate --bots strong,pimc [--deals 1000] [--rules standard]
                                    [--workers 2] [--seed 1] [--timing] [--log FILE]
         A duplicate match (``moonrules match --duplicate``) between bots that may carry
@@ -50,9 +53,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import attrs
 
-from moonrules.bots.match import GameResult, HandResult, run_match
+from moonrules.bots.match import DuplicateHand, GameResult, HandResult, run_match
 from moonrules.cli.match import lineup, report
-from moonrules.rules.ruleset import as_rules
+from moonrules.rules.ruleset import RuleSet, as_rules
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -176,22 +179,72 @@ def variant_bot(name: str):  # type: ignore[no-untyped-def]
     return kind(**values)
 
 
+def seating(bots: str, rules: RuleSet) -> list[str]:
+    """The bot at each seat from ``--bots`` (names that may carry options, as
+    :func:`variant_bot` reads them): two names seat the first once and the second at the
+    other seats (with partners, each at both seats of a team); else one name per seat."""
+    names = [n.strip() for n in bots.split(",")]
+    if len(names) != 2:
+        return names
+    first, other = names
+    return [first, other, first, other] if rules.partnership else [first, other, other]
+
+
+def _duplicate_hand(line: str, offset: int) -> DuplicateHand:
+    """A hand of a duplicate log (``--log``), its deal numbered from ``offset``."""
+    d = json.loads(line)
+    h = d["hand"]
+    result = HandResult(h["bidder"], h["bid"], h["made"], tuple(h["seat_points"]))
+    times = tuple((w, p, float(wall), float(cpu)) for w, p, wall, cpu in d["times"])
+    return DuplicateHand(offset + d["index"], d["arrangement"], tuple(d["seats"]), result, times)
+
+
+def _print_times(hands: list[DuplicateHand]) -> None:
+    """Each bot's CPU time a decision, from hands played with ``--timing``."""
+    by: dict[str, list[float]] = defaultdict(list)
+    for h in hands:
+        for who, _phase, _wall, cpu in h.times:
+            by[who].append(cpu)
+    for who, ts in by.items():
+        ts.sort()
+        print(
+            f"{who}: {len(ts)} decisions, CPU median {statistics.median(ts):.3f} s, "
+            f"p95 {percentile(ts, 0.95):.3f} s, max {ts[-1]:.3f} s, "
+            f"mean {sum(ts) / len(ts):.3f} s"
+        )
+
+
+def pool(args: argparse.Namespace) -> None:
+    """The figures of several duplicate runs' logs together, each run's deals its own (runs
+    of other seeds deal other tiles, so the deals of the pool are independent)."""
+    from moonrules.bots.match import duplicate_summary
+    from moonrules.cli.match import duplicate_report
+
+    rules = as_rules(args.rules)
+    hands: list[DuplicateHand] = []
+    for k, path in enumerate(args.files):
+        try:
+            lines = Path(path).read_text().splitlines()
+        except OSError as e:
+            raise SystemExit(f"pool: cannot read {path}: {e.strerror}") from None
+        hands.extend(_duplicate_hand(x, k * 1_000_000) for x in lines if x.strip())
+    if not hands:
+        raise SystemExit("pool: the logs hold no hands")
+    names = list(hands[0].seats)
+    summary = duplicate_summary(rules, hands)
+    head, *rest = duplicate_report(rules, names, summary, 0.0)
+    print(head.rpartition(";")[0] + f"; pooled from {len(args.files)} runs")
+    for line in rest:
+        print(line)
+    _print_times(hands)
+
+
 def duplicate(args: argparse.Namespace) -> None:
     from moonrules.bots.match import duplicate_summary, run_duplicate
     from moonrules.cli.match import duplicate_report
 
     rules = as_rules(args.rules)
-    names = [n.strip() for n in args.bots.split(",")]
-    if len(names) == 2:
-        names = (
-            [names[0], names[1], names[0], names[1]]
-            if rules.partnership
-            else [
-                names[0],
-                names[1],
-                names[1],
-            ]
-        )
+    names = seating(args.bots, rules)
     for n in names:
         variant_bot(n)
     start = time.perf_counter()
@@ -222,17 +275,7 @@ def duplicate(args: argparse.Namespace) -> None:
     for line in duplicate_report(rules, names, summary, time.perf_counter() - start):
         print(line)
     if args.timing:
-        by: dict[str, list[float]] = defaultdict(list)
-        for h in hands:
-            for who, _phase, _wall, cpu in h.times:
-                by[who].append(cpu)
-        for who, ts in by.items():
-            ts.sort()
-            print(
-                f"{who}: {len(ts)} decisions, CPU median {statistics.median(ts):.3f} s, "
-                f"p95 {percentile(ts, 0.95):.3f} s, max {ts[-1]:.3f} s, "
-                f"mean {sum(ts) / len(ts):.3f} s"
-            )
+        _print_times(hands)
 
 
 def _auction_hand(job: tuple[str, tuple[str, ...], int, int, int]):  # type: ignore[no-untyped-def]
@@ -281,17 +324,7 @@ def auctions(args: argparse.Namespace) -> None:
     from moonrules.cli.match import duplicate_report
 
     rules = as_rules(args.rules)
-    names = [n.strip() for n in args.bots.split(",")]
-    if len(names) == 2:
-        names = (
-            [names[0], names[1], names[0], names[1]]
-            if rules.partnership
-            else [
-                names[0],
-                names[1],
-                names[1],
-            ]
-        )
+    names = seating(args.bots, rules)
     seatings = arrangements(rules, names)
     jobs = [
         (args.rules, seating, args.seed, i, k)
@@ -334,7 +367,7 @@ def targets(args: argparse.Namespace) -> None:
         if deals <= 0:
             continue
         rules = as_rules(preset)
-        names = [bot, "pimc", bot, "pimc"] if rules.partnership else [bot, "pimc", "pimc"]
+        names = seating(f"{bot},pimc", rules)
         command = (
             f"python bench/bots.py duplicate --bots {bot},pimc --rules {preset} "
             f"--deals {deals} --workers {w} --seed {args.seed}"
@@ -406,7 +439,9 @@ def targets(args: argparse.Namespace) -> None:
 
 def summary(args: argparse.Namespace) -> None:
     rules = as_rules(args.rules)
-    results = [_from_json(x) for x in Path(args.file).read_text().splitlines() if x.strip()]
+    results = [
+        _from_json(x) for f in args.file for x in Path(f).read_text().splitlines() if x.strip()
+    ]
     names = results[0].seats if results else ()
     for line in report(rules, tuple(names), results, 0.0):
         print(line)
@@ -625,6 +660,24 @@ def model_fit(args: argparse.Namespace) -> None:
         )
 
 
+def _model_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """The commands that fit the bots' models: calibrate, model-data, model-fit."""
+    c = sub.add_parser("calibrate")
+    c.add_argument("--rules", default="standard")
+    c.add_argument("--deals", type=int, default=300)
+    d = sub.add_parser("model-data")
+    d.add_argument("--rules", default="standard")
+    d.add_argument("--bot", default="pimc")
+    d.add_argument("--deals", type=int, default=6000)
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--workers", type=int, default=2)
+    d.add_argument("--play", action="store_true")
+    d.add_argument("--out", required=True)
+    f = sub.add_parser("model-fit")
+    f.add_argument("file")
+    f.add_argument("--rules", default="standard")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -642,19 +695,11 @@ def main() -> None:
     m.add_argument("--seed", type=int, default=1)
     m.add_argument("--log")
     s = sub.add_parser("summary")
-    s.add_argument("file")
+    s.add_argument("file", nargs="+")
     s.add_argument("--rules", default="standard")
-    c = sub.add_parser("calibrate")
-    c.add_argument("--rules", default="standard")
-    c.add_argument("--deals", type=int, default=300)
-    d = sub.add_parser("model-data")
-    d.add_argument("--rules", default="standard")
-    d.add_argument("--bot", default="pimc")
-    d.add_argument("--deals", type=int, default=6000)
-    d.add_argument("--seed", type=int, default=0)
-    d.add_argument("--workers", type=int, default=2)
-    d.add_argument("--play", action="store_true")
-    d.add_argument("--out", required=True)
+    o = sub.add_parser("pool")
+    o.add_argument("files", nargs="+")
+    o.add_argument("--rules", default="standard")
     u = sub.add_parser("duplicate")
     u.add_argument("--rules", default="standard")
     u.add_argument("--bots", default="strong,pimc")
@@ -678,9 +723,7 @@ def main() -> None:
     g.add_argument("--basic-games", type=int, default=300)
     g.add_argument("--workers", type=int, default=2)
     g.add_argument("--seed", type=int, default=1)
-    f = sub.add_parser("model-fit")
-    f.add_argument("file")
-    f.add_argument("--rules", default="standard")
+    _model_commands(sub)
     args = p.parse_args()
     commands = {
         "duplicate": duplicate,
@@ -690,6 +733,7 @@ def main() -> None:
         "times": times,
         "match": match,
         "summary": summary,
+        "pool": pool,
         "calibrate": calibrate,
         "model-data": model_data,
     }

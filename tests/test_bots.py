@@ -21,7 +21,14 @@ import moonrules as m
 from moonrules.analysis.solver import play_values
 from moonrules.bots import BasicBot, RandomBot, knowledge, view_legal_actions
 from moonrules.bots.base import Knowledge
-from moonrules.bots.inference import inferred_deals, informative, likelihood, open_calls
+from moonrules.bots.inference import (
+    PLAY_NOISE,
+    inferred_deals,
+    informative,
+    likelihood,
+    open_calls,
+    play_likelihood,
+)
 from moonrules.bots.match import bot_by_name, play_game
 from moonrules.bots.model import call_chances, strength, trump_chances
 from moonrules.bots.pimc import PimcBot
@@ -446,6 +453,70 @@ def test_inference_gives_the_bidder_its_trumps() -> None:
     assert not informative(first)  # nothing seen yet: the deals are drawn uniformly
 
 
+def _basic_hand_views(preset: str, seed: int) -> list[tuple[GameState, int]]:
+    """Every play-phase state of the first hand of a game between basic bots, each with the
+    number of plays made before it by other seats than the one to act that had a choice."""
+    s = m.new_game(preset, seed)
+    bot = BasicBot()
+    out: list[tuple[GameState, int]] = []
+    rng = random.Random(0)
+    chosen: list[int] = []  # the seat of each play with more than one legal tile
+    while not s.is_over and s.hand_number == 1:
+        seat = s.to_act
+        assert seat is not None
+        if s.phase is Phase.PLAY:
+            out.append((s, sum(1 for c in chosen if c != seat)))
+            if len(m.legal_actions(s)) > 1:
+                chosen.append(seat)
+        s = m.apply(s, bot.act(view(s, seat), rng))
+    return out
+
+
+@pytest.mark.parametrize("preset", ["standard", "partnership", "pagat"])
+def test_play_likelihood_knows_what_basic_bots_played(preset: str) -> None:
+    """Where the other seats are basic bots, the true deal has the model's top likelihood:
+    every play with a choice was the basic bot's, read with what that seat could see then
+    (its tiles, the tiles played, the bidder's own discard)."""
+    seen = 0
+    for seed in range(1, 12):
+        for s, choices in _basic_hand_views(preset, seed):
+            seat = s.to_act
+            assert seat is not None
+            v = view(s, seat)
+            know = knowledge(v)
+            hands = tuple(0 if i == seat else h for i, h in enumerate(s.hand.hands))
+            extra = 0 if s.hand.discard < 0 or seat == s.hand.bidder else 1 << s.hand.discard
+            p = play_likelihood(v, know, hands, extra)
+            assert math.isclose(p, (1 - PLAY_NOISE) ** choices), (seed, v.trick, v.tricks)
+            seen += choices
+    assert seen > 100
+
+
+def test_play_inference_weighs_the_deals_by_the_plays() -> None:
+    """Late in a hand between basic bots, deals that follow the plays are kept far more
+    often than the uniform share of the true holdings; a seat's own plays and a view with
+    no plays weigh nothing."""
+    s, _ = _basic_hand_views("standard", 3)[-4]
+    seat = s.to_act
+    assert seat is not None
+    v = view(s, seat)
+    know = knowledge(v)
+    sampler = Sampler(know)
+    true = tuple(0 if i == seat else h for i, h in enumerate(s.hand.hands))
+    uniform = [sampler.draw(random.Random(5)) for _ in range(300)]
+    weighed = inferred_deals(v, know, sampler, random.Random(5), 300, weight=0, play_weight=1)
+
+    def hits(deals: list[tuple[tuple[int, ...], int]]) -> int:
+        return sum(h == true for h, _ in deals)
+
+    assert hits(weighed) > hits(uniform)
+    for hands, extra in weighed:
+        assert _consistent(know, hands, extra)
+        assert play_likelihood(v, know, hands, extra) > 0
+    first = m.new_game("standard", 1, first_bidder=0)
+    assert play_likelihood(view(first, 0), knowledge(view(first, 0)), (0, 0, 0), 0) == 1.0
+
+
 def test_strong_reads_the_auction_to_come() -> None:
     """The rest of the auction after each call sums to one, and a pass by the last seat
     after passes throws the hand in."""
@@ -470,6 +541,7 @@ def test_strong_variants_play_legal_games() -> None:
     for bot in (
         StrongBot(samples=3, bid_samples=2, node_budget=3000, inference=0),
         StrongBot(samples=3, bid_samples=2, node_budget=3000, rollout=False, score_aware=False),
+        StrongBot(samples=3, bid_samples=2, node_budget=3000, play_inference=1.0),
     ):
         rngs = [random.Random(s) for s in range(3)]
         state, _ = play_game("standard", 9, [bot, BasicBot(), bot], rngs, max_hands=2)

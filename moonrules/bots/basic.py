@@ -37,6 +37,7 @@ __all__ = [
     "BasicBot",
     "RandomBot",
     "basic_discard",
+    "basic_play",
     "best_trumps",
     "estimate_tricks",
     "tile_value",
@@ -179,43 +180,63 @@ class BasicBot:
 
     def _play(self, view: PlayerView, held: int) -> int:
         assert view.trump is not None and view.bidder is not None
-        trump = view.trump.value
-        rules = view.rules
-        legal = legal_mask_of(view)
-        know = knowledge(view)
-        outside = know.unseen
-        masters = _masters(legal, trump, outside)
-        mine = rules.side_of(view.seat)
-        bidding_side = rules.side_of(view.bidder) == mine
+        return basic_play(
+            legal_mask_of(view),
+            knowledge(view).unseen,
+            tuple(t.index for t in view.trick),
+            view.seat if view.leader is None else view.leader,
+            view.seat,
+            view.bidder,
+            view.trump.value,
+            view.rules,
+        )
 
-        def cheapest(mask: int) -> int:
-            return min(indices_of(mask), key=lambda i: (tile_value(i, trump), i))
 
-        if not view.trick:
-            trumps_out = outside & SUIT_MASK[trump][TRUMP_SUIT]
-            my_trumps = legal & SUIT_MASK[trump][TRUMP_SUIT]
-            if bidding_side and trumps_out and my_trumps & masters:
-                return max(indices_of(my_trumps & masters), key=lambda i: tile_value(i, trump))
-            if masters & ~SUIT_MASK[trump][TRUMP_SUIT]:
-                return cheapest(masters & ~SUIT_MASK[trump][TRUMP_SUIT])
-            if bidding_side and masters:
-                return cheapest(masters)
-            side_tiles = legal & ~SUIT_MASK[trump][TRUMP_SUIT]
-            return cheapest(side_tiles or legal)
-        trick = tuple(t.index for t in view.trick)
-        assert view.leader is not None
-        n = view.players
-        best = winner_index(trick, trump)
-        best_seat = (view.leader + best) % n
-        suit = LED_SUIT[trump][trick[0]]
-        st = STRENGTH[trump][suit]
-        top = st[trick[best]]
-        last = len(trick) == n - 1
-        if rules.side_of(best_seat) == mine:
-            later_beat = any(st[j] > top for j in indices_of(outside))
-            if last or not later_beat:
-                return cheapest(legal)
-        winners = [i for i in indices_of(legal) if st[i] > top]
-        if not winners:
+def basic_play(
+    legal: int,
+    outside: int,
+    trick: tuple[int, ...],
+    leader: int,
+    seat: int,
+    bidder: int,
+    trump: int,
+    rules: RuleSet,
+) -> int:
+    """The tile index the basic bot plays (see the module): ``legal`` is the mask of the
+    tiles ``seat`` may play, ``outside`` the tiles it cannot see, ``trick`` the tile
+    indices on the table led by ``leader``, ``trump`` a ``Trump.value``. The tiles are
+    masks and indices, so that a model of the other seats can ask what they would have
+    played in a sampled deal (:mod:`moonrules.bots.inference`)."""
+    masters = _masters(legal, trump, outside)
+    mine = rules.side_of(seat)
+    bidding_side = rules.side_of(bidder) == mine
+
+    def cheapest(mask: int) -> int:
+        return min(indices_of(mask), key=lambda i: (tile_value(i, trump), i))
+
+    if not trick:
+        trumps_out = outside & SUIT_MASK[trump][TRUMP_SUIT]
+        my_trumps = legal & SUIT_MASK[trump][TRUMP_SUIT]
+        if bidding_side and trumps_out and my_trumps & masters:
+            return max(indices_of(my_trumps & masters), key=lambda i: tile_value(i, trump))
+        if masters & ~SUIT_MASK[trump][TRUMP_SUIT]:
+            return cheapest(masters & ~SUIT_MASK[trump][TRUMP_SUIT])
+        if bidding_side and masters:
+            return cheapest(masters)
+        side_tiles = legal & ~SUIT_MASK[trump][TRUMP_SUIT]
+        return cheapest(side_tiles or legal)
+    n = rules.players
+    best = winner_index(trick, trump)
+    best_seat = (leader + best) % n
+    suit = LED_SUIT[trump][trick[0]]
+    st = STRENGTH[trump][suit]
+    top = st[trick[best]]
+    last = len(trick) == n - 1
+    if rules.side_of(best_seat) == mine:
+        later_beat = any(st[j] > top for j in indices_of(outside))
+        if last or not later_beat:
             return cheapest(legal)
-        return min(winners, key=lambda i: (st[i], i))
+    winners = [i for i in indices_of(legal) if st[i] > top]
+    if not winners:
+        return cheapest(legal)
+    return min(winners, key=lambda i: (st[i], i))

@@ -9,6 +9,13 @@ and the bidder named the trump it named, had they held the tiles a deal gives th
 :func:`inferred_deals` draws many deals uniformly and keeps some of them, each with a
 chance in proportion to its likelihood (importance resampling), so that the deals kept
 follow what the seat should believe after seeing the auction and the trump.
+
+:func:`play_likelihood` reads the plays the same way: the probability that each other
+seat played the tiles it played, had it held the tiles a deal gives it, when it plays as
+the basic bot would (:func:`~moonrules.bots.basic.basic_play`) but for a ``noise`` share
+of its plays, spread evenly over its other legal tiles. A defender who did not take a
+trick it could have taken cheaply, in a deal where it held the tile to take it, makes
+that deal less likely.
 """
 
 from __future__ import annotations
@@ -16,18 +23,32 @@ from __future__ import annotations
 import random
 
 from moonrules.bots.base import Knowledge, call_value
+from moonrules.bots.basic import basic_play
 from moonrules.bots.model import call_chances, strength, trump_chances
 from moonrules.bots.sampling import Sampler
 from moonrules.game import PlayerView
+from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.rules.auction import MOON, PASS
 from moonrules.rules.ruleset import AllPass, RuleSet
 
-__all__ = ["WIDOW_GAIN", "inferred_deals", "informative", "likelihood", "open_calls"]
+__all__ = [
+    "PLAY_NOISE",
+    "WIDOW_GAIN",
+    "inferred_deals",
+    "informative",
+    "likelihood",
+    "open_calls",
+    "play_likelihood",
+]
 
 WIDOW_GAIN = 0.54
 """How much the widow and the discard raise a bidder's strength on average (three players,
 measured over ``pimc`` hands): subtracted from the strength of a bidder's tiles after the
 discard to read its call."""
+
+PLAY_NOISE = 0.3
+"""The share of its plays in which the model of a seat does not play the basic bot's tile
+(the other seats are not basic bots: a soft model keeps every consistent deal possible)."""
 
 
 def open_calls(rules: RuleSet, calls: tuple[int, ...]) -> tuple[int, ...]:
@@ -81,6 +102,64 @@ def likelihood(view: PlayerView, know: Knowledge, hands: tuple[int, ...]) -> flo
     return p
 
 
+def play_likelihood(
+    view: PlayerView,
+    know: Knowledge,
+    hands: tuple[int, ...],
+    extra: int,
+    noise: float = PLAY_NOISE,
+) -> float:
+    """The probability under the model that the other seats played the tiles they played in
+    this hand, had they held ``hands`` (masks by seat, now) with ``extra`` (a mask of the
+    tile in no hand: the widow, or another bidder's discard) where the view does not say.
+
+    Each play that had a choice counts ``1 - noise`` if it is the basic bot's tile in the
+    deal (with what that seat could see then), else ``noise`` shared among the other legal
+    tiles. Plays of this seat, and plays with one legal tile, count 1.
+    """
+    if view.trump is None or view.bidder is None or (not view.tricks and not view.trick):
+        return 1.0
+    rules = view.rules
+    n = view.players
+    trump = view.trump.value
+    bidder = view.bidder
+    own_discard = 0
+    if rules.has_widow:
+        own_discard = (
+            1 << view.discard.index if view.discard is not None and view.seat == bidder else extra
+        )
+    held = [hands[s] | know.played[s] for s in range(n)]
+    held[view.seat] = 0  # this seat's plays are not weighed
+    every = rules.tile_set.mask
+    gone = 0  # the tiles played before the play weighed
+    tricks: list[tuple[int, tuple[int, ...]]] = [
+        (t.leader, tuple(x.index for x in t.tiles)) for t in view.tricks
+    ]
+    if view.trick:
+        assert view.leader is not None
+        tricks.append((view.leader, tuple(x.index for x in view.trick)))
+    p = 1.0
+    for done, (leader, tiles) in enumerate(tricks):
+        for pos, tile in enumerate(tiles):
+            seat = (leader + pos) % n
+            bit = 1 << tile
+            if seat != view.seat:
+                mine = held[seat]
+                legal = legal_mask(mine, tiles[0] if pos else NO_LEAD, trump, rules, done)
+                k = legal.bit_count()
+                if k > 1:
+                    outside = every & ~mine & ~gone
+                    if seat == bidder:
+                        outside &= ~own_discard
+                    choice = basic_play(
+                        legal, outside, tiles[:pos], leader, seat, bidder, trump, rules
+                    )
+                    p *= 1.0 - noise if choice == tile else noise / (k - 1)
+                held[seat] = mine & ~bit
+            gone |= bit
+    return p
+
+
 def inferred_deals(
     view: PlayerView,
     know: Knowledge,
@@ -90,15 +169,23 @@ def inferred_deals(
     *,
     pool: int = 4,
     weight: float = 1.0,
+    play_weight: float = 0.0,
 ) -> list[tuple[tuple[int, ...], int]]:
     """``count`` deals of the hidden tiles (``(hands, extra)`` as :meth:`Sampler.draw`):
     ``pool * count`` drawn uniformly, ``count`` kept by systematic resampling in proportion
-    to :func:`likelihood` raised to ``weight`` (0: every deal alike, as the sampler draws).
+    to :func:`likelihood` raised to ``weight`` times :func:`play_likelihood` raised to
+    ``play_weight`` (both 0: every deal alike, as the sampler draws).
     """
-    if weight <= 0 or pool <= 1 or not informative(view):
+    calls = weight > 0 and informative(view)
+    plays = play_weight > 0 and bool(view.tricks or view.trick)
+    if pool <= 1 or not (calls or plays):
         return [sampler.draw(rng) for _ in range(count)]
     drawn = [sampler.draw(rng) for _ in range(pool * count)]
-    ws = [likelihood(view, know, hands) ** weight for hands, _ in drawn]
+    ws = [
+        (likelihood(view, know, hands) ** weight if calls else 1.0)
+        * (play_likelihood(view, know, hands, extra) ** play_weight if plays else 1.0)
+        for hands, extra in drawn
+    ]
     total = sum(ws)
     if total <= 0:  # pragma: no cover - the model's floor keeps every call possible
         return drawn[:count]

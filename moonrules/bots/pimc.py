@@ -39,22 +39,21 @@ always solved.
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import ClassVar
 
 import attrs
 
-from moonrules.analysis.solver import SolverCache, play_values, solve
+from moonrules.analysis.solver import SolverCache, play_values
 from moonrules.bots.base import Knowledge, knowledge, view_legal_actions
-from moonrules.bots.basic import basic_discard, best_trumps, tile_value
+from moonrules.bots.basic import best_trumps, tile_value
+from moonrules.bots.sampled import Budget, ContractOption, contract_options, contract_tricks
 from moonrules.bots.sampling import Sampler
-from moonrules.bots.worlds import complete_contract, world
+from moonrules.bots.worlds import world
 from moonrules.game import Action, Bid, Discard, GameState, NameTrump, Pass, Phase, Play, PlayerView
 from moonrules.rules.auction import MOON
 from moonrules.rules.ruleset import RuleSet, Scoring
-from moonrules.rules.suits import Trump
-from moonrules.rules.tiles import TILES, indices_of, mask_of
+from moonrules.rules.tiles import TILES, mask_of
 
 __all__ = ["PimcBot", "contract_points"]
 
@@ -69,26 +68,6 @@ def contract_points(rules: RuleSet, bid: int, tricks: int) -> float:
     need = 7 if bid == MOON else bid
     stake = 1.0 if rules.scoring is Scoring.MARKS else float(bid)
     return (stake if tricks >= need else -stake) + 0.01 * tricks
-
-
-@attrs.frozen(slots=True)
-class _Budget:
-    samples: int
-    time_budget: float | None
-    node_budget: int | None
-    start: float
-    caches: list[SolverCache]
-
-    def more(self, done: int) -> bool:
-        if done >= self.samples:
-            return False
-        if done == 0:
-            return True
-        if self.time_budget is not None and time.perf_counter() - self.start > self.time_budget:
-            return False
-        return not (
-            self.node_budget is not None and sum(c.nodes for c in self.caches) > self.node_budget
-        )
 
 
 @attrs.frozen(slots=True)
@@ -132,10 +111,10 @@ class PimcBot:
 
     # -- helpers --------------------------------------------------------
 
-    def _budget(self, samples: int, caches: list[SolverCache]) -> _Budget:
-        return _Budget(samples, self.time_budget, self.node_budget, time.perf_counter(), caches)
+    def _budget(self, samples: int, caches: list[SolverCache]) -> Budget:
+        return Budget.starting(samples, self.time_budget, self.node_budget, caches)
 
-    def _worlds(self, view: PlayerView, rng: random.Random, budget: _Budget) -> Iterator[GameState]:
+    def _worlds(self, view: PlayerView, rng: random.Random, budget: Budget) -> Iterator[GameState]:
         know: Knowledge = knowledge(view)
         sampler = Sampler(know)
         done = 0
@@ -194,27 +173,14 @@ class PimcBot:
         rules = view.rules
         assert view.bid is not None
         held = mask_of(view.hand)
-        know = knowledge(view)
-        options: list[tuple[Trump, int | None]] = []
-        if view.trump is not None:  # discarding after naming trump (WIDOW-2)
-            trumps = [view.trump]
-        else:
-            after = held if not discarding else None
-            ranked = (
-                best_trumps(after, rules, know.unseen)
-                if after is not None
-                else max(
-                    (best_trumps(held & ~(1 << i), rules, know.unseen) for i in indices_of(held)),
-                    key=lambda r: r[0][0],
-                )
-            )
-            trumps = [t for _, t in ranked[: self.candidates]]
-        for t in trumps:
-            if discarding:
-                worst = sorted(indices_of(held), key=lambda i: (tile_value(i, t.value), i))
-                options.extend((t, d) for d in worst[: self.discards])
-            else:
-                options.append((t, None))
+        options = contract_options(
+            view,
+            held,
+            knowledge(view).unseen,
+            discarding=discarding,
+            candidates=self.candidates,
+            discards=self.discards,
+        )
         tricks = self._contract_tricks(view, rng, options, self.bid_samples, bid=view.bid)
         best = max(
             options,
@@ -229,28 +195,13 @@ class PimcBot:
         self,
         view: PlayerView,
         rng: random.Random,
-        options: list[tuple[Trump, int | None]],
+        options: list[ContractOption],
         samples: int,
         *,
         bid: int,
-    ) -> dict[tuple[Trump, int | None], list[int]]:
+    ) -> dict[ContractOption, list[int]]:
         """For each (trump, discard) option, the double-dummy tricks of this seat as the
         bidder over the same deals (``None``: the basic discard)."""
         caches = {t: SolverCache() for t, _ in options}
-        out: dict[tuple[Trump, int | None], list[int]] = {o: [] for o in options}
         budget = self._budget(samples, list(caches.values()))
-        for state in self._worlds(view, rng, budget):
-            for trump, d in options:
-                chooser: Callable[[int, Trump], int] = basic_discard if d is None else _fixed(d)
-                opening = complete_contract(state, view.seat, bid, trump, chooser)
-                out[(trump, d)].append(solve(opening, caches[trump]))
-        return out
-
-
-def _fixed(tile: int) -> Callable[[int, Trump], int]:
-    """A discard chooser that always discards ``tile``."""
-
-    def choose(_held: int, _trump: Trump) -> int:
-        return tile
-
-    return choose
+        return contract_tricks(self._worlds(view, rng, budget), view.seat, bid, options, caches)

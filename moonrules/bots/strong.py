@@ -8,7 +8,8 @@ Three things differ (``docs/guides/bots.md`` gives what each gained in matches):
 * **Inference** (:mod:`moonrules.bots.inference`): the deals are drawn in proportion to
   how likely the other seats' calls and the trump named are under a model of a
   competent player (:mod:`moonrules.bots.model`), not uniformly: a seat that bid
-  holds strength, a bidder holds the trump it named.
+  holds strength, a bidder holds the trump it named. With ``play_inference`` the tiles
+  the other seats played are read too, under a soft model of the basic bot's play.
 * **Score-aware values** (:mod:`moonrules.bots.value`): the end of a hand is valued by
   what it gains the seat on the other sides (a defender's tricks are its points; a
   bidder's overtrick takes a point from the defenders), a made 21 that wins the game
@@ -33,8 +34,7 @@ on the machine's speed) stop early. At least one deal is always solved.
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import ClassVar
 
 import attrs
@@ -45,6 +45,7 @@ from moonrules.bots.basic import basic_discard, best_trumps, tile_value
 from moonrules.bots.inference import inferred_deals, open_calls
 from moonrules.bots.model import call_chances, strength
 from moonrules.bots.pimc import contract_points
+from moonrules.bots.sampled import Budget, ContractOption, contract_options, contract_tricks
 from moonrules.bots.sampling import Sampler
 from moonrules.bots.value import HandValue
 from moonrules.bots.worlds import complete_contract, world
@@ -52,32 +53,12 @@ from moonrules.game import Action, Bid, Discard, GameState, NameTrump, Pass, Pha
 from moonrules.rules.auction import MOON, PASS
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import Trump
-from moonrules.rules.tiles import TILES, indices_of, mask_of
+from moonrules.rules.tiles import TILES, mask_of
 
 __all__ = ["StrongBot", "contract_points"]
 
 _PRUNE = 1e-3
 """Auction continuations less likely than this are not followed."""
-
-
-@attrs.frozen(slots=True)
-class _Budget:
-    samples: int
-    time_budget: float | None
-    node_budget: int | None
-    start: float
-    caches: list[SolverCache]
-
-    def more(self, done: int) -> bool:
-        if done >= self.samples:
-            return False
-        if done == 0:
-            return True
-        if self.time_budget is not None and time.perf_counter() - self.start > self.time_budget:
-            return False
-        return not (
-            self.node_budget is not None and sum(c.nodes for c in self.caches) > self.node_budget
-        )
 
 
 @attrs.frozen(slots=True)
@@ -95,6 +76,9 @@ class StrongBot:
     inference: float = 1.0
     """How much the deals follow the model's likelihood of what the other seats did: the
     likelihood is raised to this power (0: deals drawn uniformly, as ``pimc`` does)."""
+    play_inference: float = 0.0
+    """How much the deals follow the model's likelihood of the tiles the other seats played
+    (:func:`~moonrules.bots.inference.play_likelihood`, raised to this power; 0: not read)."""
     pool: int = 4
     """Deals drawn uniformly for each deal kept by the inference."""
     score_aware: bool = True
@@ -133,11 +117,11 @@ class StrongBot:
 
     # -- helpers --------------------------------------------------------
 
-    def _budget(self, samples: int, caches: list[SolverCache]) -> _Budget:
-        return _Budget(samples, self.time_budget, self.node_budget, time.perf_counter(), caches)
+    def _budget(self, samples: int, caches: list[SolverCache]) -> Budget:
+        return Budget.starting(samples, self.time_budget, self.node_budget, caches)
 
     def _worlds(
-        self, view: PlayerView, rng: random.Random, budget: _Budget
+        self, view: PlayerView, rng: random.Random, budget: Budget
     ) -> Iterator[tuple[GameState, tuple[int, ...], int]]:
         """Worlds at the view's position, each with the hidden hands and extra tile it has."""
         know: Knowledge = knowledge(view)
@@ -147,7 +131,14 @@ class StrongBot:
             yield world(view, know, hands, extra), hands, extra
             return
         deals = inferred_deals(
-            view, know, sampler, rng, budget.samples, pool=self.pool, weight=self.inference
+            view,
+            know,
+            sampler,
+            rng,
+            budget.samples,
+            pool=self.pool,
+            weight=self.inference,
+            play_weight=self.play_inference,
         )
         for done, (hands, extra) in enumerate(deals):
             if not budget.more(done):
@@ -252,30 +243,16 @@ class StrongBot:
     # -- discard and trump ----------------------------------------------
 
     def _contract(self, view: PlayerView, rng: random.Random, *, discarding: bool) -> Action:
-        rules = view.rules
         assert view.bid is not None
         held = mask_of(view.hand)
-        know = knowledge(view)
-        options: list[tuple[Trump, int | None]] = []
-        if view.trump is not None:  # discarding after naming trump (WIDOW-2)
-            trumps = [view.trump]
-        else:
-            after = held if not discarding else None
-            ranked = (
-                best_trumps(after, rules, know.unseen)
-                if after is not None
-                else max(
-                    (best_trumps(held & ~(1 << i), rules, know.unseen) for i in indices_of(held)),
-                    key=lambda r: r[0][0],
-                )
-            )
-            trumps = [t for _, t in ranked[: self.candidates]]
-        for t in trumps:
-            if discarding:
-                worst = sorted(indices_of(held), key=lambda i: (tile_value(i, t.value), i))
-                options.extend((t, d) for d in worst[: self.discards])
-            else:
-                options.append((t, None))
+        options = contract_options(
+            view,
+            held,
+            knowledge(view).unseen,
+            discarding=discarding,
+            candidates=self.candidates,
+            discards=self.discards,
+        )
         tricks = self._contract_tricks(view, rng, options, self.bid_samples, bid=view.bid)
         value = self._value(view)
         worth = [value(view.seat, view.bid, t) for t in range(8)]
@@ -289,22 +266,17 @@ class StrongBot:
         self,
         view: PlayerView,
         rng: random.Random,
-        options: list[tuple[Trump, int | None]],
+        options: list[ContractOption],
         samples: int,
         *,
         bid: int,
-    ) -> dict[tuple[Trump, int | None], list[int]]:
+    ) -> dict[ContractOption, list[int]]:
         """For each (trump, discard) option, the double-dummy tricks of this seat as the
         bidder over the same deals (``None``: the basic discard)."""
         caches = {t: SolverCache() for t, _ in options}
-        out: dict[tuple[Trump, int | None], list[int]] = {o: [] for o in options}
         budget = self._budget(samples, list(caches.values()))
-        for state, _, _ in self._worlds(view, rng, budget):
-            for trump, d in options:
-                chooser: Callable[[int, Trump], int] = basic_discard if d is None else _fixed(d)
-                opening = complete_contract(state, view.seat, bid, trump, chooser)
-                out[(trump, d)].append(solve(opening, caches[trump]))
-        return out
+        states = (state for state, _, _ in self._worlds(view, rng, budget))
+        return contract_tricks(states, view.seat, bid, options, caches)
 
 
 @attrs.frozen(slots=True)
@@ -392,12 +364,3 @@ class _Auction:
                     t = max(0, t - discount)
                 total += p * value(winner, bid, t)
         return total
-
-
-def _fixed(tile: int) -> Callable[[int, Trump], int]:
-    """A discard chooser that always discards ``tile``."""
-
-    def choose(_held: int, _trump: Trump) -> int:
-        return tile
-
-    return choose

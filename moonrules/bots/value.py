@@ -34,7 +34,8 @@ from typing import Final
 import attrs
 
 from moonrules.rules.auction import MOON
-from moonrules.rules.ruleset import MoonMade, RuleSet, Scoring, TieRule
+from moonrules.rules.ruleset import MoonMade, RuleSet, Scoring
+from moonrules.rules.scoring import decided_winner
 
 __all__ = ["OUTCOMES", "HandValue", "win_chance"]
 
@@ -230,18 +231,9 @@ def _sequences(players: int) -> tuple[tuple[int, ...], ...]:
 
 
 def _result(rules: RuleSet, scores: list[int], bidder_side: int, moon_won: bool) -> int | None:
-    """The winning side after a hand with ``scores`` per side, or ``None`` (END-1 … END-3)."""
-    if moon_won:
-        return bidder_side
-    top = max(scores)
-    if top < rules.target:
-        return None
-    leaders = [s for s, v in enumerate(scores) if v == top]
-    if len(leaders) == 1:
-        return leaders[0]
-    if rules.tie is TieRule.BIDDER_OUT and bidder_side in leaders:
-        return bidder_side
-    return None
+    """The winning side after a hand with ``scores`` per side, or ``None`` (END-1 … END-3,
+    and SCORE-4 when ``moon_won``)."""
+    return bidder_side if moon_won else decided_winner(rules, scores, bidder_side)
 
 
 @functools.lru_cache(maxsize=1 << 16)

@@ -15,6 +15,7 @@ profile; ``tests/test_invariants.py`` checks it.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -48,6 +49,14 @@ _profile = os.environ.get(PROFILE_ENV, "default")
 if _profile not in ("default", "ci", "deep"):
     raise RuntimeError(f"{PROFILE_ENV}={_profile!r}: use default, ci or deep")
 settings.load_profile(_profile)
+
+
+# A shell that starts the tests in the background (``cmd &`` without job control) leaves
+# SIGINT ignored, and an ignored signal stays ignored in every process started from here:
+# the tests of Ctrl-C would then test nothing. Python's own handler is put back (a handled
+# signal is reset to the default in a child at exec).
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_report_header() -> str:

@@ -7,7 +7,11 @@ and the steps per second of the environments (raw API, OpenSpiel, PettingZoo).
 2. **Bit-mask loop**: the same random hands played by a plain loop over ints written
    in this file (no state values, no actions: masks, the kernel's ``legal_mask`` and
    ``winner_index``, and the memoised scoring). It is the reference the API is compared
-   with; the ratio API / loop is printed for the same run.
+   with; the ratio API / loop is printed for the same run. The loop shuffles with one
+   generator; the *seeded loop* beside it deals each hand as the API must, by DEAL-1's
+   shuffle (``moonrules.game.deal.shuffled``: a generator seeded afresh from the game's
+   seed and the hand's number), so that the two ratios tell the cost of the game's state
+   values apart from the cost of its reproducible deals.
 3. **Environments**: steps per second of random play in the raw API (one
    ``legal_actions`` + ``apply`` a step), OpenSpiel's ``moonrules_hand`` (chance
    steps counted with the players'), and PettingZoo's environment (one ``step``),
@@ -43,6 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import moonrules
 from moonrules import apply, legal_actions, new_game
+from moonrules.game.deal import shuffled
 from moonrules.kernel.compiled import COMPILED_MODULES, is_compiled
 from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.kernel.memo import scored
@@ -78,10 +83,10 @@ def api_playouts(preset: str, seconds: float) -> tuple[int, int, float]:
 
 
 def _loop_hand(rules: RuleSet, tiles: list[int], first: int, rng: random.Random) -> bool:
-    """One random hand on bit masks; whether it was played out (not thrown in)."""
+    """One random hand on bit masks, dealt from ``tiles`` as they are; whether it was
+    played out (not thrown in)."""
     n = rules.players
     draw = rng.random
-    rng.shuffle(tiles)
     hands = [sum(1 << i for i in tiles[7 * s : 7 * s + 7]) for s in range(n)]
     bids = rules.bids
     high = 0
@@ -124,15 +129,21 @@ def _loop_hand(rules: RuleSet, tiles: list[int], first: int, rng: random.Random)
     return True
 
 
-def loop_playouts(preset: str, seconds: float) -> tuple[int, int, float]:
-    """(hands played out, hands thrown in, seconds) by the bit-mask loop."""
+def loop_playouts(preset: str, seconds: float, *, seeded: bool = False) -> tuple[int, int, float]:
+    """(hands played out, hands thrown in, seconds) by the bit-mask loop; with ``seeded``,
+    each hand dealt by DEAL-1's shuffle of game 12345, hand 1, 2, … (as the API deals)."""
     rules = rules_by_name(preset)
     tiles = [t.index for t in rules.tile_set.tiles]
     rng = random.Random(12345)
-    played = thrown = first = 0
+    played = thrown = first = number = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
+        number += 1
+        if seeded:
+            tiles = shuffled(rules, 12345, number)
+        else:
+            rng.shuffle(tiles)
         if _loop_hand(rules, tiles, first, rng):
             played += 1
         else:
@@ -228,19 +239,31 @@ def best(measure: Measure, preset: str, seconds: float, repeat: int) -> tuple[in
     return max(runs, key=lambda r: r[0] / r[2])
 
 
-def paired(preset: str, seconds: float, repeat: int) -> tuple[float, float, float, float]:
-    """(API hands/s, loop hands/s, API/loop, API steps/s): the API and the loop run in
-    turn, ``repeat`` pairs of runs, so that the load of the machine weighs on both alike.
-    The rates are the best of their runs; the ratio is the median of the pairs' ratios."""
-    pairs = []
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def paired(preset: str, seconds: float, repeat: int) -> tuple[float, float, float, float, float]:
+    """(API hands/s, loop hands/s, API/loop, API/seeded loop, API steps/s): the API, the
+    loop and the seeded loop run in turn, ``repeat`` rounds, so that the load of the machine
+    weighs on all alike. The rates are the best of their runs; each ratio is the median of
+    the rounds' ratios."""
+    rounds = []
     for _ in range(repeat):
         api = api_playouts(preset, seconds)
         loop = loop_playouts(preset, seconds)
-        pairs.append((api[0] / api[2], loop[0] / loop[2], api[1] / api[2]))
-    ratios = sorted(a / b for a, b, _ in pairs)
-    middle = len(ratios) // 2
-    ratio = ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
-    return max(p[0] for p in pairs), max(p[1] for p in pairs), ratio, max(p[2] for p in pairs)
+        seeded = loop_playouts(preset, seconds, seeded=True)
+        rate = api[0] / api[2]
+        rounds.append((rate, loop[0] / loop[2], seeded[0] / seeded[2], api[1] / api[2]))
+    return (
+        max(r[0] for r in rounds),
+        max(r[1] for r in rounds),
+        _median([r[0] / r[1] for r in rounds]),
+        _median([r[0] / r[2] for r in rounds]),
+        max(r[3] for r in rounds),
+    )
 
 
 def _available(module: str) -> bool:
@@ -261,13 +284,15 @@ def run(args: argparse.Namespace) -> None:
     print(f"\nengine: {forms()}")
     print(
         f"{'preset':<14} {'API hands/s':>11} {'loop hands/s':>12} {'API/loop':>8} "
-        f"{'API steps/s':>11} {'OpenSpiel':>10} {'PettingZoo':>10} {'clone µs':>8} "
-        f"{'deepcopy µs':>11}"
+        f"{'API/seeded':>10} {'API steps/s':>11} {'OpenSpiel':>10} {'PettingZoo':>10} "
+        f"{'clone µs':>8} {'deepcopy µs':>11}"
     )
     has_spiel = _available("pyspiel")
     has_zoo = _available("pettingzoo")
     for preset in args.presets.split(","):
-        api_rate, loop_rate, ratio, api_steps = paired(preset, args.seconds, args.repeat)
+        api_rate, loop_rate, ratio, seeded_ratio, api_steps = paired(
+            preset, args.seconds, args.repeat
+        )
         spiel = zoo = "-"
         clone = deep = "-"
         if has_spiel:
@@ -280,7 +305,7 @@ def run(args: argparse.Namespace) -> None:
             zoo = f"{r[0] / r[2]:.0f}"
         print(
             f"{preset:<14} {api_rate:>11.0f} {loop_rate:>12.0f} {ratio:>7.2f}x "
-            f"{api_steps:>11.0f} {spiel:>10} {zoo:>10} {clone:>8} {deep:>11}",
+            f"{seeded_ratio:>9.2f}x {api_steps:>11.0f} {spiel:>10} {zoo:>10} {clone:>8} {deep:>11}",
             flush=True,
         )
 

@@ -225,3 +225,50 @@ def test_the_guides_python_blocks_run(page: str) -> None:
     for block in blocks:
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(block, f"{page} example", "exec"), namespace)
+
+
+def test_the_speed_bench_runs_and_prints_its_table() -> None:
+    """``bench/gameai.py`` (the figures of the guide's speed section), with tiny runs:
+    one row per preset, every column filled, the ratios positive."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    argv = [sys.executable, "bench/gameai.py", "--seconds", "0.05", "--repeat", "1"]
+    argv += ["--presets", "standard,partnership", "--form", "this"]
+    result = subprocess.run(
+        argv, cwd=root, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines() if line}
+    assert rows["preset"][1:5] == ["API", "hands/s", "loop", "hands/s"]
+    for preset in ("standard", "partnership"):
+        row = rows[preset]
+        assert len(row) == 10, row
+        assert all(float(x.rstrip("x")) > 0 for x in row[1:]), row
+
+
+def test_the_seeded_reference_loop_deals_the_games_deals() -> None:
+    """The bench's seeded loop deals as the API does: DEAL-1's shuffle of the game's seed."""
+    import sys
+    from pathlib import Path
+
+    from moonrules import new_game
+    from moonrules.game.deal import seeded_deal
+    from moonrules.rules.tiles import TILES
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    try:
+        import gameai
+    finally:
+        sys.path.pop(0)
+    state = new_game("standard", seed=12345)
+    rules = state.rules
+    pool = gameai.shuffled(rules, 12345, 1)
+    assert tuple(tuple(sorted(TILES[i] for i in pool[7 * s : 7 * s + 7])) for s in range(3)) == (
+        state.hands
+    )
+    assert seeded_deal(rules, 12345, 2).widow == TILES[gameai.shuffled(rules, 12345, 2)[-1]]
+    played, thrown, seconds = gameai.loop_playouts("standard", 0.02, seeded=True)
+    assert played + thrown > 0 and seconds > 0

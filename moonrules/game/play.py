@@ -59,7 +59,7 @@ from moonrules.kernel.tables import LED_SUIT, SUIT_MASK, winner_index
 from moonrules.rules.auction import PASS, check_call, legal_calls
 from moonrules.rules.errors import ArgumentError, IllegalAction, OutOfTurn, wrong_type
 from moonrules.rules.ruleset import Renege, WidowTiming
-from moonrules.rules.scoring import game_winner, score_hand
+from moonrules.rules.scoring import decided_winner, game_winner, score_hand
 from moonrules.rules.suits import TRUMP_SUIT, Trump, suit_name
 from moonrules.rules.tiles import TILES, Tile, tiles_of
 
@@ -492,10 +492,11 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     g = state.game
     rules = g.rules
     result = scored(rules, c.bidder, c.bid, won)
-    scores = tuple(s + d for s, d in zip(g.scores, result.deltas, strict=True))
+    scores = tuple([s + d for s, d in zip(g.scores, result.deltas, strict=True)])
     hand = make_hand(c, hands, _DONE, win, (), tricks, won, result.deltas, -1)
     bidder_side = rules.side_of(c.bidder)
-    winner = bidder_side if result.game_won else game_winner(rules, scores, bidder_side)
+    # decided_winner: game_winner without its checks of arguments built here
+    winner = bidder_side if result.game_won else decided_winner(rules, scores, bidder_side)
     if winner is not None:
         return make_state(
             make_game(rules, g.seed, scores, g.history, winner, g.seed_given, None, g.source),

@@ -7,6 +7,7 @@ real sockets on 127.0.0.1; after each, a fair client still plays in the same roo
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import json
 import socket
@@ -145,15 +146,15 @@ def test_a_flood_is_refused_then_closed(server: Server) -> None:
 
 def test_many_connections_are_capped_per_room(server: Server) -> None:
     room = server.create("standard", {"1": "basic", "2": "basic"})
-    opened = [connect(server, room["room"]) for _ in range(LIMITS["max_room_connections"])]
-    try:
+    with contextlib.ExitStack() as stack:  # each connection a context, closed at the end
+        opened = [
+            stack.enter_context(connect(server, room["room"]))
+            for _ in range(LIMITS["max_room_connections"])
+        ]
         for ws in opened:
             next_state(ws)
         with connect(server, room["room"]) as extra:
             assert closed_code(extra) == 1013
-    finally:
-        for ws in opened:
-            ws.close()
     still_plays(server, room)
 
 

@@ -7,12 +7,19 @@ from sending ``act`` to receiving the state that includes it (no bot thinks: tha
 excluded by construction). Printed: actions, median and p99 round trip, and the
 server's peak resident memory (its process alone, and with its bot workers).
 
+Answering at once, every room always has an action in flight, so the clients load the
+server as fast as it goes and the round trip is mostly the wait in that queue (about
+rooms / actions a second): a figure of the server's capacity. ``--think S`` makes each
+player think a random time up to twice ``S`` seconds before acting, as people do, and
+the round trip is then that of a server that is not saturated.
+
 Crash (``--crash K``): K games of server bots, each watched by a spectator; the server
 is killed with SIGKILL while they play, started again on the same database, and the
 actions any spectator saw that the database lacks are counted (target 0); then every
 game must resume and end with a record that replays as valid.
 
     python bench/table.py                      # --rooms 10,50,200 --seconds 20
+    python bench/table.py --think 0.5          # players thinking 0.5 s on average
     python bench/table.py --crash 50
 
 Clients and server share the machine's cores: the figures include that contention.
@@ -101,7 +108,13 @@ def memory(proc: subprocess.Popen[str]) -> tuple[int, int]:
 
 
 async def seat(
-    url: str, room: str, token: str, stop: float, rtts: list[float], rng: random.Random
+    url: str,
+    room: str,
+    token: str,
+    stop: float,
+    rtts: list[float],
+    rng: random.Random,
+    think: float = 0.0,
 ) -> int:
     acted = 0
     async with connect(f"{url}/rooms/{room}/ws?token={token}", max_size=2**20) as ws:
@@ -122,6 +135,8 @@ async def seat(
             if msg["table"]["over"]:
                 break
             if msg["legal"] and sent_at is None:
+                if think:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
                 sent_seq = msg["seq"]
                 sent_at = time.perf_counter()
                 await ws.send(json.dumps({"type": "act", "action": rng.choice(msg["legal"])}))
@@ -129,11 +144,13 @@ async def seat(
     return acted
 
 
-async def drive(url: str, rooms: list[Any], seconds: float, rtts: list[float]) -> int:
+async def drive(
+    url: str, rooms: list[Any], seconds: float, rtts: list[float], think: float = 0.0
+) -> int:
     stop = time.monotonic() + seconds
     rng = random.Random(1)
     tasks = [
-        seat(url, r["room"], s["token"], stop, rtts, random.Random(rng.random()))
+        seat(url, r["room"], s["token"], stop, rtts, random.Random(rng.random()), think)
         for r in rooms
         for s in r["seats"]
     ]
@@ -147,6 +164,7 @@ async def measure(
     seconds: float,
     rtts: list[float],
     peak: list[int],
+    think: float = 0.0,
 ) -> int:
     """Drive the rooms for ``seconds``, sampling the server's memory into ``peak``."""
 
@@ -158,12 +176,12 @@ async def measure(
 
     sampler = asyncio.create_task(sample())
     try:
-        return await drive(url.replace("http", "ws"), rooms, seconds, rtts)
+        return await drive(url.replace("http", "ws"), rooms, seconds, rtts, think)
     finally:
         sampler.cancel()
 
 
-def latency(counts: list[int], seconds: float) -> None:
+def latency(counts: list[int], seconds: float, think: float = 0.0) -> None:
     print(f"{'rooms':>6} {'actions':>8} {'act/s':>7} {'median ms':>10} {'p99 ms':>8} "
           f"{'server MB':>10} {'+workers MB':>12}")  # fmt: skip
     for n in counts:
@@ -173,7 +191,7 @@ def latency(counts: list[int], seconds: float) -> None:
                 rooms = [create(url, "standard" if i % 2 else "partnership", {}) for i in range(n)]
                 rtts: list[float] = []
                 peak = [0, 0]
-                acted = asyncio.run(measure(proc, url, rooms, seconds, rtts, peak))
+                acted = asyncio.run(measure(proc, url, rooms, seconds, rtts, peak, think))
                 rtts.sort()
                 med = statistics.median(rtts) * 1e3
                 p99 = rtts[min(len(rtts) - 1, int(len(rtts) * 0.99))] * 1e3
@@ -255,13 +273,16 @@ def main() -> int:
     p.add_argument("--crash", type=int, metavar="K", help="the crash test with K games instead")
     p.add_argument("--after", type=float, default=3.0, help="seconds before the SIGKILL")
     p.add_argument("--sync", choices=("full", "normal"), default="full", help="the server's --sync")
+    p.add_argument(
+        "--think", type=float, default=0.0, metavar="S", help="players think up to 2S s (mean S)"
+    )
     args = p.parse_args()
     SYNC[1] = args.sync
     print(f"moonrules table bench: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
-          f"--sync {args.sync}")  # fmt: skip
+          f"--sync {args.sync}, think {args.think:g} s")  # fmt: skip
     if args.crash:
         return 1 if crash(args.crash, args.after) else 0
-    latency([int(x) for x in args.rooms.split(",")], args.seconds)
+    latency([int(x) for x in args.rooms.split(",")], args.seconds, args.think)
     return 0
 
 

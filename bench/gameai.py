@@ -18,6 +18,11 @@ and the steps per second of the environments (raw API, OpenSpiel, PettingZoo).
    each with its observation where the framework hands one out; and the cost of one
    OpenSpiel ``clone`` beside ``copy.deepcopy`` of a ``GameState``.
 
+4. **Fixed costs**: what any engine called from Python pays in this bench, beside the
+   microseconds a hand of the API and of both loops: DEAL-1's deal of a hand (its
+   shuffle, ``moonrules.game.deal.shuffled``) and the caller's own loop (the loop of
+   ``api_playouts`` around functions that do nothing), a step and a hand.
+
 The figures are the best of ``--repeat`` runs of ``--seconds`` each (the one least
 disturbed by other work); the API and the loop run in turn, and their ratio is the
 median of the ratios of those pairs of runs, so that a change in the machine's load
@@ -233,6 +238,44 @@ def clone_costs(preset: str) -> tuple[float, float]:
     return cloned * 1e6, deep * 1e6
 
 
+def _null_legal(state: object) -> tuple[int, ...]:
+    return (1, 2, 3, 4)
+
+
+def _null_apply(state: object, action: int) -> object:
+    return state
+
+
+def caller_cost(seconds: float) -> float:
+    """µs a step of the caller's loop of :func:`api_playouts` around functions that do
+    nothing (the same calls, draw and indexing; no engine)."""
+    draw = random.Random(12345).random
+    legal_actions_, apply_ = _null_legal, _null_apply
+    state: object = object()
+    steps = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(1000):
+            legal = legal_actions_(state)
+            state = apply_(state, legal[int(draw() * len(legal))])
+        steps += 1000
+    return (time.perf_counter() - start) / steps * 1e6
+
+
+def deal_cost(preset: str, seconds: float) -> float:
+    """µs a hand of DEAL-1's shuffle (hands 1, 2, … of game 12345)."""
+    rules = rules_by_name(preset)
+    number = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(100):
+            number += 1
+            shuffled(rules, 12345, number)
+    return (time.perf_counter() - start) / number * 1e6
+
+
 def best(measure: Measure, preset: str, seconds: float, repeat: int) -> tuple[int, int, float]:
     """The run with the most units per second."""
     runs = [measure(preset, seconds) for _ in range(repeat)]
@@ -245,8 +288,11 @@ def _median(values: list[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def paired(preset: str, seconds: float, repeat: int) -> tuple[float, float, float, float, float]:
-    """(API hands/s, loop hands/s, API/loop, API/seeded loop, API steps/s): the API, the
+def paired(
+    preset: str, seconds: float, repeat: int
+) -> tuple[float, float, float, float, float, float]:
+    """(API hands/s, loop hands/s, API/loop, API/seeded loop, API steps/s, seeded loop
+    hands/s): the API, the
     loop and the seeded loop run in turn, ``repeat`` rounds, so that the load of the machine
     weighs on all alike. The rates are the best of their runs; each ratio is the median of
     the rounds' ratios."""
@@ -263,6 +309,7 @@ def paired(preset: str, seconds: float, repeat: int) -> tuple[float, float, floa
         _median([r[0] / r[1] for r in rounds]),
         _median([r[0] / r[2] for r in rounds]),
         max(r[3] for r in rounds),
+        max(r[2] for r in rounds),
     )
 
 
@@ -289,10 +336,12 @@ def run(args: argparse.Namespace) -> None:
     )
     has_spiel = _available("pyspiel")
     has_zoo = _available("pettingzoo")
+    costs = []
     for preset in args.presets.split(","):
-        api_rate, loop_rate, ratio, seeded_ratio, api_steps = paired(
+        api_rate, loop_rate, ratio, seeded_ratio, api_steps, seeded_rate = paired(
             preset, args.seconds, args.repeat
         )
+        costs.append((preset, api_rate, loop_rate, seeded_rate, api_steps / api_rate))
         spiel = zoo = "-"
         clone = deep = "-"
         if has_spiel:
@@ -306,6 +355,18 @@ def run(args: argparse.Namespace) -> None:
         print(
             f"{preset:<14} {api_rate:>11.0f} {loop_rate:>12.0f} {ratio:>7.2f}x "
             f"{seeded_ratio:>9.2f}x {api_steps:>11.0f} {spiel:>10} {zoo:>10} {clone:>8} {deep:>11}",
+            flush=True,
+        )
+    step = min(caller_cost(args.seconds / 4) for _ in range(args.repeat))
+    print(
+        f"\n{'µs a hand':<14} {'API':>8} {'loop':>8} {'seeded':>8} {'DEAL-1':>8} "
+        f"{'caller':>8} {'steps':>6}   (caller: {step:.2f} µs a step)"
+    )
+    for preset, api_rate, loop_rate, seeded_rate, steps in costs:
+        deal = min(deal_cost(preset, args.seconds / 4) for _ in range(args.repeat))
+        print(
+            f"{preset:<14} {1e6 / api_rate:>8.1f} {1e6 / loop_rate:>8.1f} "
+            f"{1e6 / seeded_rate:>8.1f} {deal:>8.1f} {step * steps:>8.1f} {steps:>6.1f}",
             flush=True,
         )
 

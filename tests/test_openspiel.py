@@ -241,12 +241,16 @@ def test_the_speed_bench_runs_and_prints_its_table() -> None:
         argv, cwd=root, capture_output=True, text=True, timeout=300, check=False
     )
     assert result.returncode == 0, result.stderr
-    rows = {line.split()[0]: line.split() for line in result.stdout.splitlines() if line}
+    main, costs = result.stdout.split("µs a hand")
+    rows = {line.split()[0]: line.split() for line in main.splitlines() if line.strip()}
     assert rows["preset"][1:5] == ["API", "hands/s", "loop", "hands/s"]
+    cost_rows = {line.split()[0]: line.split() for line in costs.splitlines()[1:] if line}
     for preset in ("standard", "partnership"):
         row = rows[preset]
         assert len(row) == 10, row
         assert all(float(x.rstrip("x")) > 0 for x in row[1:]), row
+        api, _loop, seeded, deal, caller, steps = map(float, cost_rows[preset][1:])
+        assert 0 < deal < seeded and 0 < caller < api and steps > 20, cost_rows[preset]
 
 
 def test_the_seeded_reference_loop_deals_the_games_deals() -> None:

@@ -206,8 +206,9 @@ def openspiel_digest() -> str:
     """The sha256 of OpenSpiel random play (``moonrules_hand``, and ``moonrules_game`` to 2
     hands; two episodes of each on each of :data:`ADAPTER_PRESETS`), chance nodes
     included: at each state every player's observation and information-state tensors
-    (4-byte floats), then the legal actions (or, at the end, the returns); and the names
-    and shapes of both observers' sections."""
+    (4-byte floats), the state serialized, the observation and information-state strings
+    of the player to act, then the legal actions (or, at the end, the returns); and the
+    names and shapes of both observers' sections."""
     import pyspiel
 
     import moonrules.openspiel  # noqa: F401  # registers the games
@@ -232,6 +233,11 @@ def openspiel_digest() -> str:
                             state.information_state_tensor(p),
                         ):
                             h.update(struct.pack(f"<I{len(tensor)}f", len(tensor), *tensor))
+                    h.update(state.serialize().encode())
+                    if not state.is_chance_node() and not state.is_terminal():
+                        p = state.current_player()
+                        text = state.observation_string(p) + state.information_state_string(p)
+                        h.update(text.encode())
                     if state.is_terminal():
                         returns = state.returns()
                         h.update(struct.pack(f"<{len(returns)}d", *returns))
@@ -245,7 +251,7 @@ def openspiel_digest() -> str:
 PETTINGZOO = "31c3900a8f742765cd5e67ea4a7195e7718d25819f32aaec4750a76adaf21373"
 """:func:`pettingzoo_digest`, made at commit fd831b9."""
 
-OPENSPIEL = "0649342e4dd936e3640623b5157786de7ba03fe9a3f75fc1de87d29d043f0995"
+OPENSPIEL = "17dfa34af837c4ea1f79f994668a21e6e09ad1fdce33d2cd4010e964d9d795d5"
 """:func:`openspiel_digest`, made at commit fd831b9."""
 
 

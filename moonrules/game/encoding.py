@@ -70,7 +70,7 @@ seat has seen in the hand, in order (perfect recall within a hand).
 from __future__ import annotations
 
 import functools
-from typing import Final
+from typing import Final, TypeVar
 
 import attrs
 
@@ -91,10 +91,13 @@ from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.kernel.memo import calls_after
 from moonrules.rules.errors import shown, wrong_type
 from moonrules.rules.ruleset import RuleSet, rules_by_name
+from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import Tile, mask_of
 
 _PHASES: Final = tuple(Phase)
 """The phases in the order of the ``phase`` section."""
+
+_T = TypeVar("_T")
 
 
 def _as_rules(rules: object) -> RuleSet:
@@ -378,7 +381,7 @@ class ObservationLayout:
         """The vector of ``view``, read from the view alone."""
         if not isinstance(view, PlayerView):
             raise wrong_type("view", "a PlayerView (moonrules.view(state, seat))", view)
-        if view.rules != self.rules:
+        if view.rules is not self.rules and view.rules != self.rules:
             raise ValueError("view: the view's rules are not the rules of this layout")
         return _encode(view, self.history)
 
@@ -386,6 +389,87 @@ class ObservationLayout:
 @functools.lru_cache(maxsize=128)
 def _layout_sections(rules: RuleSet, history: bool) -> tuple[Section, ...]:
     return _sections(rules, history)
+
+
+# -- The encoder's tables ---------------------------------------------------------
+#
+# A vector is written with no look-up of a section by name and no arithmetic on its layout:
+# for each rule set (and history or not), the layout is turned once, for each observing
+# seat, into the index in the vector of each float a view can set (memoised, as the rule
+# set is an immutable value). Writing a view is then one table read per float set. A tile's
+# index is read from its slot, ``tile._index`` (what ``Tile.index`` returns, without the
+# property call), as the game's hot paths do.
+
+_TileRow = tuple[int, ...]
+"""One row of a tile section: by tile index (0-27), the index in the vector of that tile's
+float (-1 for a tile off the rule set's tiles, which no view holds)."""
+
+
+@attrs.frozen(slots=True)
+class _SeatTables:
+    """Where the vector of one observing seat puts each float, as indices into the vector.
+
+    Seats are the view's own (absolute) seat numbers; the tables count them from the
+    observing seat, as the layout does. "In playing order from a leader": the entries of
+    the seats in the order they play to a trick that seat leads (or call, from the first
+    bidder), so that the ``k``-th tile of a trick goes with the ``k``-th entry.
+    """
+
+    to_act: tuple[int, ...]
+    """By seat: the index of its float in ``to_act``."""
+    leader: tuple[int, ...]
+    """By seat: the index of its float in ``leader``."""
+    first_bidder: tuple[int, ...]
+    """By seat: the index of its float in ``first_bidder``."""
+    bidder: tuple[int, ...]
+    """By seat: the index of its float in ``bidder``."""
+    tricks_won: tuple[int, ...]
+    """By seat: the index of its float in ``tricks_won``."""
+    scores: tuple[int, ...]
+    """By side: the index of its float in ``scores``."""
+    calls: tuple[tuple[int, ...], ...]
+    """By first bidder, in calling order from it: the index of the first float (the pass)
+    of each seat's row of ``calls``."""
+    played: tuple[tuple[_TileRow, ...], ...]
+    """By leader, in playing order from it: each seat's row of ``played``."""
+    trick: tuple[tuple[_TileRow, ...], ...]
+    """By leader, in playing order from it: each seat's row of ``trick``."""
+    tricks_led: tuple[tuple[int, ...], ...]
+    """With history, by completed trick (0-6) and then by seat: the index of the float
+    saying that seat led it (empty without history)."""
+    tricks_played: tuple[tuple[tuple[_TileRow, ...], ...], ...]
+    """With history, by completed trick (0-6) and then by leader, in playing order from
+    it: each seat's row of the tiles played to it (empty without history)."""
+
+
+@attrs.frozen(slots=True)
+class _Tables:
+    """Everything the encoder reads of one layout, computed once (:func:`_tables`)."""
+
+    size: int
+    """How many floats a vector holds."""
+    phase: int
+    """The index of the ``phase`` float of the first phase (the others follow in order)."""
+    hand: _TileRow
+    """The row of ``hand``."""
+    widow: _TileRow
+    """The row of ``widow``."""
+    discard: _TileRow
+    """The row of ``discard``."""
+    bid: int
+    """The index of the ``bid`` float of the lowest bid (the others follow in order)."""
+    trump: int
+    """The index of the ``trump`` float of the first trump (the others follow in order)."""
+    bids: tuple[int, ...]
+    """``rules.bids``."""
+    trumps: tuple[Trump, ...]
+    """``rules.trumps``."""
+    columns: dict[int, int]
+    """By bid: its column in a row of ``calls`` (column 0 is the pass)."""
+    target: int
+    """``rules.target``, the scale of the scores."""
+    seats: tuple[_SeatTables, ...]
+    """By observing seat."""
 
 
 @functools.lru_cache(maxsize=64)
@@ -397,91 +481,150 @@ def _tile_positions(rules: RuleSet) -> tuple[int, ...]:
     return tuple(pos)
 
 
-class _Writer:
-    """Writes one view into a vector of its layout, section by section (seats relative)."""
-
-    __slots__ = ("b", "me", "n", "out", "pos", "sections", "t")
-
-    def __init__(self, view: PlayerView, history: bool) -> None:
-        rules = view.rules
-        layout = _layout_sections(rules, history)
-        self.sections = {s.name: s.start for s in layout}
-        self.out = [0.0] * layout[-1].stop
-        self.n = view.players
-        self.me = view.seat
-        self.t = len(rules.tile_set.tiles)
-        self.b = len(rules.bids)
-        self.pos = _tile_positions(rules)
-
-    def rel(self, seat: int) -> int:
-        return (seat - self.me) % self.n
-
-    def put(self, name: str, offset: int, value: float = 1.0) -> None:
-        self.out[self.sections[name] + offset] = value
-
-    def tile(self, name: str, tile: Tile, seat: int = -1) -> None:
-        """Mark ``tile`` in section ``name`` (in the row of ``seat``, for a per-seat section)."""
-        row = 0 if seat < 0 else self.rel(seat) * self.t
-        self.put(name, row + self.pos[tile.index])
+def _tile_row(start: int, rules: RuleSet) -> _TileRow:
+    """The row of a tile section whose first float is at ``start``."""
+    return tuple(start + k if k >= 0 else -1 for k in _tile_positions(rules))
 
 
-def _write_play(w: _Writer, view: PlayerView) -> None:
+def _in_order(by_seat: tuple[_T, ...]) -> tuple[tuple[_T, ...], ...]:
+    """``by_seat`` (one entry per seat) by first seat, in playing order from it."""
+    n = len(by_seat)
+    return tuple(tuple(by_seat[(first + k) % n] for k in range(n)) for first in range(n))
+
+
+def _seat_tables(rules: RuleSet, starts: dict[str, int], me: int, history: bool) -> _SeatTables:
+    """The tables of observing seat ``me``, from the sections' starts."""
+    n = rules.players
+    t = len(rules.tile_set.tiles)
+    rel = tuple((s - me) % n for s in range(n))  # by seat: counted from me
+
+    def by_seat(name: str) -> tuple[int, ...]:
+        return tuple(starts[name] + r for r in rel)
+
+    def rows(start: int) -> tuple[_TileRow, ...]:
+        """By seat: its row of the tile section of ``n`` rows starting at ``start``."""
+        return tuple(_tile_row(start + r * t, rules) for r in rel)
+
+    mine = rules.side_of(me)
+    led: list[tuple[int, ...]] = []
+    played: list[tuple[tuple[_TileRow, ...], ...]] = []
+    if history:
+        width = n + n * t  # one completed trick: its leader, then each seat's tile
+        for k in range(7):
+            block = starts["tricks"] + k * width
+            led.append(tuple(block + r for r in rel))
+            played.append(_in_order(rows(block + n)))
+    return _SeatTables(
+        to_act=by_seat("to_act"),
+        leader=by_seat("leader"),
+        first_bidder=by_seat("first_bidder"),
+        bidder=by_seat("bidder"),
+        tricks_won=by_seat("tricks_won"),
+        scores=tuple(starts["scores"] + (side - mine) % rules.sides for side in range(rules.sides)),
+        calls=_in_order(tuple(starts["calls"] + r * (1 + len(rules.bids)) for r in rel)),
+        played=_in_order(rows(starts["played"])),
+        trick=_in_order(rows(starts["trick"])),
+        tricks_led=tuple(led),
+        tricks_played=tuple(played),
+    )
+
+
+@functools.lru_cache(maxsize=128)
+def _tables(rules: RuleSet, history: bool) -> _Tables:
+    """The encoder's tables for ``rules`` (with ``history``, the information state)."""
+    sections = _layout_sections(rules, history)
+    starts = {s.name: s.start for s in sections}
+    bids = rules.bids
+    return _Tables(
+        size=sections[-1].stop,
+        phase=starts["phase"],
+        hand=_tile_row(starts["hand"], rules),
+        widow=_tile_row(starts["widow"], rules),
+        discard=_tile_row(starts["discard"], rules),
+        bid=starts["bid"],
+        trump=starts["trump"],
+        bids=bids,
+        trumps=rules.trumps,
+        columns={b: k + 1 for k, b in enumerate(bids)},
+        target=rules.target,
+        seats=tuple(_seat_tables(rules, starts, me, history) for me in range(rules.players)),
+    )
+
+
+# -- Writing a view ----------------------------------------------------------------
+
+
+def _write_play(out: list[float], view: PlayerView, seat: _SeatTables, tables: _Tables) -> None:
     """``hand``, ``played``, ``trick``, ``leader``, ``tricks_won``."""
+    hand = tables.hand
     for x in view.hand:
-        w.tile("hand", x)
+        out[hand[x._index]] = 1.0
+    played = seat.played
     for tr in view.tricks:
-        for k, x in enumerate(tr.tiles):
-            w.tile("played", x, tr.leader + k)
+        for row, x in zip(played[tr.leader], tr.tiles, strict=True):
+            out[row[x._index]] = 1.0
+    leader = view.leader
     if view.trick:
-        assert view.leader is not None
-        for k, x in enumerate(view.trick):
-            w.tile("played", x, view.leader + k)
-            w.tile("trick", x, view.leader + k)
-    if view.leader is not None and view.phase is Phase.PLAY:
-        w.put("leader", w.rel(view.leader))
-    for s, won in enumerate(view.tricks_won):
-        w.put("tricks_won", w.rel(s), won / 7)
+        assert leader is not None
+        rows = zip(played[leader], seat.trick[leader], view.trick, strict=False)
+        for row, trick_row, x in rows:  # the trick so far: its first tiles
+            i = x._index
+            out[row[i]] = 1.0
+            out[trick_row[i]] = 1.0
+    if leader is not None and view.phase is Phase.PLAY:
+        out[seat.leader[leader]] = 1.0
+    for i, won in zip(seat.tricks_won, view.tricks_won, strict=True):
+        if won:  # no trick won: the float stays 0.0
+            out[i] = won / 7
 
 
-def _write_contract(w: _Writer, view: PlayerView) -> None:
+def _write_contract(out: list[float], view: PlayerView, seat: _SeatTables, tables: _Tables) -> None:
     """``first_bidder``, ``calls``, ``bidder``, ``bid``, ``trump``, ``widow``, ``discard``."""
-    rules = view.rules
-    w.put("first_bidder", w.rel(view.first_bidder))
-    for k, call in enumerate(view.calls):
-        value = _call_value(call)
-        column = rules.bids.index(value) + 1 if value else 0
-        w.put("calls", w.rel(view.first_bidder + k) * (1 + w.b) + column)
+    first = view.first_bidder
+    out[seat.first_bidder[first]] = 1.0
+    columns = tables.columns
+    # one round of calls (BID-2): the calls so far, a seat each at most, from the first bidder
+    for row, call in zip(seat.calls[first], view.calls, strict=False):
+        column = columns[call.amount] if isinstance(call, Bid) else 0
+        out[row + column] = 1.0
     if view.bidder is not None:
         assert view.bid is not None
-        w.put("bidder", w.rel(view.bidder))
-        w.put("bid", rules.bids.index(view.bid))
+        out[seat.bidder[view.bidder]] = 1.0
+        out[tables.bid + tables.bids.index(view.bid)] = 1.0
     if view.trump is not None:
-        w.put("trump", rules.trumps.index(view.trump))
+        out[tables.trump + tables.trumps.index(view.trump)] = 1.0
     if view.widow is not None:
-        w.tile("widow", view.widow)
+        out[tables.widow[view.widow.index]] = 1.0
     if view.discard is not None:
-        w.tile("discard", view.discard)
+        out[tables.discard[view.discard.index]] = 1.0
+
+
+def _write_history(out: list[float], view: PlayerView, seat: _SeatTables) -> None:
+    """``tricks``: each completed trick's leader and the tile each seat played to it."""
+    blocks = zip(seat.tricks_led, seat.tricks_played, view.tricks, strict=False)
+    for led, played, tr in blocks:  # the tricks completed so far: the first blocks
+        out[led[tr.leader]] = 1.0
+        for row, x in zip(played[tr.leader], tr.tiles, strict=True):
+            out[row[x._index]] = 1.0
 
 
 def _encode(view: PlayerView, history: bool) -> tuple[float, ...]:
-    rules = view.rules
-    w = _Writer(view, history)
-    w.put("phase", _PHASES.index(view.phase))
-    if not view.is_over and view.to_act is not None and view.phase is not Phase.DONE:
-        w.put("to_act", w.rel(view.to_act))
-    _write_play(w, view)
-    _write_contract(w, view)
-    target = rules.target
-    mine = rules.side_of(view.seat)
-    for side, score in enumerate(view.scores):
-        w.put("scores", (side - mine) % rules.sides, max(-target, min(target, score)) / target)
+    """The vector of ``view`` in its rules' layout (with ``history``, the information state)."""
+    tables = _tables(view.rules, history)
+    seat = tables.seats[view.seat]
+    out = [0.0] * tables.size
+    phase = view.phase
+    out[tables.phase + _PHASES.index(phase)] = 1.0
+    if not view.is_over and view.to_act is not None and phase is not Phase.DONE:
+        out[seat.to_act[view.to_act]] = 1.0
+    _write_play(out, view, seat, tables)
+    _write_contract(out, view, seat, tables)
+    target = tables.target
+    for i, score in zip(seat.scores, view.scores, strict=True):
+        out[i] = max(-target, min(target, score)) / target
     if history:
-        width = w.n + w.n * w.t
-        for k, tr in enumerate(view.tricks):
-            w.put("tricks", k * width + w.rel(tr.leader))
-            for j, x in enumerate(tr.tiles):
-                w.put("tricks", k * width + w.n + w.rel(tr.leader + j) * w.t + w.pos[x.index])
-    return tuple(w.out)
+        _write_history(out, view, seat)
+    return tuple(out)
 
 
 def encode_observation(view: PlayerView) -> tuple[float, ...]:

@@ -62,23 +62,22 @@ def view(state: GameState, seat: int) -> PlayerView:
         raise wrong_type("state", "a GameState", state)
     if type(seat) is not int:
         raise wrong_type("seat", "a seat number", seat)
-    if not 0 <= seat < state.rules.players:
-        raise ArgumentError(
-            f"seat: seats are numbered 0 to {state.rules.players - 1}, not {shown(seat)}"
-        )
+    rules = state.rules
+    if not 0 <= seat < rules.players:
+        raise ArgumentError(f"seat: seats are numbered 0 to {rules.players - 1}, not {shown(seat)}")
     h = state.hand
     is_bidder = seat == h.bidder
     return _make_view(
         seat,
-        state.rules.players,
+        rules.players,
         h.number,
         state.scores,
         h.phase,
         state.to_act,
         h.first_bidder,
         tiles_of(h.hands[seat]),
-        tuple(m.bit_count() for m in h.hands),
-        tuple(call_action(c) for c in h.calls),
+        tuple(map(int.bit_count, h.hands)),
+        tuple(map(call_action, h.calls)),
         state.bidder,
         state.bid,
         state.trump,
@@ -90,7 +89,7 @@ def view(state: GameState, seat: int) -> PlayerView:
         TILES[h.discard] if is_bidder and h.discard >= 0 else None,
         state.is_over,
         state.winner,
-        state.rules,
+        rules,
     )
 
 

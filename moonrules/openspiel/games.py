@@ -19,7 +19,6 @@ from moonrules.game.deal import new_game, with_deal
 from moonrules.game.encoding import (
     ActionSpace,
     ObservationLayout,
-    Section,
     legal_action_ids,
     state_string,
     view_string,
@@ -137,6 +136,8 @@ class MoonGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=total,
             max_game_length=hand_length(self.rules) * self.max_hands,
         )
+        self.tile_indices = tuple(t.index for t in self.rules.tile_set.tiles)
+        """The indices of the rule set's tiles, in tile order: the chance outcomes of a deal."""
         params["rules"] = params.get("rules", "standard")
         if whole:
             params["max_hands"] = self.max_hands
@@ -190,6 +191,30 @@ class Position:
         return self  # immutable: OpenSpiel's clone copies the reference
 
 
+_UNDEALT: Final = Position(None)
+"""The position before the first tile is dealt, shared by every new state (a position is
+immutable). OpenSpiel makes a new state each time it is asked for a tensor, to learn the
+tensor's size, so a new state is kept cheap."""
+
+
+def _with_state(p: Position, state: GameState) -> Position:
+    """``p`` with the moonrules state ``state`` (``attrs.evolve(p, state=state)``, quicker)."""
+    return Position(state, p.dealt, p.finished, p.shown, p.returns)
+
+
+def _with_dealt(p: Position, dealt: tuple[int, ...] | None) -> Position:
+    """``p`` with the tiles dealt ``dealt`` (``attrs.evolve(p, dealt=dealt)``, quicker)."""
+    return Position(p.state, dealt, p.finished, p.shown, p.returns)
+
+
+_last_to_act: tuple[Position | None, int] = (None, 0)
+"""The last position whose player to act :meth:`MoonState.current_player` read, and that
+player: OpenSpiel asks a state for its current player several times a step (each of
+``is_chance_node``, ``legal_actions``, ``apply_action`` does), and a position never changes,
+so the answer is kept for the position asked last (a reference to it, so it stays alive and
+its identity is not reused). Replaced as one tuple, it is read whole from any thread."""
+
+
 class MoonState(pyspiel.State):  # type: ignore[misc]
     """A state of ``moonrules_hand`` or ``moonrules_game``.
 
@@ -201,7 +226,7 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: MoonGame) -> None:
         super().__init__(game)
-        self.position = Position(None)
+        self.position = _UNDEALT
 
     # -- reading ------------------------------------------------------------
 
@@ -225,13 +250,20 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
         return view(p.state, player)
 
     def current_player(self) -> int:
+        global _last_to_act
         p = self.position
+        last = _last_to_act
+        if last[0] is p:
+            return last[1]
         if p.returns is not None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if p.dealt is not None:
-            return int(pyspiel.PlayerId.CHANCE)
-        assert p.state is not None and p.state.to_act is not None
-        return p.state.to_act
+            player = int(pyspiel.PlayerId.TERMINAL)
+        elif p.dealt is not None:
+            player = int(pyspiel.PlayerId.CHANCE)
+        else:
+            assert p.state is not None and p.state.to_act is not None
+            player = p.state.to_act
+        _last_to_act = (p, player)
+        return player
 
     def is_terminal(self) -> bool:
         return self.position.returns is not None
@@ -249,7 +281,7 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
         dealt = self.position.dealt
         assert dealt is not None
         taken = set(dealt)
-        left = [t.index for t in self._game.rules.tile_set.tiles if t.index not in taken]
+        left = [i for i in self._game.tile_indices if i not in taken]
         p = 1.0 / len(left)
         return [(i, p) for i in left]
 
@@ -278,7 +310,7 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
         before = p.state
         after = apply(before, game.space.action_of(action))
         if after.game is before.game:  # the hand goes on
-            self.position = attrs.evolve(p, state=after)
+            self.position = _with_state(p, after)
             return
         finished = p.finished + 1
         done = after.hand if after.is_over else after.history[-1]
@@ -332,7 +364,7 @@ def _dealt(rules: RuleSet, p: Position, tile: int) -> Position:
     assert p.dealt is not None
     dealt = (*p.dealt, tile)
     if len(dealt) < len(rules.tile_set.tiles):
-        return attrs.evolve(p, dealt=dealt)
+        return _with_dealt(p, dealt)
     hands = [
         tuple(TILES[i] for i in sorted(dealt[7 * s : 7 * s + 7])) for s in range(rules.players)
     ]
@@ -381,6 +413,18 @@ class MoonObserver:
         self.dict = {
             s.name: self.tensor[s.start : s.stop].reshape(s.shape) for s in self.layout.sections
         }
+        # While a hand is dealt (see _dealing). By tile index: the float of ``hand`` that
+        # marks the tile. By player, then by side: the float of ``scores`` holding that side's
+        # score, counted from the player's side. OpenSpiel also asks for player -1 (its
+        # default player, when it measures the tensor of a new state): that reads as the
+        # last seat, which counts the sides alike (modulo their number).
+        hand = self.layout.section("hand").start
+        self._dealt_at = {t.index: hand + k for k, t in enumerate(rules.tile_set.tiles)}
+        scores = self.layout.section("scores").start
+        self._scores_at = tuple(
+            tuple(scores + (side - rules.side_of(p)) % rules.sides for side in range(rules.sides))
+            for p in range(rules.players)
+        )
 
     def set_from(self, state: MoonState, player: int) -> None:
         v = state.moon_view(player)
@@ -391,19 +435,18 @@ class MoonObserver:
         self.tensor[:] = self.layout.encode(v)
 
     def _dealing(self, state: MoonState, player: int) -> None:
+        """The player's tiles dealt so far and the scores, into the zeroed tensor."""
         p = state.position
-        rules = self.layout.rules
         assert p.dealt is not None
-        position = {t.index: k for k, t in enumerate(rules.tile_set.tiles)}
-        hand: Section = self.layout.section("hand")
+        tensor = self.tensor
+        dealt_at = self._dealt_at
         for i in p.dealt[7 * player : 7 * player + 7]:
-            self.tensor[hand.start + position[i]] = 1.0
-        scores = p.state.scores if p.state is not None else (0,) * rules.sides
-        section = self.layout.section("scores")
-        mine = rules.side_of(player)
-        for side, score in enumerate(scores):
-            clipped = max(-rules.target, min(rules.target, score)) / rules.target
-            self.tensor[section.start + (side - mine) % rules.sides] = clipped
+            tensor[dealt_at[i]] = 1.0
+        if p.state is None:  # the first hand: every score is 0
+            return
+        target = self.layout.rules.target
+        for at, score in zip(self._scores_at[player], p.state.scores, strict=True):
+            tensor[at] = max(-target, min(target, score)) / target
 
     def string_from(self, state: MoonState, player: int) -> str:
         p = state.position

@@ -2,9 +2,11 @@
 
 A fixed, seeded sweep of positions (:func:`sweep`: every preset, each seat of each
 position) is encoded, and the bytes are hashed. The digests below were computed by running
-this file's :func:`digests` on moonrules at commit fd831b9, before the encoder was
-rewritten for speed, with ``python tests/test_encoding_pinned.py``; an encoder that changes
-a single float (or its type) anywhere in the sweep changes them.
+this file (``python tests/test_encoding_pinned.py``, which prints them all) with the
+moonrules of commit fd831b9, before the encoder and the adapters were rewritten for speed:
+a checkout of that commit with this file and ``encoding_reference.py`` copied into its
+``tests/``. An encoder that changes a single float (or its type) anywhere in the sweep
+changes them.
 
 The sweep follows the game (deals by seed, random legal actions), so a change of the game
 itself would move it too: :data:`POSITIONS` pins the positions apart (a digest of their

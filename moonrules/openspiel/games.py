@@ -136,8 +136,8 @@ class MoonGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=total,
             max_game_length=hand_length(self.rules) * self.max_hands,
         )
+        # the indices of the rule set's tiles, in tile order: the chance outcomes of a deal
         self.tile_indices = tuple(t.index for t in self.rules.tile_set.tiles)
-        """The indices of the rule set's tiles, in tile order: the chance outcomes of a deal."""
         params["rules"] = params.get("rules", "standard")
         if whole:
             params["max_hands"] = self.max_hands
@@ -442,7 +442,7 @@ class MoonObserver:
         dealt_at = self._dealt_at
         for i in p.dealt[7 * player : 7 * player + 7]:
             tensor[dealt_at[i]] = 1.0
-        if p.state is None:  # the first hand: every score is 0
+        if p.state is None:  # the first hand is being dealt: every score is 0, as zeroed
             return
         target = self.layout.rules.target
         for at, score in zip(self._scores_at[player], p.state.scores, strict=True):

@@ -207,14 +207,6 @@ def _with_dealt(p: Position, dealt: tuple[int, ...] | None) -> Position:
     return Position(p.state, dealt, p.finished, p.shown, p.returns)
 
 
-_last_to_act: tuple[Position | None, int] = (None, 0)
-"""The last position whose player to act :meth:`MoonState.current_player` read, and that
-player: OpenSpiel asks a state for its current player several times a step (each of
-``is_chance_node``, ``legal_actions``, ``apply_action`` does), and a position never changes,
-so the answer is kept for the position asked last (a reference to it, so it stays alive and
-its identity is not reused). Replaced as one tuple, it is read whole from any thread."""
-
-
 class MoonState(pyspiel.State):  # type: ignore[misc]
     """A state of ``moonrules_hand`` or ``moonrules_game``.
 
@@ -250,11 +242,7 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
         return view(p.state, player)
 
     def current_player(self) -> int:
-        global _last_to_act
         p = self.position
-        last = _last_to_act
-        if last[0] is p:
-            return last[1]
         if p.returns is not None:
             player = int(pyspiel.PlayerId.TERMINAL)
         elif p.dealt is not None:
@@ -262,7 +250,6 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
         else:
             assert p.state is not None and p.state.to_act is not None
             player = p.state.to_act
-        _last_to_act = (p, player)
         return player
 
     def is_terminal(self) -> bool:

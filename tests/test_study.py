@@ -378,6 +378,28 @@ def test_ctrl_c_stops_at_once_and_keeps_the_finished_chunks(tmp_path: Path) -> N
         assert read_chunk(path) == chunk_rows(m.STANDARD, 0, first, count)
 
 
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")  # the drop
+def test_a_ctrl_c_lost_in_a_finaliser_still_stops_the_run() -> None:
+    """Python runs a signal's handler wherever the main thread is; in a ``__del__`` the
+    KeyboardInterrupt is printed and dropped. The handler the study run installs keeps the
+    stop, so that the run's next step raises it again (and the command exits with 130)."""
+    from moonrules.cli.conform import stopped_by_signals
+
+    class Dropping:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(100):  # the handler runs here, and its exception is dropped
+                pass
+
+    before = signal.getsignal(signal.SIGINT)
+    with stopped_by_signals(interrupt=True) as check:
+        check()  # nothing yet
+        Dropping()
+        with pytest.raises(KeyboardInterrupt):
+            check()
+    assert signal.getsignal(signal.SIGINT) is before
+
+
 def test_a_chunk_file_that_is_not_its_chunk_is_computed_again(tmp_path: Path) -> None:
     """A run counts a chunk as done only once its file is read back and checked: a truncated
     file, a foreign one, one with rows out of range are computed again (a line on stderr)."""

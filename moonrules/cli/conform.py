@@ -20,7 +20,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import TextIO
@@ -92,22 +92,40 @@ class _Terminated(SystemExit):
 
 
 @contextlib.contextmanager
-def stopped_by_signals() -> Iterator[None]:
+def stopped_by_signals(*, interrupt: bool = False) -> Iterator[Callable[[], None]]:
     """SIGTERM and SIGHUP end the command like an interrupt does: the code under way
     unwinds (so that a target it runs is stopped with its process group), and the
-    command exits with 128 + the signal's number."""
+    command exits with 128 + the signal's number. With ``interrupt``, SIGINT is handled
+    here too (``KeyboardInterrupt``, as Python's own handler does).
+
+    A stop is also kept: the block is handed a function that raises it again. Python
+    runs a signal's handler wherever the main thread is, a finaliser (``__del__``)
+    included, where the exception it raises is printed and dropped; a loop that calls
+    the function once a step stops all the same.
+    """
+    stopped: list[BaseException] = []
 
     def stop(number: int, frame: FrameType | None) -> None:
-        raise _Terminated(128 + number)
+        e: BaseException = (
+            KeyboardInterrupt() if number == signal.SIGINT else _Terminated(128 + number)
+        )
+        stopped.append(e)
+        raise e
+
+    def check() -> None:
+        if stopped:
+            raise stopped[0]
 
     signals = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    if interrupt:
+        signals.append(signal.SIGINT)
     try:
         previous = [(s, signal.signal(s, stop)) for s in signals]
     except ValueError:  # not the main thread: leave the signals alone
-        yield
+        yield check
         return
     try:
-        yield
+        yield check
     finally:
         for s, handler in previous:
             signal.signal(s, handler)

@@ -82,6 +82,10 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def _no_stop() -> None:
+    pass
+
+
 def _run(args: argparse.Namespace) -> int:
     from moonrules.cli.conform import stopped_by_signals
     from moonrules.study.run import Progress, run_study, settings_for
@@ -96,16 +100,19 @@ def _run(args: argparse.Namespace) -> int:
 
     with ProgressLine("study", "deals", total=settings.deals, quiet=args.quiet) as line:
         started = False
+        check = _no_stop
 
         def show(p: Progress) -> None:
             nonlocal started
+            check()  # a Ctrl-C whose KeyboardInterrupt was lost (see stopped_by_signals)
             if not started:  # the deals of an earlier run count in the total, not the rate
                 line.start_count(p.done)
                 started = True
             line.update(p.done)
 
         try:
-            with stopped_by_signals():  # SIGTERM, SIGHUP: the pool is stopped, as on Ctrl-C
+            # SIGINT, SIGTERM, SIGHUP: the pool is stopped
+            with stopped_by_signals(interrupt=True) as check:
                 final = run_study(
                     args.directory,
                     settings,
@@ -115,6 +122,7 @@ def _run(args: argparse.Namespace) -> int:
                     timeout=args.timeout,
                     warn=warn,
                 )
+                check()
         except KeyboardInterrupt:
             line.close()
             print(

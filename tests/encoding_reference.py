@@ -4,7 +4,8 @@
 :mod:`moonrules.game.encoding` as it stood before it was rewritten for speed (commit
 fd831b9): every write names its section, and every index is derived from the layout on
 the spot. It is slow and plain on purpose; ``tests/test_encoding_pinned.py`` checks that
-the library's encoder gives exactly its vectors, and its digests were made with it.
+the library's encoder gives exactly its vectors (its digests, made with the library of
+fd831b9, are also what this encoder gives: ``--reference`` prints them).
 """
 
 from __future__ import annotations

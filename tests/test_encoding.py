@@ -333,8 +333,82 @@ def test_layout_errors_name_the_parameter() -> None:
         state_string(None)  # type: ignore[arg-type]
 
 
+def test_an_action_id_may_be_any_integer_type_but_not_a_bool_or_a_float() -> None:
+    """Ids from numpy (Gymnasium's ``Discrete.sample`` gives ``np.int64``) or any type with
+    ``__index__`` are ids; a bool, a float or an integer-looking string are not."""
+
+    class Index:
+        def __index__(self) -> int:
+            return 4
+
+    space = ActionSpace.of("standard")
+    assert space.action_of(Index()) == space.action_of(4)  # type: ignore[arg-type]
+    np = pytest.importorskip("numpy", reason="numpy is not installed")
+    for kind in (np.int8, np.int32, np.int64, np.uint16):
+        assert space.action_of(kind(3)) == space.action_of(3)
+    with pytest.raises(ValueError, match=r"^action_id: ids run from 0 to 58, not 59"):
+        space.action_of(np.int64(59))
+    for bad in (np.True_, np.float64(3), 3.0):
+        with pytest.raises(TypeError, match=r"^action_id: expected a whole number"):
+            space.action_of(bad)
+
+
+def test_the_table_text_of_a_finished_hand_names_no_seat_to_act() -> None:
+    """A state showing a finished hand before the next deal (as OpenSpiel's end of a hand
+    does) says ``hand over``, as :func:`view_string` does."""
+    from moonrules.game.state import make_state
+
+    s = new_game(seed=2)
+    rng = random.Random(0)
+    while s.hand_number == 1:
+        s = apply(s, rng.choice(legal_actions(s)))
+    finished = make_state(s.game, s.history[-1])
+    assert finished.phase is Phase.DONE and not finished.is_over
+    head = state_string(finished).splitlines()[0]
+    assert head.endswith(", hand over") and "to act" not in head
+    assert "hand over" in view_string(view(finished, 0))
+
+
 def test_the_table_text_shows_every_hand() -> None:
     s = new_game("partnership", seed=3)
     text = state_string(s)
     for seat, hand in enumerate(s.hands):
         assert f"p{seat}: " + " ".join(map(str, hand)) in text
+
+
+@given(states())
+def test_every_view_of_a_state_passes_the_views_checks(s: GameState) -> None:
+    """:func:`view` builds its views unchecked; built again through ``PlayerView``'s own
+    checks, each is accepted as it is."""
+    import attrs
+
+    for seat in range(s.rules.players):
+        v = view(s, seat)
+        assert attrs.evolve(v) == v
+
+
+def test_a_view_built_by_hand_with_impossible_values_is_refused() -> None:
+    """A ``PlayerView`` made by hand (``attrs.evolve`` of a real one) is checked against its
+    rules: a seat not at the table, a tile off the set, a wrong count, a bid or trump the
+    rules do not offer raise ``ValueError`` naming the field, rather than encoding a wrong
+    vector."""
+    import attrs
+
+    s = new_game("no-double-blank", seed=3)
+    v = view(s, 0)
+    assert attrs.evolve(v, seat=2).seat == 2  # a seat at the table is accepted
+    cases = [
+        ({"seat": 3}, r"^seat: seats are numbered 0 to 2, not 3"),
+        ({"seat": -1}, r"^seat: seats are numbered 0 to 2, not -1"),
+        ({"to_act": 5}, r"^to_act: seats are numbered 0 to 2, not 5"),
+        ({"players": 4}, r"^players: the rules seat 3 players, not 4"),
+        ({"hand": (Tile(0, 0), *v.hand[1:])}, r"^hand: 0-0 is not a tile of the rules' set"),
+        ({"scores": (0, 0)}, r"^scores: one entry a side \(3\), not 2"),
+        ({"tricks_won": (0,) * 4}, r"^tricks_won: one entry a seat \(3\), not 4"),
+        ({"bid": 3, "bidder": 0}, r"^bid: the rules' bids are \[4, 5, 6, 7, 21\], not 3"),
+        ({"winner": 3}, r"^winner: the sides are numbered 0 to 2, not 3"),
+        ({"trump": Trump.ZERO}, r"^trump: .* is not a trump the rules offer"),
+    ]
+    for change, message in cases:
+        with pytest.raises(ValueError, match=message):
+            attrs.evolve(v, **change)

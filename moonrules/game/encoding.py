@@ -69,7 +69,9 @@ seat has seen in the hand, in order (perfect recall within a hand).
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import operator
 from typing import Final, TypeVar
 
 import attrs
@@ -189,16 +191,22 @@ class ActionSpace:
     def action_of(self, action_id: int) -> Action:
         """The action with id ``action_id``; ``ValueError`` outside ``0 … size - 1``."""
         if type(action_id) is not int:
-            if isinstance(action_id, int) and not isinstance(action_id, bool):
-                action_id = int(action_id)  # an int subclass, such as numpy's integers
-            else:
-                raise wrong_type("action_id", "a whole number", action_id)
+            action_id = _whole_number(action_id)
         actions = _numbering(self.rules).actions
         if not 0 <= action_id < len(actions):
             raise ValueError(
                 f"action_id: ids run from 0 to {len(actions) - 1}, not {shown(action_id)}"
             )
         return actions[action_id]
+
+
+def _whole_number(action_id: object) -> int:
+    """``action_id`` as an int: an int subclass or an integer of its own kind (numpy's, as
+    Gymnasium's ``Discrete.sample`` gives), not a bool, a float or anything else."""
+    if not isinstance(action_id, bool) and hasattr(type(action_id), "__index__"):
+        with contextlib.suppress(TypeError):
+            return operator.index(action_id)  # type: ignore[arg-type]
+    raise wrong_type("action_id", "a whole number", action_id)
 
 
 def _ids_of_mask(table: tuple[int, ...], mask: int) -> tuple[int, ...]:
@@ -729,6 +737,8 @@ def state_string(state: GameState) -> str:
     h = state.hand
     if state.is_over:
         head = f"hand {h.number}, scores {' '.join(map(str, state.scores))}, game over"
+    elif h.phase is Phase.DONE:  # a finished hand shown before the next deal
+        head = f"hand {h.number}, scores {' '.join(map(str, state.scores))}, hand over"
     else:
         head = (
             f"hand {h.number}, scores {' '.join(map(str, state.scores))}, "

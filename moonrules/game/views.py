@@ -51,9 +51,50 @@ class PlayerView:
     """The discard, for the bidder once made; ``None`` for everyone else."""
     is_over: bool
     winner: int | None
-    rules: RuleSet
+    rules: RuleSet = attrs.field(validator=lambda v, _a, _r: _check_view(v))
     """The rules of the game (public): with the rest of the view, enough to know the legal
     actions of the seat to act."""
+
+
+def _check_view(v: PlayerView) -> None:
+    """A view built by hand holds values its rules allow: seats at the table, one entry a
+    seat (a side, for the scores), tiles of the rule set, a bid and a trump the rules offer.
+    (:func:`view` builds its views without this: they come from a checked state.)"""
+    rules = v.rules
+    n = rules.players
+    if v.players != n:
+        raise ArgumentError(f"players: the rules seat {n} players, not {shown(v.players)}")
+    seats = {"seat": v.seat, "first_bidder": v.first_bidder, "to_act": v.to_act}
+    seats.update({"bidder": v.bidder, "leader": v.leader})
+    seats.update({f"tricks[{k}].leader": t.leader for k, t in enumerate(v.tricks)})
+    seats.update({f"tricks[{k}].winner": t.winner for k, t in enumerate(v.tricks)})
+    for name, seat in seats.items():
+        if seat is not None and not 0 <= seat < n:
+            raise ArgumentError(f"{name}: seats are numbered 0 to {n - 1}, not {shown(seat)}")
+    if v.winner is not None and not 0 <= v.winner < rules.sides:
+        raise ArgumentError(
+            f"winner: the sides are numbered 0 to {rules.sides - 1}, not {shown(v.winner)}"
+        )
+    counts = {"scores": (rules.sides, "side"), "hand_sizes": (n, "seat"), "tricks_won": (n, "seat")}
+    for name, (count, each) in counts.items():
+        got = len(getattr(v, name))
+        if got != count:
+            raise ArgumentError(f"{name}: one entry a {each} ({count}), not {got}")
+    in_set = rules.tile_set.mask
+    tiles = {"hand": v.hand, "trick": v.trick}
+    tiles.update({f"tricks[{k}].tiles": t.tiles for k, t in enumerate(v.tricks)})
+    tiles["widow"] = () if v.widow is None else (v.widow,)
+    tiles["discard"] = () if v.discard is None else (v.discard,)
+    for name, ts in tiles.items():
+        for t in ts:
+            if not in_set >> t.index & 1:
+                raise ArgumentError(
+                    f"{name}: {t} is not a tile of the rules' set ({rules.tile_set.value})"
+                )
+    if v.bid is not None and v.bid not in rules.bids:
+        raise ArgumentError(f"bid: the rules' bids are {list(rules.bids)}, not {shown(v.bid)}")
+    if v.trump is not None and v.trump not in rules.trumps:
+        raise ArgumentError(f"trump: {v.trump} is not a trump the rules offer")
 
 
 def view(state: GameState, seat: int) -> PlayerView:

@@ -3,7 +3,7 @@ and the steps per second of the environments (raw API, OpenSpiel, PettingZoo).
 
 1. **Playouts**: hands played out per second (deal, auction, widow, trump, every play,
    scoring) by uniformly random players, through ``new_game``, ``legal_actions`` and
-   ``apply`` only; thrown-in hands are counted apart and their time is included.
+   ``apply`` only; thrown-in hands are not counted, and their time is included.
 2. **Bit-mask loop**: the same random hands played by a plain loop over ints written
    in this file (no state values, no actions: masks, the kernel's ``legal_mask`` and
    ``winner_index``, and the memoised scoring). It is the reference the API is compared

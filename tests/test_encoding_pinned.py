@@ -2,11 +2,13 @@
 
 A fixed, seeded sweep of positions (:func:`sweep`: every preset, each seat of each
 position) is encoded, and the bytes are hashed. The digests below were computed by running
-this file (``python tests/test_encoding_pinned.py``, which prints them all) with the
-moonrules of commit fd831b9, before the encoder and the adapters were rewritten for speed:
-a checkout of that commit with this file and ``encoding_reference.py`` copied into its
-``tests/``. An encoder that changes a single float (or its type) anywhere in the sweep
-changes them.
+this file with the moonrules of commit fd831b9, before the encoder and the adapters were
+rewritten for speed: in a checkout of that commit with this file and
+``encoding_reference.py`` copied into its ``tests/``, ``PYTHONPATH=. python
+tests/test_encoding_pinned.py`` prints them all (``PYTHONPATH``, so that the checkout's
+moonrules is the one imported, not an installed one). ``--reference`` prints the digests of
+the reference encoder instead: the same ones. An encoder that changes a single float (or
+its type) anywhere in the sweep changes them.
 
 The sweep follows the game (deals by seed, random legal actions), so a change of the game
 itself would move it too: :data:`POSITIONS` pins the positions apart (a digest of their
@@ -105,8 +107,11 @@ def digests(
     return {"count": str(count), **{k: x.hexdigest() for k, x in h.items()}}
 
 
-POSITIONS = "b49d4edd28ad747c08b9806b7e6cc9ee9241542ea693900edf833857eaf66e9e"
-"""The digest of the sweep's positions (see :func:`digests`)."""
+POSITIONS = "845638520ef2351df1c5e477f3181394e133ea63df954c64ba5e3b6bb676d5e4"
+"""The digest of the sweep's positions (see :func:`digests`), made once ``state_string``
+said ``hand over`` of a finished hand (it had named a seat to act). With that line as it was
+(``done, pN to act``), the digest is the one made at commit fd831b9,
+``b49d4edd28ad747c08b9806b7e6cc9ee9241542ea693900edf833857eaf66e9e``."""
 
 PINNED = {
     "count": "5083",
@@ -253,8 +258,11 @@ def openspiel_digest() -> str:
 PETTINGZOO = "31c3900a8f742765cd5e67ea4a7195e7718d25819f32aaec4750a76adaf21373"
 """:func:`pettingzoo_digest`, made at commit fd831b9."""
 
-OPENSPIEL = "17dfa34af837c4ea1f79f994668a21e6e09ad1fdce33d2cd4010e964d9d795d5"
-""":func:`openspiel_digest`, made at commit fd831b9."""
+OPENSPIEL = "0e5bfffc1d220cd5a67ad5bfae72f0ac7511c5620915a47e3e5475e27f73a7d6"
+""":func:`openspiel_digest`, made once ``moonrules_game``'s tensors gained the ``hands``
+float (the hands finished over ``max_hands``). Without that float (the observer built with
+no ``max_hands``), the digest is the one made at commit fd831b9,
+``17dfa34af837c4ea1f79f994668a21e6e09ad1fdce33d2cd4010e964d9d795d5``."""
 
 
 def test_pettingzoo_gives_the_pinned_observations() -> None:

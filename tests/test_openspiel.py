@@ -15,9 +15,10 @@ pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not in
 np = pytest.importorskip("numpy", reason="the [openspiel] extra is not installed")
 
 import moonrules.openspiel  # noqa: E402
-from moonrules import PRESETS, apply, view  # noqa: E402
+from moonrules import PRESETS, Pass, apply, view  # noqa: E402
 from moonrules.game.encoding import (  # noqa: E402
     ActionSpace,
+    ObservationLayout,
     encode_information_state,
     encode_observation,
 )
@@ -96,6 +97,34 @@ def test_tensors_and_strings_are_the_encodings() -> None:
             assert state.observation_tensor(p) == pytest.approx(encode_observation(v))
             assert state.information_state_tensor(p) == pytest.approx(encode_information_state(v))
             assert state.information_state_string(p).startswith(f"p{p} hand 1")
+
+
+def test_the_whole_games_tensors_tell_the_hand_number() -> None:
+    """The whole game ends after ``max_hands``: the same deal at hand 1 and at hand 4 (three
+    thrown-in hands between them) are different information states, in the tensors as in
+    the strings; the last float is the hands finished over ``max_hands``."""
+    game = pyspiel.load_game("moonrules_game(max_hands=5)")
+    size = ObservationLayout(PRESETS["standard"], history=False).size
+    assert game.observation_tensor_shape() == [size + 1]
+    s = game.new_initial_state()
+    order = [i for i, _ in s.chance_outcomes()]
+    states = []
+    for _hand in range(4):
+        for i in order:
+            s.apply_action(i)
+        states.append(s.clone())
+        for _ in range(3):
+            s.apply_action(game.space.id_of(Pass()))  # everyone passes: thrown in
+    first, fourth = states[0], states[3]
+    assert fourth.position.finished == 3
+    for tensor in (pyspiel.State.observation_tensor, pyspiel.State.information_state_tensor):
+        a, b = tensor(first, 0), tensor(fourth, 0)
+        assert a[:-1] == b[:-1] and (a[-1], b[-1]) == (0.0, pytest.approx(3 / 5))
+    assert first.information_state_string(0) != fourth.information_state_string(0)
+    observer = game.make_py_observer()
+    observer.set_from(fourth, 1)
+    assert observer.dict["hands"].tolist() == [pytest.approx(0.6)]
+    assert pyspiel.load_game("moonrules_hand").observation_tensor_shape() == [size]
 
 
 def test_the_whole_game_is_zero_sum_and_truncated_by_the_stated_rule() -> None:
@@ -191,23 +220,28 @@ def test_the_moonrules_bot_refuses_a_turn_not_its_own() -> None:
 
 
 def test_the_guides_example_runs_as_written() -> None:
-    """``examples/gameai_ismcts.py`` (the worked example of docs/guides/game-ai.md), tiny."""
+    """``examples/gameai_ismcts.py`` (the worked example of docs/guides/game-ai.md), tiny,
+    twice: the same figures."""
     import subprocess
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    result = subprocess.run(
-        [sys.executable, "examples/gameai_ismcts.py", "--hands", "2", "--simulations", "4"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "IS-MCTS (4 simulations) vs basic, 2 deals of standard" in result.stdout
-    assert "gain " in result.stdout and "95% interval" in result.stdout
+    outputs = []
+    for _run in range(2):  # every draw is seeded: the same figures each time
+        result = subprocess.run(
+            [sys.executable, "examples/gameai_ismcts.py", "--hands", "3", "--simulations", "8"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert "IS-MCTS (8 simulations) vs basic, 3 deals of standard" in result.stdout
+        assert "gain " in result.stdout and "95% interval" in result.stdout
+        outputs.append(result.stdout.splitlines()[:-1])  # all but the seconds taken
+    assert outputs[0] == outputs[1]
 
 
 @pytest.mark.parametrize("page", ["guides/game-ai.md"])

@@ -153,7 +153,10 @@ class MoonGame(pyspiel.Game):  # type: ignore[misc]
         """The observer of ``iig_obs_type``: the observation by default, the information
         state for ``perfect_recall=True``."""
         return MoonObserver(
-            self.rules, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params
+            self.rules,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            params,
+            max_hands=self.max_hands if self.whole else None,
         )
 
 
@@ -380,11 +383,19 @@ class MoonObserver:
 
     The vector is :class:`~moonrules.game.encoding.ObservationLayout`'s; ``dict`` names
     its sections, each reshaped. While a hand is being dealt only the player's tiles
-    dealt so far and the scores are set.
+    dealt so far and the scores are set. In ``moonrules_game`` (``max_hands`` given) one
+    float follows, the section ``hands``: the hands finished so far over ``max_hands``
+    (the game ends after ``max_hands`` hands, so states that differ in it are not the
+    same to a player).
     """
 
     def __init__(
-        self, rules: RuleSet, iig_obs_type: pyspiel.IIGObservationType, params: Any
+        self,
+        rules: RuleSet,
+        iig_obs_type: pyspiel.IIGObservationType,
+        params: Any,
+        *,
+        max_hands: int | None = None,
     ) -> None:
         if params:
             raise ValueError(f"params: the observer takes no parameters, not {params!r}")
@@ -396,10 +407,14 @@ class MoonObserver:
             )
         self.history = bool(iig_obs_type.perfect_recall)
         self.layout = ObservationLayout(rules, history=self.history)
-        self.tensor = np.zeros(self.layout.size, np.float32)
+        self.max_hands = max_hands
+        size = self.layout.size
+        self.tensor = np.zeros(size + (max_hands is not None), np.float32)
         self.dict = {
             s.name: self.tensor[s.start : s.stop].reshape(s.shape) for s in self.layout.sections
         }
+        if max_hands is not None:
+            self.dict["hands"] = self.tensor[size : size + 1]
         # While a hand is dealt (see _dealing). By tile index: the float of ``hand`` that
         # marks the tile. By player, then by side: the float of ``scores`` holding that side's
         # score, counted from the player's side. OpenSpiel also asks for player -1 (its
@@ -418,8 +433,10 @@ class MoonObserver:
         if v is None:
             self.tensor.fill(0.0)
             self._dealing(state, player)
-            return
-        self.tensor[:] = self.layout.encode(v)
+        else:
+            self.tensor[: self.layout.size] = self.layout.encode(v)
+        if self.max_hands is not None:
+            self.tensor[-1] = state.position.finished / self.max_hands
 
     def _dealing(self, state: MoonState, player: int) -> None:
         """The player's tiles dealt so far and the scores, into the zeroed tensor."""

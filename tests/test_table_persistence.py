@@ -184,3 +184,88 @@ def test_a_first_schema_database_is_read_and_its_rooms_resume(tmp_path: Path) ->
     with Server(db) as again, connect(again, mine["room"], mine["seats"][0]["token"]) as ws:
         state = next_state(ws)
         assert state["seq"] == seq and state["view"] == me.last_state["view"]
+
+
+def test_an_action_whose_connection_closes_while_it_is_stored_still_moves_the_room(
+    tmp_path: Path,
+) -> None:
+    """A seat's connection closes (its task cancelled) while its action is being written:
+    the write goes on, and so does the rest of the action (the room moved on, every listener
+    told), so that the room never falls behind its database. A room that has fallen behind
+    anyway (a write refused as a duplicate) is read again from storage."""
+    import asyncio
+    import sqlite3
+
+    from moonrules.table.botpool import BotPool
+    from moonrules.table.rooms import Table
+    from moonrules.table.storage import Storage
+
+    class Quiet:
+        def __init__(self, seat: int) -> None:
+            self.seat = seat
+            self.states = 0
+
+        def send_state(self, text: str) -> None:
+            self.states += 1
+
+        def send(self, text: str) -> bool:
+            return True
+
+        def disconnect(self, code: int, reason: str) -> None:
+            pass
+
+    def stored_seq(room_id: str) -> int:
+        with sqlite3.connect(tmp_path / "t.db") as db:
+            (seq,) = db.execute("SELECT seq FROM rooms WHERE id = ?", (room_id,)).fetchone()
+        return int(seq)
+
+    async def main() -> None:
+        storage = Storage(tmp_path / "t.db")
+        bots = BotPool(quick_workers=1, slow_workers=1)
+        table = Table(storage, bots)
+        try:
+            created = await table.create({"rules": "standard"})
+            room = await table.room(created.room)
+            assert room is not None
+            listeners = [Quiet(s) for s in range(3)]
+            for listener in listeners:
+                await table.join(room, listener)
+            real_append = storage.append
+
+            async def slow_append(*args: Any, **kwargs: Any) -> None:
+                job = asyncio.ensure_future(real_append(*args, **kwargs))  # under way
+                await asyncio.sleep(0.3)
+                await job
+
+            storage.append = slow_append  # type: ignore[method-assign]
+            first = room.state.to_act
+            assert first is not None
+            told = [x.states for x in listeners]
+            caller = asyncio.ensure_future(table.act(room, first, "pass"))
+            await asyncio.sleep(0.1)
+            caller.cancel()  # the connection closed mid-write
+            await asyncio.sleep(0.6)
+            assert caller.cancelled()
+            assert room.seq == stored_seq(room.id) == 1
+            assert all(x.states > t for x, t in zip(listeners, told, strict=True))
+            storage.append = real_append  # type: ignore[method-assign]
+            second = room.state.to_act
+            assert second is not None and second != first
+            # a room behind its database: the next write is refused as a duplicate, and the
+            # room is read again rather than refusing every action from then on
+            behind = room.state
+            assert await table.act(room, second, "pass") is None
+            room.state, room.seq = behind, 1
+            outcome = await table.act(room, second, "pass")
+            assert outcome is not None and outcome["code"] == "turn"
+            assert room.seq == stored_seq(room.id) == 2
+            third = room.state.to_act
+            assert third is not None and third not in (first, second)
+            assert await table.act(room, third, 7) is None
+            assert room.seq == stored_seq(room.id) == 3
+        finally:
+            await table.close()
+            bots.close()
+            storage.close()
+
+    asyncio.run(main())

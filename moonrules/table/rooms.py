@@ -436,6 +436,17 @@ class Table:
         finally:
             del self._loading[room_id]
 
+    async def _reload(self, room: Room) -> None:
+        """The room's game and sequence number read again from storage (under its lock),
+        every listener told."""
+        row = await self.storage.load(room.id)
+        if row is None:  # pragma: no cover - rooms are never deleted
+            return
+        room.state = await self._rebuild(row)
+        room.seq = row.seq
+        room.broadcast()
+        self._schedule_bot(room)
+
     async def _rebuild(self, row: RoomRow) -> GameState:
         """The game of a stored room: its last record, then the actions after it."""
         state = from_record(row.record)
@@ -501,7 +512,14 @@ class Table:
 
     async def act(self, room: Room, seat: int, value: JSON) -> dict[str, JSON] | None:
         """Take ``seat``'s action ``value`` (as records write it): ``None`` once it is stored
-        and every listener told, else the ``refused`` message for that seat."""
+        and every listener told, else the ``refused`` message for that seat.
+
+        Shielded: when the caller is cancelled (its connection closed) while the action is
+        being stored, the action still ends as it would have (stored, the room moved on,
+        every listener told), so that the room never falls behind its database."""
+        return await asyncio.shield(self._act_locked(room, seat, value))
+
+    async def _act_locked(self, room: Room, seat: int, value: JSON) -> dict[str, JSON] | None:
         async with room.lock:
             return await self._act(room, seat, value)
 
@@ -539,6 +557,13 @@ class Table:
                 over=new.is_over,
                 bot_turn=bot_turn,
             )
+        except sqlite3.IntegrityError as e:  # the database is ahead: the room is read again
+            log.error(
+                "room %s: action %d not stored: %s; the room is reloaded", room.id, step.seq, e
+            )
+            await self._reload(room)
+            message = "the game had moved on; here is where it stands"
+            return refused("turn", message, room.legal_for(seat))
         except sqlite3.Error as e:
             log.error("room %s: action %d not stored: %s", room.id, step.seq, e)
             message = "the server could not store this action; try again"

@@ -12,6 +12,7 @@ import hmac
 import json
 import socket
 import sys
+import time
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -144,6 +145,23 @@ def test_a_flood_is_refused_then_closed(server: Server) -> None:
     still_plays(server, room)
 
 
+def test_a_burst_read_in_one_go_is_answered_in_full(server: Server) -> None:
+    """Frames a client writes at once (past the burst, within the refusals allowed) are each
+    answered, a refusal a frame, and the connection stays open: their answers do not pile
+    up unsent while the rest are read."""
+    room = server.create("standard", {"1": "basic", "2": "basic"})
+    count = LIMITS["burst"] + 25
+    with connect(server, room["room"]) as ws:  # a spectator: each act is refused
+        next_state(ws)
+        for _ in range(count):
+            ws.send('{"type": "act", "action": "pass"}')
+        codes = [json.loads(ws.recv(timeout=30)).get("code") for _ in range(count)]
+        # the burst, and a frame or two more as the bucket refills (50 a second)
+        assert LIMITS["burst"] <= codes.count("spectator") < count - 20
+        assert codes.count("too-fast") == count - codes.count("spectator")
+        ws.ping().wait(10)  # still open
+
+
 def test_many_connections_are_capped_per_room(server: Server) -> None:
     room = server.create("standard", {"1": "basic", "2": "basic"})
     with contextlib.ExitStack() as stack:  # each connection a context, closed at the end
@@ -156,6 +174,29 @@ def test_many_connections_are_capped_per_room(server: Server) -> None:
         with connect(server, room["room"]) as extra:
             assert closed_code(extra) == 1013
     still_plays(server, room)
+
+
+def test_spectators_never_keep_a_player_out_nor_one_players_tabs_another(
+    server: Server,
+) -> None:
+    """Spectators and each seat have caps of their own: with every spectator place taken,
+    every seat's link still connects and plays; one seat's link opened too many times is
+    refused without taking the other seat's place."""
+    room = server.create("standard", {"2": "basic"})
+    tokens = [room["seats"][k]["token"] for k in range(2)]
+    with contextlib.ExitStack() as stack:
+        for _ in range(LIMITS["max_room_connections"]):
+            next_state(stack.enter_context(connect(server, room["room"])))
+        with connect(server, room["room"]) as extra:
+            assert closed_code(extra) == 1013
+        tabs = [stack.enter_context(connect(server, room["room"], tokens[0])) for _ in range(4)]
+        for ws in tabs:
+            assert next_state(ws)["type"] == "state"
+        with connect(server, room["room"], tokens[0]) as fifth:
+            assert closed_code(fifth) == 1013
+        with connect(server, room["room"], tokens[1]) as other:
+            state = next_state(other)
+            assert state["type"] == "state" and state["table"]["started"]
 
 
 def test_a_client_that_never_reads_stalls_nothing(server: Server) -> None:
@@ -179,6 +220,43 @@ def test_a_client_that_never_reads_stalls_nothing(server: Server) -> None:
         assert me.last_state["table"]["over"]
     finally:
         raw.close()
+
+
+def test_a_text_frame_not_utf8_is_closed_and_logged_in_one_line(server: Server) -> None:
+    """A text frame whose bytes are not UTF-8 closes the connection (1007); the server's
+    log has one line for it, never a traceback (a client could fill the log with them)."""
+    room = server.create("standard", {"1": "basic", "2": "basic"})
+    host, port = server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as raw:
+        raw.sendall(
+            f"GET /rooms/{room['room']}/ws HTTP/1.1\r\nHost: {host}:{port}\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        raw.settimeout(30)
+        stream = raw.makefile("rb")
+        assert stream.readline().startswith(b"HTTP/1.1 101")
+        while stream.readline() not in (b"\r\n", b""):
+            pass
+        payload, mask = b"\xff\xfe not text", b"\x01\x02\x03\x04"
+        masked = bytes(b ^ mask[k % 4] for k, b in enumerate(payload))
+        raw.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+        while True:  # the server's frames (unmasked): the room's state, then the close
+            head = stream.read(2)
+            assert len(head) == 2, "the server closed without a close frame"
+            size = head[1] & 0x7F
+            if size >= 126:
+                size = int.from_bytes(stream.read(2 if size == 126 else 8), "big")
+            body = stream.read(size)
+            if head[0] & 0x0F == 0x8:
+                break
+        assert int.from_bytes(body[:2], "big") == 1007, body
+    deadline = time.monotonic() + 10
+    while "UTF-8" not in server.log() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    log = server.log()
+    assert "UTF-8" in log and "Traceback" not in log
 
 
 def test_http_origin_type_and_size_limits(server: Server) -> None:

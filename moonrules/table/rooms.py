@@ -82,7 +82,10 @@ class TableLimits:
     max_connections: int = 4096
     """WebSocket connections open at once, all rooms together."""
     max_room_connections: int = 32
-    """WebSocket connections open at once to one room (seats and spectators)."""
+    """Spectators' WebSocket connections open at once to one room (a seat's link is never
+    refused for them)."""
+    max_seat_connections: int = 4
+    """WebSocket connections open at once with one seat's link (tabs of one player)."""
     rate: float = 20.0
     """Messages a second a connection may send, on average ..."""
     burst: int = 40

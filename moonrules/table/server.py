@@ -380,8 +380,14 @@ class TableApp:
             if seat is None:
                 await ws.close(4403, "this link's token is not a seat of this room")
                 return
-        if len(room.listeners) >= limits.max_room_connections:
-            await ws.close(1013, "this room has too many connections; try again later")
+        # spectators and each seat counted apart: watchers cannot keep a player out, nor
+        # one player's tabs another player
+        alike = sum(1 for x in room.listeners if x.seat == seat)
+        if seat is None and alike >= limits.max_room_connections:
+            await ws.close(1013, "this room has too many spectators; try again later")
+            return
+        if seat is not None and alike >= limits.max_seat_connections:
+            await ws.close(1013, "this seat has too many connections open; close one first")
             return
         conn = _Connection(ws, seat, limits)
         await table.join(room, conn)
@@ -402,6 +408,9 @@ class TableApp:
         bucket = _Bucket(limits.rate, limits.burst)
         too_fast = 0
         while conn.closing is None:
+            # the sender's turn before the next frame: frames a client sent at once are all
+            # read without waiting, and their answers must not pile up unsent meanwhile
+            await asyncio.sleep(0)
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 return
@@ -465,13 +474,21 @@ def create_app(config: TableConfig | None = None) -> Starlette:
 
 class RedactTokens(logging.Filter):
     """Writes ``token=…`` in any log line as ``token=(hidden)``: a seat's token is a
-    secret, and a WebSocket's address carries it."""
+    secret, and a WebSocket's address carries it. An exception logged with its traceback
+    (uvicorn's, for a frame of text that is not UTF-8) is written on the same line, as its
+    type and message, so that a client cannot fill the log with tracebacks."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         text = record.getMessage()
         if "token=" in text:
             record.msg = _TOKEN_IN_TEXT.sub(r"\1(hidden)", text)
             record.args = ()
+        if record.exc_info and record.exc_info[1] is not None:  # one line: no traceback
+            e = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({type(e).__name__}: {e})"
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
         return True
 
 

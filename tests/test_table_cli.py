@@ -46,3 +46,10 @@ def test_help_says_where_the_data_goes_and_a_bad_database_is_one_line(tmp_path: 
     assert "error: " in done.stderr and "not a table database" in done.stderr
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+    for place in (tmp_path / "no-such-dir" / "t.sqlite3", tmp_path):  # no directory; a directory
+        done = subprocess.run(
+            [*run, "--db", str(place), "--port", "0"], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 2, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and "cannot open the database" in lines[0], done.stderr

@@ -117,7 +117,11 @@ class Storage:
         self.path = Path(path)
         self._jobs: queue.SimpleQueue[tuple[Callable[[sqlite3.Connection], Any], Any] | None]
         self._jobs = queue.SimpleQueue()
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as e:  # no such directory, a directory, no permission
+            raise StorageError(f"{self.path}: cannot open the database ({e})") from None
+        self._db = db
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={synchronous}")

@@ -114,3 +114,19 @@ def test_a_violation_leaves_the_state_reached_with_its_whole_history(
     assert result.state.history == s.history[: hands - 1]
     assert result.state.hand_number == hands
     assert replay(to_record(s)).state.history == s.history
+
+
+def test_a_python_value_that_is_not_json_is_named_as_such() -> None:
+    """A value no JSON text could give (the ``Notation`` that ``parse_notation`` returns, a
+    set) is named by its type, not called 'an object' in a message that then reads 'a
+    record is a JSON object, got an object'."""
+    from moonrules import from_record, new_game, to_record
+    from moonrules.records.notation import parse_notation, write_notation
+
+    notation = parse_notation(write_notation(to_record(new_game(seed=7))))
+    with pytest.raises(ValueError, match=r"^a record is a JSON object, got a Notation, not a JSON"):
+        from_record(notation)  # type: ignore[arg-type]
+    assert from_record(notation.record) == new_game(seed=7)
+    record = {"rules": "standard", "seed": 1, "hands": [{1, 2}]}
+    with pytest.raises(ValueError, match=r"hands\[0\]: expected a hand object, got a set, not a"):
+        from_record(record)  # type: ignore[arg-type]

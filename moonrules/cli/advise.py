@@ -150,8 +150,8 @@ def render(a: Advice, elapsed: float | None = None) -> str:
             f"(expected score {best.expected_score:+.2f})"
         )
     lines.append(
-        "Double-dummy figures assume every tile is seen: they flatter the bidder; "
-        "see the bidding guide."
+        "Double-dummy figures assume every tile is seen, by the bidder and the defenders "
+        "alike; see the bidding guide for how far they are from play."
     )
     return "\n".join(lines)
 

@@ -188,7 +188,9 @@ def json_kind(value: JSON) -> str:
         return f"the text {quote(value)}"
     if isinstance(value, list):
         return "a list"
-    return "an object"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}, not a JSON value"  # a Python value passed by mistake
 
 
 def expect_int(value: JSON, path: str, what: str) -> int:

@@ -306,3 +306,62 @@ def test_room_creation_is_rate_limited(tmp_path: Path) -> None:
             for _ in range(5)
         ]
     assert statuses == [201, 201, 201, 429, 429]
+
+
+def _ended(sock: socket.socket) -> bool:
+    """Whether the server ends the connection (closed, or reset: it had unread bytes)."""
+    try:
+        return sock.recv(100) == b""
+    except ConnectionResetError:
+        return True
+
+
+def test_half_sent_requests_are_capped_per_address_and_timed_out(tmp_path: Path) -> None:
+    """Slowloris: connections that send part of a request's headers and wait. One address
+    may hold ``max_address_requests`` of them (a further one is closed at once), each for
+    ``request_timeout`` at most; a body sent too slowly is answered 408. Meanwhile, and
+    after, the server answers: it is never left with no connection to give."""
+    limits = {"max_address_requests": 8, "request_timeout": 1.0}
+    launcher = [sys.executable, "-m", "table_support", "--limits", json.dumps(limits)]
+    with Server(tmp_path / "table.sqlite3", launcher=launcher) as s:
+        host, port = s.url.removeprefix("http://").split(":")
+        with contextlib.ExitStack() as stack:
+            held = []
+            for _ in range(8):
+                sock = stack.enter_context(socket.create_connection((host, int(port)), 10))
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+                held.append(sock)
+            time.sleep(0.3)
+            extra = stack.enter_context(socket.create_connection((host, int(port)), 10))
+            extra.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+            assert _ended(extra)  # closed at once: this address holds 8 already
+            started = time.monotonic()
+            for sock in held:  # each ended by the server once its second is up
+                assert _ended(sock)
+            assert time.monotonic() - started < 5
+            status, _, _ = s.request("GET", "/healthz", None, {})
+            assert status == 200
+            slow = stack.enter_context(socket.create_connection((host, int(port)), 10))
+            slow.sendall(
+                b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 100\r\n\r\n{"
+            )
+            answer = slow.recv(4096)
+            assert answer.startswith(b"HTTP/1.1 408"), answer
+
+
+def test_websockets_are_capped_per_address(tmp_path: Path) -> None:
+    """One address may hold ``max_address_connections`` WebSockets, over every room: it
+    cannot take the whole server's."""
+    limits = {"max_address_connections": 3}
+    launcher = [sys.executable, "-m", "table_support", "--limits", json.dumps(limits)]
+    with Server(tmp_path / "table.sqlite3", launcher=launcher) as s, contextlib.ExitStack() as st:
+        rooms = [s.create("standard", {"1": "basic", "2": "basic"})["room"] for _ in range(2)]
+        for room in (rooms[0], rooms[1], rooms[1]):
+            next_state(st.enter_context(connect(s, room)))
+        with connect(s, rooms[0]) as extra:
+            assert closed_code(extra) == 1013
+        st.close()  # the three closed: the address may connect again
+        time.sleep(0.5)
+        with connect(s, rooms[0]) as again:
+            assert next_state(again)["type"] == "state"

@@ -81,6 +81,13 @@ class TableLimits:
     """The largest HTTP request body (``POST /api/rooms``)."""
     max_connections: int = 4096
     """WebSocket connections open at once, all rooms together."""
+    max_address_connections: int = 256
+    """WebSocket connections open at once from one client address."""
+    max_address_requests: int = 64
+    """HTTP connections open at once from one client address while their request is read
+    (not counted behind a proxy, whose address all clients share: it is the proxy's job)."""
+    request_timeout: float = 10.0
+    """Seconds a client has to send a request's headers, and then its body."""
     max_room_connections: int = 32
     """Spectators' WebSocket connections open at once to one room (a seat's link is never
     refused for them)."""

@@ -173,6 +173,8 @@ class TableApp:
             raise wrong_type("config", "a TableConfig", config)
         self.config = config
         self.table: Table | None = None
+        self.by_address: dict[str, int] = {}
+        """WebSocket connections open, by client address."""
         self._tiles: dict[str, bytes] = {}
         self._creators: dict[str, _Bucket] = {}
         self._pages = {name: _static(name) for name in ("lobby.html", "room.html")}
@@ -261,7 +263,11 @@ class TableApp:
             bucket = self._creators[client] = _Bucket(limits.room_rate, limits.room_burst)
         if not bucket.take():
             return _error(429, "too many rooms created from this address; wait a little")
-        body = await _read_body(request, limits.max_body_bytes)
+        try:
+            async with asyncio.timeout(limits.request_timeout):
+                body = await _read_body(request, limits.max_body_bytes)
+        except TimeoutError:
+            return _error(408, f"the request body took more than {limits.request_timeout:g} s")
         if isinstance(body, Response):
             return body
         try:
@@ -360,11 +366,20 @@ class TableApp:
             await ws.accept()
             await ws.close(1013, "the server has too many connections; try again later")
             return
+        address = ws.client.host if ws.client is not None else ""
+        if self.by_address.get(address, 0) >= limits.max_address_connections:
+            await ws.accept()
+            await ws.close(1013, "too many connections from this address; close some first")
+            return
         table.connections += 1
+        self.by_address[address] = self.by_address.get(address, 0) + 1
         try:
             await self._game(ws, table, limits)
         finally:
             table.connections -= 1
+            left = self.by_address.pop(address) - 1
+            if left:
+                self.by_address[address] = left
 
     async def _game(self, ws: WebSocket, table: Table, limits: TableLimits) -> None:
         room_id = ws.path_params["room"]
@@ -520,11 +535,14 @@ def uvicorn_config(
     """The :class:`uvicorn.Config` serving the table (WebSocket limits included)."""
     import uvicorn
 
+    from moonrules.table.guard import guarded_http
+
     limits = config.limits
     return uvicorn.Config(
         create_app(config),
         host=host,
         port=port,
+        http=guarded_http(limits, per_address=not more.get("proxy_headers", False)),
         ws="websockets-sansio",
         ws_max_size=limits.max_frame_bytes,
         ws_per_message_deflate=False,

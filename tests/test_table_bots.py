@@ -57,3 +57,39 @@ def test_a_strong_bot_thinking_delays_no_other_room(
             assert moved["seq"] == 1
     assert "Traceback" not in server.log()
     assert json.loads(me.frames[-1])["table"]["over"]
+
+
+def test_a_room_where_a_person_waits_gets_the_next_worker_first() -> None:
+    """With every worker busy, decisions queue: those for rooms where a person sits go
+    before every one for rooms of bots alone (each kind in the order asked), so that
+    hundreds of bot-only rooms cannot hold up a player; one that gives up leaves its place."""
+    import asyncio
+
+    from moonrules.table.botpool import _Slots
+
+    async def main() -> None:
+        slots = _Slots(1)
+        await slots.acquire(False)  # the one worker, busy
+        order: list[str] = []
+
+        async def ask(name: str, urgent: bool) -> None:
+            await slots.acquire(urgent)
+            order.append(name)
+            await asyncio.sleep(0.01)
+            slots.release()
+
+        tasks = []
+        for name, urgent in [("bots0", False), ("bots1", False), ("person", True)]:
+            tasks.append(asyncio.ensure_future(ask(name, urgent)))
+            await asyncio.sleep(0)
+        gone = asyncio.ensure_future(ask("gone", True))
+        await asyncio.sleep(0)
+        gone.cancel()
+        tasks.append(asyncio.ensure_future(ask("person2", True)))
+        await asyncio.sleep(0)
+        slots.release()  # the busy worker is free
+        await asyncio.gather(*tasks)
+        assert order == ["person", "person2", "bots0", "bots1"]
+        assert slots.free == 1 and not any(slots.waiting)
+
+    asyncio.run(main())

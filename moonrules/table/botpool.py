@@ -18,6 +18,7 @@ import multiprocessing.pool
 import os
 import random
 import signal
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
@@ -70,6 +71,45 @@ def _decide(make: Callable[[], Bot], view: PlayerView, seed: str) -> Action:
     return bot.act(view, random.Random(seed))
 
 
+class _Slots:
+    """The workers of one pool, handed out in turn: a decision for a room where a person
+    sits before any for a room of bots alone (which could otherwise queue by the hundred
+    ahead of it), each kind in the order asked."""
+
+    def __init__(self, workers: int) -> None:
+        self.free = workers
+        self.waiting: tuple[deque[asyncio.Future[None]], deque[asyncio.Future[None]]] = (
+            deque(),
+            deque(),
+        )
+
+    async def acquire(self, urgent: bool) -> None:
+        if self.free > 0 and not (self.waiting[0] or self.waiting[1]):
+            self.free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        queue = self.waiting[0 if urgent else 1]
+        queue.append(turn)
+        try:
+            await turn
+        except BaseException:
+            if turn.done() and not turn.cancelled():
+                self.release()  # handed a worker just as it gave up: the next one has it
+            else:
+                with contextlib.suppress(ValueError):
+                    queue.remove(turn)
+            raise
+
+    def release(self) -> None:
+        for queue in self.waiting:
+            while queue:
+                turn = queue.popleft()
+                if not turn.done():
+                    turn.set_result(None)
+                    return
+        self.free += 1
+
+
 class BotPool:
     """Worker processes for the table's bots (started at once, ended by :meth:`close`)."""
 
@@ -100,6 +140,7 @@ class BotPool:
             "quick": ctx.Pool(quick_workers, initializer=_worker_init),
             "slow": ctx.Pool(slow_workers, initializer=_worker_init),
         }
+        self._slots = {"quick": _Slots(quick_workers), "slow": _Slots(slow_workers)}
         self.thinking = 0
         """Decisions sent to the workers and not yet answered."""
 
@@ -108,11 +149,14 @@ class BotPool:
         """The bot levels a room may seat."""
         return tuple(self.bots)
 
-    async def decide(self, level: str, view: PlayerView, seed: str) -> Action:
+    async def decide(
+        self, level: str, view: PlayerView, seed: str, *, urgent: bool = False
+    ) -> Action:
         """The action the bot ``level`` takes in ``view``, thought out in a worker process.
 
-        Raises :class:`BotFailed` when the worker raises or does not answer within
-        :attr:`timeout` seconds.
+        ``urgent`` (a room where a person waits): it goes to the first free worker before
+        every decision not urgent. Raises :class:`BotFailed` when the worker raises or
+        does not answer within :attr:`timeout` seconds (waiting for a worker included).
         """
         spec = self.bots[level]
         loop = asyncio.get_running_loop()
@@ -124,12 +168,18 @@ class BotPool:
         def failed(error: BaseException) -> None:
             loop.call_soon_threadsafe(_resolve, future, False, error)
 
+        slots = self._slots[spec.pool]
         self.thinking += 1
         try:
-            self._pools[spec.pool].apply_async(
-                _decide, (spec.make, view, seed), callback=done, error_callback=failed
-            )
-            return await asyncio.wait_for(future, self.timeout)
+            async with asyncio.timeout(self.timeout):
+                await slots.acquire(urgent)
+                try:
+                    self._pools[spec.pool].apply_async(
+                        _decide, (spec.make, view, seed), callback=done, error_callback=failed
+                    )
+                    return await future
+                finally:
+                    slots.release()
         except TimeoutError:
             raise BotFailed(f"the {level} bot did not answer in {self.timeout:g} s") from None
         except Exception as e:  # whatever the bot raised, in its worker

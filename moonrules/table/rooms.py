@@ -614,7 +614,10 @@ class Table:
         level = room.seats[seat]
         try:
             action = await self.bots.decide(
-                level, view(room.state, seat), f"{room.row.bot_seed}/{seq}"
+                level,
+                view(room.state, seat),
+                f"{room.row.bot_seed}/{seq}",
+                urgent=bool(room.humans),  # a person waits: before rooms of bots alone
             )
         except BotFailed as e:
             log.warning("room %s seat %d: %s; it plays its first legal move", room.id, seat, e)

@@ -24,7 +24,9 @@ HELP = "prove and check the rules: run the catalogue of properties (spec/proofs.
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--quick", action="store_true", help="check the smaller domains (seconds)")
+    p.add_argument(
+        "--quick", action="store_true", help="check the smaller domains (about half a minute)"
+    )
     p.add_argument(
         "--only", metavar="ID[,ID]", help="check only these properties (see --list)", default=None
     )

@@ -150,7 +150,7 @@ def render_docs(spec_text: str, mutants: Sequence[Mutant] = ()) -> str:
         "```console",
         "$ pip install 'moonrules[proofs]'",
         "$ moonrules verify            # everything, a few minutes",
-        "$ moonrules verify --quick    # smaller domains, seconds",
+        "$ moonrules verify --quick    # smaller domains, half a minute",
         "$ moonrules verify --only game-end,score-points --json",
         "```",
         "",

@@ -184,12 +184,19 @@ def test_spectators_never_keep_a_player_out_nor_one_players_tabs_another(
     refused without taking the other seat's place."""
     room = server.create("standard", {"2": "basic"})
     tokens = [room["seats"][k]["token"] for k in range(2)]
+    # The clients kept open read no more than their first state: with the client's own
+    # queue unbounded, the frames the room sends them meanwhile never hold up the closing
+    # handshake (a full queue would stop the client reading, and each close wait 10 s).
+    unread = {"max_queue": None}
     with contextlib.ExitStack() as stack:
         for _ in range(LIMITS["max_room_connections"]):
-            next_state(stack.enter_context(connect(server, room["room"])))
+            next_state(stack.enter_context(connect(server, room["room"], **unread)))
         with connect(server, room["room"]) as extra:
             assert closed_code(extra) == 1013
-        tabs = [stack.enter_context(connect(server, room["room"], tokens[0])) for _ in range(4)]
+        tabs = [
+            stack.enter_context(connect(server, room["room"], tokens[0], **unread))
+            for _ in range(4)
+        ]
         for ws in tabs:
             assert next_state(ws)["type"] == "state"
         with connect(server, room["room"], tokens[0]) as fifth:

@@ -9,7 +9,8 @@ draw is seeded: a run gives the same figures each time.
 
     python examples/gameai_ismcts.py [--hands 30] [--simulations 100] [--rules standard]
 
-Well under a minute on a laptop with the defaults. Needs ``pip install 'moonrules[openspiel]'``.
+Well under a minute on a laptop with the defaults. Needs ``pip install 'moonrules[openspiel]'``
+(``pip install -e '.[openspiel]'`` in a checkout).
 """
 
 from __future__ import annotations

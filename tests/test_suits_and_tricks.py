@@ -9,12 +9,12 @@ ranking lists, not from the library's ``rank``/``in_suit`` functions.
 
 The full enumeration of ordered 4-tile tricks of the 28-tile set (about 4.4 million
 cases, some 80 s of a core) runs with ``MOONRULES_DEEP=1``, as CI's step of its own runs
-it; every 4-tile *set* of the 28 tiles, in one order, runs in every test run. The same rule is also checked
-exhaustively in an equivalent pairwise form: every ordered 3-tile trick of the
-28-tile set under every trump (so every led tile and every ordered pair of other
-tiles), which fixes the whole "beats" relation, plus a check that the model's
-relation is a strict total order on the tiles that can win, plus a sample of
-4-tile tricks.
+it; every 4-tile *set* of the 28 tiles, in one order, runs in every test run. The same
+rule is also checked exhaustively in an equivalent pairwise form: every ordered 3-tile
+trick of the 28-tile set under every trump (so every led tile and every ordered pair of
+other tiles), which fixes the whole "beats" relation, plus a check that the model's
+relation is a strict total order on the tiles that can win, plus a sample of 4-tile
+tricks.
 """
 
 from __future__ import annotations

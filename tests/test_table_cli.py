@@ -29,8 +29,9 @@ def test_a_missing_extra_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(
         cli.importlib.util, "find_spec", lambda n, *a: None if n == "uvicorn" else real(n, *a)
     )
-    with pytest.raises(cli.MissingExtra, match=r"pip install 'moonrules\[table\]'"):
+    with pytest.raises(cli.MissingExtra, match=r"pip install 'moonrules\[table\]'") as e:
         cli.check_extra()
+    assert "uvicorn" in str(e.value) and "pip install -e '.[table]'" in str(e.value)
 
 
 def test_help_says_where_the_data_goes_and_a_bad_database_is_one_line(tmp_path: Path) -> None:

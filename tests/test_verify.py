@@ -160,6 +160,21 @@ def _broken(quick: bool) -> Outcome:
     return Outcome(1)
 
 
+def test_a_missing_extra_says_how_to_install_it_from_an_index_and_a_checkout(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import moonrules.cli.verify as verify_cli
+
+    real = verify_cli.importlib.util.find_spec
+    monkeypatch.setattr(
+        verify_cli.importlib.util, "find_spec", lambda n, *a: None if n == "z3" else real(n, *a)
+    )
+    assert main(["verify", "--only", "score-points"]) == 2
+    err = capsys.readouterr().err
+    assert "the proofs need z3" in err and len(err.strip().splitlines()) == 1
+    assert "pip install 'moonrules[proofs]'" in err and "pip install -e '.[proofs]'" in err
+
+
 def test_a_failing_property_reports_its_counterexample() -> None:
     prop = Property("broken", ("TILE-1",), "Fails.", Method.EXHAUSTIVE, "one case", _broken)
     result = check(prop)

@@ -1,13 +1,13 @@
 """``moonrules table``: the web table server, where people and bots play Moon in rooms.
 
 Starts the server (Starlette on uvicorn, the ``table`` extra: ``pip install
-'moonrules[table]'``) and prints the lobby's address. Rooms, their seats and every
-accepted action are kept in an SQLite file (``--db``, by default
-``moonrules-table.sqlite3`` in the current directory): stopped and started again, even
-killed, the server resumes every game where it was. The WebSocket protocol is
-``spec/table.md``; the limits ``docs/limits.md``; running it behind a reverse proxy
-``docs/guides/table.md``. Exit status 0 when stopped with Ctrl-C, 2 for bad options, a
-database it cannot use or a missing extra.
+'moonrules[table]'``, or ``pip install -e '.[table]'`` in a checkout) and prints the
+lobby's address. Rooms, their seats and every accepted action are kept in an SQLite file
+(``--db``, by default ``moonrules-table.sqlite3`` in the current directory): stopped and
+started again, even killed, the server resumes every game where it was. The WebSocket
+protocol is ``spec/table.md``; the limits ``docs/limits.md``; running it behind a reverse
+proxy ``docs/guides/table.md``. Exit status 0 when stopped with Ctrl-C, 2 for bad options,
+a database it cannot use or a missing extra.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from moonrules.cli.options import finite_number, whole_number
-from moonrules.rules.errors import MoonError
+from moonrules.rules.errors import MoonError, install_extra
 
 if TYPE_CHECKING:  # the table extra is imported only when the command runs
     from moonrules.table.server import TableConfig
@@ -46,7 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.epilog = (
         f"Data goes to the SQLite file given by --db (default ./{DEFAULT_DB}): rooms, "
         "seat tokens (hashed), and every accepted action. Needs the table extra: "
-        "pip install 'moonrules[table]'. Protocol: spec/table.md; limits: docs/limits.md."
+        f"{install_extra('table')}. Protocol: spec/table.md; limits: docs/limits.md."
     )
     p.add_argument(
         "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"
@@ -116,7 +116,7 @@ def check_extra() -> None:
     if missing:
         raise MissingExtra(
             f"moonrules table needs {', '.join(missing)} (the table extra): "
-            "pip install 'moonrules[table]'"
+            f"{install_extra('table')}"
         )
 
 

@@ -16,7 +16,7 @@ import json
 import sys
 
 from moonrules.cli.progress import ProgressLine
-from moonrules.rules.errors import MoonError, quote
+from moonrules.rules.errors import MoonError, install_extra, quote
 from moonrules.verification import CATALOGUE, Result, by_id
 from moonrules.verification import run as run_catalogue
 
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
     missing = sorted({m for p in props for m in p.needs if importlib.util.find_spec(m) is None})
     if missing:
         raise MoonError(
-            f"the proofs need {', '.join(missing)}: pip install 'moonrules[proofs]' "
-            "(or --only the properties that do not)"
+            f"the proofs need {', '.join(missing)}: {install_extra('proofs')}; "
+            "or --only the properties that do not"
         )
     widths = (16, 34, 19, 10, 8, 6)
     results: list[Result] = []

@@ -28,12 +28,12 @@ states serialize through OpenSpiel's pickling of Python games.
 
 from __future__ import annotations
 
+from moonrules.rules.errors import install_extra
+
 try:
     import pyspiel  # noqa: F401
 except ImportError as e:  # pragma: no cover - the extra is not installed
-    raise ImportError(
-        "moonrules.openspiel needs OpenSpiel: pip install 'moonrules[openspiel]'"
-    ) from e
+    raise ImportError(f"moonrules.openspiel needs OpenSpiel: {install_extra('openspiel')}") from e
 
 from moonrules.openspiel.bots import MoonrulesBot
 from moonrules.openspiel.games import (

@@ -16,11 +16,13 @@ PettingZoo's classic games: observations ``{"observation": â€¦, "action_mask": â
 
 from __future__ import annotations
 
+from moonrules.rules.errors import install_extra
+
 try:
     import pettingzoo  # noqa: F401
 except ImportError as e:  # pragma: no cover - the extra is not installed
     raise ImportError(
-        "moonrules.pettingzoo needs PettingZoo: pip install 'moonrules[pettingzoo]'"
+        f"moonrules.pettingzoo needs PettingZoo: {install_extra('pettingzoo')}"
     ) from e
 
 from moonrules.pettingzoo.env import DEFAULT_MAX_HANDS, MODES, env, raw_env

@@ -194,6 +194,19 @@ def wrong_type(parameter: str, expected: str, value: object) -> TypeError:
     return TypeError(f"{parameter}: expected {expected}, not {shown(value)}")
 
 
+def install_extra(extra: str) -> str:
+    """How to install one of the package's extras, from an index and from a checkout.
+
+    Every message that asks for an extra says it so: ``pip install 'moonrules[x]'``
+    alone would send someone working in a checkout to the index instead.
+
+    >>> install_extra("table")
+    "pip install 'moonrules[table]' (in a checkout of moonrules: pip install -e '.[table]')"
+    """
+    checkout = f"pip install -e '.[{extra}]'"
+    return f"pip install 'moonrules[{extra}]' (in a checkout of moonrules: {checkout})"
+
+
 __all__ = [
     "ArgumentError",
     "IllegalAction",
@@ -203,6 +216,7 @@ __all__ = [
     "ParseError",
     "PicklableError",
     "RulesError",
+    "install_extra",
     "quote",
     "shown",
     "wrong_type",

@@ -25,7 +25,7 @@ from moonrules.kernel.tables import SUIT_MASK
 from moonrules.records.files import OutputError, check_writable, write_atomically
 from moonrules.rules.auction import MOON
 from moonrules.rules.contract import check_bool, check_instance, check_int, typed
-from moonrules.rules.errors import wrong_type
+from moonrules.rules.errors import install_extra, wrong_type
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import TRUMP_SUIT, Trump
 from moonrules.study.rows import COLUMNS
@@ -311,7 +311,7 @@ def _plot(series: dict[str, Any], out: Path, min_count: int) -> list[Path]:
     try:
         mpl: Any = importlib.import_module("matplotlib")
     except ImportError:
-        raise StudyError("plots need matplotlib: pip install 'moonrules[study]'") from None
+        raise StudyError(f"plots need matplotlib: {install_extra('study')}") from None
     mpl.use("Agg")
     plt: Any = importlib.import_module("matplotlib.pyplot")
     mpl.rcParams["svg.hashsalt"] = "moonrules"

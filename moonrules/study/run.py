@@ -55,7 +55,7 @@ from moonrules.rules.contract import (
     check_str,
     typed,
 )
-from moonrules.rules.errors import MoonError, quote, shown
+from moonrules.rules.errors import MoonError, install_extra, quote, shown
 from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.study.rows import COLUMNS, chunk_rows
 
@@ -334,9 +334,7 @@ def _arrow() -> tuple[Any, Any]:
         pa = importlib.import_module("pyarrow")
         pq = importlib.import_module("pyarrow.parquet")
     except ImportError:
-        raise StudyError(
-            "Parquet needs pyarrow: pip install 'moonrules[study]' (or use --csv)"
-        ) from None
+        raise StudyError(f"Parquet needs pyarrow: {install_extra('study')}; or use --csv") from None
     return pa, pq
 
 
@@ -491,7 +489,7 @@ def _dask_client(address: str, timeout: float) -> Any:
         distributed: Any = importlib.import_module("distributed")
     except ImportError:
         raise StudyError(
-            "running on a Dask cluster needs distributed: pip install 'moonrules[study]'"
+            f"running on a Dask cluster needs distributed: {install_extra('study')}"
         ) from None
     # A client that failed to connect complains as it is collected ("Exception ignored in
     # Client.__del__"): the one line below says what went wrong.

@@ -148,7 +148,7 @@ def render_docs(spec_text: str, mutants: Sequence[Mutant] = ()) -> str:
         "with one command:",
         "",
         "```console",
-        "$ pip install 'moonrules[proofs]'",
+        "$ pip install 'moonrules[proofs]'     # in a checkout: pip install -e '.[proofs]'",
         "$ moonrules verify            # everything, a few minutes",
         "$ moonrules verify --quick    # smaller domains, half a minute",
         "$ moonrules verify --only game-end,score-points --json",

@@ -88,23 +88,48 @@ def test_a_whole_game_in_the_browser(
     server: Server, browser: Any, tmp_path: Path, width: str
 ) -> None:
     shots = shots_dir(tmp_path)
-    room = server.create(game_rules(), {"1": "basic", "2": "basic"})
     w, h = WIDTHS[width]
     page = browser.new_page(viewport={"width": w, "height": h}, accept_downloads=True)
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(room["seats"][0]["url"])
     rng = random.Random(width)
     taken: set[str] = set()
-    moves = refused = keyboard = 0
+    done = {"moves": 0, "refused": 0, "keyboard": 0}
+    # The bots' play is the server's: a short game can end before the person had a tile
+    # that does not follow to try (or a tile to play by keyboard). Then another game.
+    for _ in range(GAMES_FOR_EVERY_MOVE):
+        room = server.create(game_rules(), {"1": "basic", "2": "basic"})
+        page.goto(room["seats"][0]["url"])
+        play_the_game(page, rng, shots, width, taken, done)
+        shot(page, shots, width, "game-over", taken)
+        check_the_end(page, tmp_path)
+        if done["refused"] and done["keyboard"]:
+            break
+    assert done["refused"] == 1 and done["keyboard"] == 1 and done["moves"] > 5, done
+    assert errors == []
+    page.close()
+
+
+GAMES_FOR_EVERY_MOVE = 5
+"""Games a browser test plays at most until the person has tried every kind of move."""
+
+
+def play_the_game(
+    page: Any, rng: random.Random, shots: Path, width: str, taken: set[str], done: dict[str, int]
+) -> None:
+    """The person's seat plays random legal moves to the end of the game, once (in all the
+    games of a test) a tile that does not follow (refused, with its clause) and once a tile
+    by the keyboard; ``done`` counts the moves of each kind."""
+    moves = 0
     while True:
         page.wait_for_function(NEXT, timeout=60_000)
         if not page.locator("#game-over").is_hidden():
             break
         phase_tiles = page.locator("#hand button.legal").count() > 0
         wrong = page.locator("#hand button.not-legal")
-        if phase_tiles and not refused and wrong.count() > 0 and page.locator("#trick li").count():
+        trick_on = page.locator("#trick li").count()
+        if phase_tiles and not done["refused"] and wrong.count() > 0 and trick_on:
             # a tile that does not follow: refused, with its clause
             shot(page, shots, width, "before-refusal", taken)
             wrong.first.click()
@@ -112,7 +137,7 @@ def test_a_whole_game_in_the_browser(
             text = page.inner_text("#refusal")
             assert "Refused" in text and ("FOLLOW-" in text or "LEAD-" in text), text
             shot(page, shots, width, "refusal", taken)
-            refused += 1
+            done["refused"] += 1
             continue
         legal = page.locator("#choices button.legal, #hand button.legal")
         n = legal.count()
@@ -132,12 +157,12 @@ def test_a_whole_game_in_the_browser(
             "() => document.body.dataset.seq + '/' + document.body.dataset.refusals"
         )
         try:
-            if not keyboard and phase_tiles:
+            if not done["keyboard"] and phase_tiles:
                 target.focus()
                 page.keyboard.press("ArrowRight")  # the arrow keys move along the hand
                 page.keyboard.press("ArrowLeft")
                 page.keyboard.press("Enter")
-                keyboard += 1
+                done["keyboard"] += 1
             else:
                 target.click(timeout=5_000)
         except playwright_api.Error:
@@ -148,12 +173,8 @@ def test_a_whole_game_in_the_browser(
             timeout=60_000,
         )
         moves += 1
+        done["moves"] += 1
         assert moves < 400, "the game does not end"
-    shot(page, shots, width, "game-over", taken)
-    check_the_end(page, tmp_path)
-    assert refused == 1 and keyboard == 1 and moves > 5
-    assert errors == []
-    page.close()
 
 
 def check_the_end(page: Any, tmp_path: Path) -> None:

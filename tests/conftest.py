@@ -25,6 +25,15 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # so that plain `pytest` finds the package without installing it
     sys.path.insert(0, str(ROOT))
 
+# Bytecode caches. Under PYTHONDONTWRITEBYTECODE (set in many container images) every
+# worker of ``pytest -n`` and every command the tests start (``python -m moonrules``, a
+# target engine, the table server) compiles the package and rewrites the tests afresh:
+# about a sixth of a run on two cores. The test run writes them, to ``__pycache__``
+# (ignored by git), as Python does by default; the workers and the commands the tests
+# start inherit this environment.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
+
 PROFILE_ENV = "MOONRULES_HYPOTHESIS_PROFILE"
 
 _QUIET = [HealthCheck.too_slow, HealthCheck.data_too_large]

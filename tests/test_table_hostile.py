@@ -315,6 +315,23 @@ def test_room_creation_is_rate_limited(tmp_path: Path) -> None:
     assert statuses == [201, 201, 201, 429, 429]
 
 
+def test_games_of_bots_alone_are_capped_and_rooms_for_people_are_not(tmp_path: Path) -> None:
+    """``max_bot_rooms``: a room of bots alone past the cap is refused (503) while the games
+    go on; a room with a seat for a person is still created."""
+    launcher = [sys.executable, "-m", "table_support", "--limits", '{"max_bot_rooms": 2}']
+    # random bots: a whole game of them lasts dozens of hands, longer than this test
+    bots = json.dumps({"rules": "standard", "bots": dict.fromkeys("012", "random")}).encode()
+    person = json.dumps({"rules": "standard", "bots": {"1": "random"}}).encode()
+    header = {"Content-Type": "application/json"}
+    with Server(tmp_path / "table.sqlite3", launcher=launcher) as s:
+        answers = [s.request("POST", "/api/rooms", bots, header) for _ in range(3)]
+        statuses = [status for status, _, _ in answers]
+        with_person = s.request("POST", "/api/rooms", person, header)[0]
+    assert statuses == [201, 201, 503], answers
+    assert "games of bots alone" in answers[2][1]["error"]
+    assert with_person == 201
+
+
 def _ended(sock: socket.socket) -> bool:
     """Whether the server ends the connection (closed, or reset: it had unread bytes)."""
     try:

@@ -110,6 +110,10 @@ class TableLimits:
     """... and a second, on average, after that."""
     bot_pace: float = 0.0
     """Seconds a bot waits before acting in a room where a person sits (0: none)."""
+    max_bot_rooms: int = 256
+    """Games of bots alone going on at once, all clients together; a further room of bots
+    alone is refused (503) until one ends. Rooms with a seat for a person are not counted:
+    they wait for the person, and their bots' decisions come first."""
 
 
 class RoomError(MoonError, ValueError):
@@ -399,6 +403,14 @@ class Table:
     async def create(self, body: JSON) -> CreatedRoom:
         """Create a room from a ``POST /api/rooms`` body (see :meth:`parse_request`)."""
         rules, seats = self.parse_request(body)
+        if HUMAN not in seats:
+            playing = sum(1 for r in self.rooms.values() if not r.humans and not r.over)
+            if playing >= self.limits.max_bot_rooms:
+                raise RoomError(
+                    503,
+                    f"the table is playing {playing} games of bots alone, its most; wait for "
+                    "one to end, or give a seat to a person",
+                )
         state = new_game(rules)  # a fresh secret seed: it never leaves the server mid-game
         tokens = {s: new_token() for s, p in enumerate(seats) if p == HUMAN}
         record = to_record(state)

@@ -8,12 +8,12 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
-import os
 import random
 from collections import Counter
 
 import attrs
 import pytest
+from depth import DEEP
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -40,7 +40,6 @@ from moonrules.game import Deal, GameState, Hand, Phase, Play, PlayerView, view
 from moonrules.records.record import to_record
 from moonrules.rules.tiles import TILES, mask_of, tiles
 
-DEEP = os.environ.get("MOONRULES_DEEP") == "1"
 PRESETS = ("standard", "partnership", "pagat", "lead-trump", "partnership-forced", "marks")
 FAST_STRONG = StrongBot(samples=3, bid_samples=2, node_budget=3000)
 TINY_STRONG = StrongBot(samples=2, bid_samples=1, candidates=1, discards=1, node_budget=1)

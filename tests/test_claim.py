@@ -8,11 +8,11 @@ for the claimant), so it shares no code with :mod:`moonrules.analysis.claim`'s s
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 
 import pytest
+from depth import DEEP
 from gamehelpers import play_until
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -54,8 +54,6 @@ def _brute(s: m.GameState, number: int, side: frozenset[int]) -> int:
 def _side(rules: m.RuleSet, seat: int) -> frozenset[int]:
     return frozenset(s for s in range(rules.players) if rules.side_of(s) == rules.side_of(seat))
 
-
-DEEP = os.environ.get("MOONRULES_DEEP", "") not in ("", "0")
 
 THREE = [p for p in sorted(m.PRESETS) if m.PRESETS[p].players == 3]
 FOUR = [p for p in sorted(m.PRESETS) if m.PRESETS[p].players == 4]

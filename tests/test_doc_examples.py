@@ -27,10 +27,10 @@ from pathlib import Path
 
 import attrs
 import pytest
+from depth import DEEP
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-DEEP = os.environ.get("MOONRULES_DEEP") == "1"
 TIMEOUT = 120.0
 """Seconds a command may take: far more than any that runs here needs (a few seconds)."""
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import pytest
+from depth import DEEP
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -46,7 +47,6 @@ from moonrules.records.notation import NotationError, parse_notation, write_nota
 from moonrules.records.record import RecordError, from_record, load_record, replay, to_record
 
 ROOT = Path(__file__).resolve().parent.parent
-DEEP = os.environ.get("MOONRULES_DEEP") == "1"
 PEAK_LIMIT_KB = 200 * 1024
 """Peak resident memory allowed to any command on any input: 200 MB."""
 

@@ -6,13 +6,14 @@ games for several presets; ``MOONRULES_DEEP=1`` runs more games on every preset.
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
+from depth import DEEP
 
 pyspiel = pytest.importorskip("pyspiel", reason="the [openspiel] extra is not installed")
 np = pytest.importorskip("numpy", reason="the [openspiel] extra is not installed")
+
 
 import moonrules.openspiel  # noqa: E402
 from moonrules import PRESETS, Pass, apply, view  # noqa: E402
@@ -24,7 +25,6 @@ from moonrules.game.encoding import (  # noqa: E402
 )
 from moonrules.openspiel import MoonrulesBot, standings_returns  # noqa: E402
 
-DEEP = os.environ.get("MOONRULES_DEEP") == "1"
 QUICK_PRESETS = ["standard", "partnership", "pagat", "no-double-blank", "partnership-forced"]
 PRESET_NAMES = sorted(PRESETS) if DEEP else QUICK_PRESETS
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import functools
-import os
 import random
 
 import pytest
+from depth import DEEP
 
 pytest.importorskip("pettingzoo", reason="the [pettingzoo] extra is not installed")
 np = pytest.importorskip("numpy", reason="the [pettingzoo] extra is not installed")
@@ -24,7 +24,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning"),
 ]
 
-DEEP = os.environ.get("MOONRULES_DEEP") == "1"
 CYCLES = 2000 if DEEP else 150
 CASES = [
     (rules, mode)

@@ -14,11 +14,11 @@ and the mypyc-compiled module when the install built it (``MOONRULES_COMPILE=1``
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Iterator
 
 import pytest
+from depth import DEEP
 from gamehelpers import play_until, random_step
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,8 +29,6 @@ from moonrules.analysis.solver import SolverCache, play_values, solve, solve_min
 from moonrules.game import legal_play_mask
 from moonrules.kernel.compiled import is_compiled, source_form
 from moonrules.rules.tiles import tiles_of
-
-DEEP = os.environ.get("MOONRULES_DEEP", "") not in ("", "0")
 
 FORMS = ["compiled", "source"] if solver.COMPILED else ["source"]
 """The forms of the search installed: each test runs on each."""

@@ -20,12 +20,12 @@ tricks.
 from __future__ import annotations
 
 import itertools
-import os
 import random
 from collections.abc import Sequence
 from functools import cache
 
 import pytest
+from depth import DEEP
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -46,8 +46,6 @@ from moonrules import (
     rank,
     trick_winner,
 )
-
-DEEP = os.environ.get("MOONRULES_DEEP", "") not in ("", "0")
 
 ALL_TRUMPS: tuple[Trump, ...] = tuple(Trump)
 NUMBER_TRUMPS: tuple[Trump, ...] = tuple(Trump.of_number(n) for n in range(7))

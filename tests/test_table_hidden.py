@@ -24,13 +24,13 @@ many more games, to the presets' own target.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
+from depth import DEEP
 from table_support import Player, Server, states_of, validator
 
 from moonrules import PARTNERSHIP, STANDARD, GameState, legal_actions
@@ -43,7 +43,6 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 ROOT = Path(__file__).resolve().parents[1]
-DEEP = os.environ.get("MOONRULES_DEEP", "") not in ("", "0")
 GAMES = 40 if DEEP else 4
 TILE = re.compile(r"(?<![0-9])([0-6])-([0-6])(?![0-9])")
 

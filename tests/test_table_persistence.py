@@ -10,7 +10,6 @@ runs 50 bot-only games through the kill (the bench's crash test, ``bench/table.p
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from depth import DEEP
 from table_support import Player, Server, connect, next_state, states_of, stored_actions
 
 from moonrules.conformance.protocol import view_json
@@ -26,7 +26,6 @@ from moonrules.records.record import replay
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-DEEP = os.environ.get("MOONRULES_DEEP", "") not in ("", "0")
 BOT_ROOMS = 50 if DEEP else 6
 
 

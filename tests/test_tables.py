@@ -12,9 +12,9 @@ ordered 4-tile trick, and the legal-play mask on random hands.
 from __future__ import annotations
 
 import itertools
-import os
 
 import pytest
+from depth import DEEP
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -25,7 +25,6 @@ from moonrules.rules.ruleset import STANDARD
 from moonrules.rules.suits import in_suit, is_trump, led_suit, rank
 
 ALL_TRUMPS: tuple[Trump, ...] = tuple(Trump)
-DEEP = os.environ.get("MOONRULES_DEEP", "") not in ("", "0")
 
 
 def mask(ts: object) -> int:

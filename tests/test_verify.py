@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -25,6 +24,7 @@ from typing import Final
 
 import attrs
 import pytest
+from depth import DEEP
 
 from moonrules.cli.main import main
 from moonrules.rules.ruleset import PRESETS, MoonMade, RuleSet, Scoring, TieRule
@@ -107,7 +107,6 @@ def test_generated_pages_are_fresh(path: str, render: Callable[[str], str]) -> N
     assert text == render(SPEC), f"{path} is stale: run python scripts/gen_proofs.py"
 
 
-DEEP = os.environ.get("MOONRULES_DEEP", "") not in ("", "0")
 SLOW_QUICK: Final = {
     **dict.fromkeys(
         ("score-made", "score-points", "score-marks", "score-renege"),

@@ -6,7 +6,8 @@ compares :func:`solve` (alpha-beta, transposition table, merged tiles) with
 :func:`solve_minimax` (every legal play searched), and :func:`play_values` with
 the minimax value of each child position.
 
-``MOONRULES_DEEP=1`` runs many more positions and whole hands.
+``MOONRULES_DEEP=1`` runs many more positions; whole hands are in
+``tests/test_solver_whole_hands.py``.
 
 Every test runs on each form of the search that is installed: the Python source,
 and the mypyc-compiled module when the install built it (``MOONRULES_COMPILE=1``).
@@ -14,6 +15,7 @@ and the mypyc-compiled module when the install built it (``MOONRULES_COMPILE=1``
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Iterator
 
@@ -34,16 +36,24 @@ FORMS = ["compiled", "source"] if solver.COMPILED else ["source"]
 """The forms of the search installed: each test runs on each."""
 
 
-@pytest.fixture(autouse=True, scope="module", params=FORMS)
-def search_form(request: pytest.FixtureRequest) -> Iterator[str]:
-    """Run the module's tests on one form of the search (module scope: Hypothesis-safe)."""
-    form: str = request.param
+@contextlib.contextmanager
+def search_in(form: str) -> Iterator[str]:
+    """The solver runs on ``form`` of the search (one of :data:`FORMS`) inside the block."""
     if form == "source" and solver.COMPILED:
         compiled = solver._impl
         solver._impl = source_form("moonrules.analysis.search")
-        yield form
-        solver._impl = compiled
+        try:
+            yield form
+        finally:
+            solver._impl = compiled
     else:
+        yield form
+
+
+@pytest.fixture(autouse=True, scope="module", params=FORMS)
+def search_form(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Run the module's tests on one form of the search (module scope: Hypothesis-safe)."""
+    with search_in(request.param) as form:
         yield form
 
 
@@ -164,35 +174,6 @@ def test_positions_with_four_tricks_left() -> None:
         state = opening(preset, 1000 + k, k)
         state = play_to(state, random.Random(k), 4, k % state.rules.players)
         check_position(state, children=not state.rules.partnership)
-
-
-# "a few hundred whole three-player hands": 302 under MOONRULES_DEEP=1 (about 2 s each)
-WHOLE_HANDS = [("standard", s) for s in range(200)] + [
-    (p, s) for p in ("lead-trump", "no-double-blank", "pagat") for s in range(34)
-]
-
-QUICK_WHOLE_HANDS = [("standard", 3), ("standard", 8), ("lead-trump", 5), ("no-double-blank", 7)]
-
-
-@pytest.mark.parametrize(
-    ("preset", "seed"),
-    WHOLE_HANDS if DEEP else QUICK_WHOLE_HANDS,
-)
-def test_whole_three_player_hands(preset: str, seed: int) -> None:
-    """From the opening lead: the solver against an exhaustive minimax.
-
-    A plain minimax of a whole hand takes minutes, so this one remembers the
-    value of each exact position at a trick boundary (``memo=True``); it still
-    searches every legal play, and the values are the same.
-    """
-    state = opening(preset, seed, seed)
-    assert not state.tricks and not state.trick
-    expected = solve_minimax(state, memo=True)
-    cache = SolverCache()
-    assert solve(state, cache) == expected
-    assert cache.nodes > 0
-    values = play_values(state, cache)
-    assert max(values.values()) == expected
 
 
 def test_opening_play_values_follow_the_first_lead_rule() -> None:

@@ -4,12 +4,15 @@ with the umask."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
 import pickle
 import random
 import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +23,7 @@ from jsonschema import Draft202012Validator
 import moonrules as m
 from moonrules.analysis.claim import verify_claim
 from moonrules.analysis.solver import play_values, solve
-from moonrules.cli.main import COMMANDS, main
+from moonrules.cli.main import COMMANDS, build_parser, command_named, main
 from moonrules.cli.progress import ProgressLine
 from moonrules.records import files
 from moonrules.records.files import OutputError, check_writable, interrupts_held, write_atomically
@@ -382,3 +385,57 @@ def test_ctrl_c_while_a_file_is_written_waits_until_it_is_whole(tmp_path: Path) 
         assert path.read_bytes() == b"whole"
     assert path.read_bytes() == b"whole" and [p.name for p in tmp_path.iterdir()] == ["out.bin"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+# ---------------------------------------------------------------------------
+# a command builds the parser of that command alone
+
+
+def _options_of(parser: argparse.ArgumentParser, name: str) -> list[Any]:
+    """What the subcommand ``name`` of ``parser`` accepts: each argument's spelling, name,
+    count, default, choices and help, and so of its own subcommands."""
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return _accepted(sub.choices[name])
+
+
+def _accepted(parser: argparse.ArgumentParser) -> list[Any]:
+    out: list[Any] = [parser.prog]
+    for a in parser._actions:
+        choices: Any = a.choices
+        if isinstance(a, argparse._SubParsersAction):
+            choices = {k: _accepted(v) for k, v in a.choices.items()}
+        out.append((a.option_strings, a.dest, a.nargs, repr(a.default), choices, a.help))
+    return out
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_a_command_alone_parses_as_among_all(name: str) -> None:
+    assert command_named([name, "--help"]) == name
+    alone = build_parser(name)
+    assert _options_of(alone, name) == _options_of(build_parser(), name)
+    with pytest.raises(SystemExit):  # a command that is not the one named is not built
+        alone.parse_args([next(c for c in COMMANDS if c != name)])
+
+
+def test_only_a_first_argument_that_is_a_command_names_one() -> None:
+    assert command_named([]) is None
+    assert command_named(["--help", "check"]) is None
+    assert command_named(["--version"]) is None
+    assert command_named(["nope", "check"]) is None
+    assert command_named(["check", "play"]) == "check"
+
+
+def test_a_command_loads_no_other_command_module() -> None:
+    code = (
+        "import sys; from moonrules.cli.main import COMMANDS, main\n"
+        "try:\n"
+        "    main(['check', '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(sorted(c for c in COMMANDS if 'moonrules.cli.' + c in sys.modules))\n"
+    )
+    env = {**os.environ, "MOONRULES_PURE_PYTHON": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.splitlines()[-1] == "['check']"

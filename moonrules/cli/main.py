@@ -39,9 +39,9 @@ COMMANDS = (
 )
 
 
-def _modules() -> list[tuple[str, ModuleType]]:
+def _modules(names: Sequence[str] = COMMANDS) -> list[tuple[str, ModuleType]]:
     out = []
-    for name in COMMANDS:
+    for name in names:
         modname = f"moonrules.cli.{name}"
         if importlib.util.find_spec(modname) is not None:
             out.append((name, importlib.import_module(modname)))
@@ -62,7 +62,18 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_named(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` runs: its first argument, when that is one of
+    :data:`COMMANDS`; ``None`` otherwise (an option such as ``--help`` or ``--version``
+    first, no argument, or a name that is no command)."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of the command line: of every subcommand, or with ``command`` of that
+    one alone (what :func:`main` builds when the arguments name it: the other
+    subcommands' modules, and what they import, are then not loaded, so that a command
+    starts sooner). Both parse that command's arguments the same way."""
     parser = _Parser(
         prog="moonrules",
         description="Moon, the Texas domino game: play, check records, rule on disputes, "
@@ -71,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"moonrules {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name, module in _modules():
+    for name, module in _modules(COMMANDS if command is None else (command,)):
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
@@ -91,8 +102,9 @@ def _name_parsers(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    given = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(command_named(given))
+    args, extra = parser.parse_known_args(given)
     command: argparse.ArgumentParser = args._parser
     if extra:  # said by the subcommand's parser, with its usage, not the top one's
         command.error(f"unrecognized arguments: {' '.join(extra)}")

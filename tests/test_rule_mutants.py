@@ -8,7 +8,8 @@ Running every mutant through ``verify --quick`` takes minutes, so continuous int
 - the four mutants ``verify --quick`` once missed are on it, each with the property that now
   catches it;
 - the runner works end to end on one property: a mutant applied to a copy of the package is
-  caught, the unmutated copy passes, and the working tree is never touched;
+  caught, the unmutated copy passes, and the working tree is never touched; a mutant runs the
+  properties the list names for it, the unmutated copy the whole catalogue;
 - a list with a rotten, repeated or misplaced line, or a malformed entry, is refused, naming it.
 """
 
@@ -24,6 +25,7 @@ from moonrules.verification.mutation import (
     DEFAULT_LIST,
     Mutant,
     MutantListError,
+    checked_properties,
     load,
     main,
     parse,
@@ -85,6 +87,17 @@ def test_a_mutant_is_caught_on_a_copy_and_the_tree_is_untouched() -> None:
     clean = run_one(None, only="tile-sets,rule-sets")
     assert clean.error is None and clean.ok and clean.failed == (), clean.describe()
     assert _digest(ROOT) == before
+
+
+def test_a_mutant_checks_the_properties_it_names_and_the_unmutated_copy_all() -> None:
+    """The verdict needs only the named properties; the copy must pass the whole catalogue."""
+    for m in MUTANTS:
+        assert checked_properties(m) == ",".join(m.killed_by)
+        assert checked_properties(m, every_property=True) is None
+        assert checked_properties(m, only="deals", every_property=True) == "deals"
+    assert checked_properties(None) is None
+    assert checked_properties(None, every_property=True) is None
+    assert checked_properties(None, only="deals") == "deals"
 
 
 def test_a_mutant_not_caught_by_its_properties_is_reported() -> None:

@@ -2,10 +2,11 @@
 
 One line per property: its ID, the clauses it covers, the method, the cases checked (elements,
 states, or symbolic paths), the seconds taken and the result. ``--quick`` checks the smaller
-domains; ``--only ID[,ID]`` some properties; ``--json`` prints one JSON document instead
-(``spec/schema/verify.schema.json``). Progress lines go to stderr (``--quiet``: none). Exit
-status 0 when every property holds, 1 when one fails (its counterexample is printed), 2 for bad
-input (an unknown property) or when the proofs' packages are missing.
+domains; ``--only ID[,ID]`` some properties; ``--jobs N`` N at a time, each in a process of its
+own; ``--json`` prints one JSON document instead (``spec/schema/cli/verify.schema.json``). Progress
+lines go to stderr (``--quiet``: none). Exit status 0 when every property holds, 1 when one
+fails (its counterexample is printed), 2 for bad input (an unknown property) or when the proofs'
+packages are missing.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ import argparse
 import importlib.util
 import json
 import sys
+import time
 
 from moonrules.cli.progress import ProgressLine
 from moonrules.rules.errors import MoonError, install_extra, quote
 from moonrules.verification import CATALOGUE, Result, by_id
 from moonrules.verification import run as run_catalogue
+from moonrules.verification.runner import MAX_JOBS
 
 HELP = "prove and check the rules: run the catalogue of properties (spec/proofs.md)"
 
@@ -33,7 +36,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--json",
         action="store_true",
-        help="print the results as JSON (spec/schema/verify.schema.json)",
+        help="print the results as JSON (spec/schema/cli/verify.schema.json)",
+    )
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="check N properties at a time, each in a process of its own (default 1)",
     )
     p.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     p.add_argument("--list", action="store_true", help="list the properties and exit")
@@ -69,18 +79,21 @@ def run(args: argparse.Namespace) -> int:
             f"the proofs need {', '.join(missing)}: {install_extra('proofs')}; "
             "or --only the properties that do not"
         )
+    if not 1 <= args.jobs <= MAX_JOBS:
+        raise MoonError(f"--jobs: a number of processes from 1 to {MAX_JOBS}, not {args.jobs}")
     widths = (16, 34, 19, 10, 8, 6)
     results: list[Result] = []
     if not args.json:
         print(_row(("property", "clauses", "method", "cases", "seconds", "result"), widths))
+    start = time.perf_counter()
     with ProgressLine("verify", "properties", total=len(props), quiet=args.quiet) as progress:
         progress.update(0, note=f"checking {props[0].id}")
-        for r in run_catalogue(props, quick=args.quick):
+        for r in run_catalogue(props, quick=args.quick, jobs=args.jobs):
             results.append(r)
             _show(r, args.json, widths, progress)
             k = len(results)
             progress.update(k, note=f"checking {props[k].id}" if k < len(props) else "")
-    return _summary(args, results)
+    return _summary(args, results, time.perf_counter() - start)
 
 
 def _show(r: Result, as_json: bool, widths: tuple[int, ...], progress: ProgressLine) -> None:
@@ -99,9 +112,9 @@ def _show(r: Result, as_json: bool, widths: tuple[int, ...], progress: ProgressL
     print(_row(cells, widths), flush=True)
 
 
-def _summary(args: argparse.Namespace, results: list[Result]) -> int:
+def _summary(args: argparse.Namespace, results: list[Result], total: float) -> int:
+    """The last line (or the JSON document); ``total`` is the run's wall-clock seconds."""
     failed = [r for r in results if not r.ok]
-    total = sum(r.seconds for r in results)
     cpu = sum(r.cpu_seconds for r in results)
     if args.json:
         doc = {

@@ -156,6 +156,7 @@ def render_docs(spec_text: str, mutants: Sequence[Mutant] = ()) -> str:
         "$ moonrules verify            # everything, a few minutes",
         "$ moonrules verify --quick    # smaller domains, half a minute",
         "$ moonrules verify --only game-end,score-points --json",
+        "$ moonrules verify --jobs 2   # two properties at a time, each in a process",
         "```",
         "",
         "It prints one line per property (the clauses it covers, the method, the cases "

@@ -1,15 +1,27 @@
-"""Running the catalogue: each property checked, timed, and its outcome kept."""
+"""Running the catalogue: each property checked, timed, and its outcome kept.
+
+Properties are checked one after another in this process, or ``jobs`` at a time in worker
+processes of their own (each property is deterministic and checked on its own, so the results
+are the same either way); results come in the order the properties were given.
+"""
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 import traceback
 from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Final
 
 import attrs
 
-from moonrules.rules.contract import check_bool, check_instance, check_iterable, typed
+from moonrules.rules.contract import check_bool, check_instance, check_int, check_iterable, typed
+from moonrules.rules.errors import ArgumentError
 from moonrules.verification.core import Failure, Outcome, Property
+
+MAX_JOBS: Final = 64
+"""The most worker processes :func:`run` starts."""
 
 
 @attrs.frozen(slots=True, field_transformer=typed)
@@ -65,17 +77,77 @@ def check(prop: Property, quick: bool = False) -> Result:
     return Result(prop, outcome, time.perf_counter() - start, quick, time.process_time() - cpu)
 
 
-def run(properties: Iterable[Property], quick: bool = False) -> Iterator[Result]:
-    """Check each property in turn (lazily: one as each result is asked for).
+def _check_by_id(prop_id: str, quick: bool) -> tuple[Outcome, float, float]:
+    """In a worker process: check the catalogue's property ``prop_id``."""
+    from moonrules.verification.catalogue import by_id
+
+    [prop] = by_id([prop_id])
+    r = check(prop, quick)
+    return r.outcome, r.seconds, r.cpu_seconds
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers, checks under way included, and wait for them."""
+    workers = list((pool._processes or {}).values())  # no public way to end them before 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for w in workers:
+        w.terminate()
+    for w in workers:
+        w.join()
+
+
+def _in_workers(props: list[Property], quick: bool, jobs: int) -> Iterator[Result]:
+    """The results of ``props`` checked ``jobs`` at a time in spawned worker processes."""
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        futures: list[Future[tuple[Outcome, float, float]]] = [
+            pool.submit(_check_by_id, p.id, quick) for p in props
+        ]
+        for prop, future in zip(props, futures, strict=True):
+            start = time.perf_counter()
+            try:
+                outcome, seconds, cpu = future.result()
+            except Exception as e:  # the worker died (killed, out of memory): no verdict
+                outcome = Outcome(
+                    0, "the worker process checking it stopped", f"{type(e).__name__}: {e}"
+                )
+                seconds, cpu = time.perf_counter() - start, 0.0
+            yield Result(prop, outcome, seconds, quick, cpu)
+    except BaseException:  # closed early, or Ctrl-C: no check is left running
+        _stop(pool)
+        raise
+    pool.shutdown()
+
+
+def run(properties: Iterable[Property], quick: bool = False, jobs: int = 1) -> Iterator[Result]:
+    """Check each property (lazily: one as each result is asked for), in the order given.
+
+    With ``jobs`` above 1 (at most :data:`MAX_JOBS`) the properties, which must be the
+    catalogue's, are checked that many at a time in worker processes, started when the first
+    result is asked for; the workers are ended at the end, or when the iterator is closed or
+    collected before it.
 
     The arguments are checked when it is called: :class:`TypeError` names one that is not
-    an iterable of :class:`Property` values, or a ``quick`` that is not ``True`` or ``False``.
+    an iterable of :class:`Property` values, a ``quick`` that is not ``True`` or ``False``, or
+    ``jobs`` that is not an ``int``; :class:`ValueError` a ``jobs`` out of range or, with jobs,
+    a property that is not the catalogue's.
     """
     props = check_iterable(properties, "properties", "an iterable of Property values")
     for i, p in enumerate(props):
         check_instance(p, Property, f"properties[{i}]", "a Property")
     check_bool(quick, "quick")
-    return (check(prop, quick) for prop in props)
+    check_int(jobs, "jobs", 1, MAX_JOBS, "a number of worker processes")
+    if jobs == 1 or len(props) <= 1:
+        return (check(prop, quick) for prop in props)
+    from moonrules.verification.catalogue import CATALOGUE
+
+    for i, p in enumerate(props):
+        if p not in CATALOGUE:
+            raise ArgumentError(
+                f"properties[{i}]: {p.id!r} is not the catalogue's property of that name, and "
+                "worker processes check only the catalogue's; use jobs=1"
+            )
+    return _in_workers(props, quick, min(jobs, len(props)))
 
 
-__all__ = ["Result", "check", "run"]
+__all__ = ["MAX_JOBS", "Result", "check", "run"]

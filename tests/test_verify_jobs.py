@@ -1,0 +1,126 @@
+"""``moonrules verify --jobs N``: the catalogue checked N properties at a time in worker processes.
+
+- the results are those of checking one after another, in the same order;
+- only the catalogue's properties go to workers (a worker finds a property by its ID), and a
+  number of jobs that is not a whole number from 1 to ``MAX_JOBS`` is refused, naming it;
+- closing the results early ends the workers at once, checks under way included;
+- a worker that dies gives a failure with no verdict, never a hang or a pass;
+- on the command line ``--jobs`` prints the same table, and a bad count is one line, status 2.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
+from multiprocessing.process import BaseProcess
+from pathlib import Path
+
+import attrs
+import pytest
+
+from moonrules.rules.errors import ArgumentError
+from moonrules.verification import Outcome, by_id, run
+from moonrules.verification.runner import MAX_JOBS
+
+ROOT = Path(__file__).resolve().parents[1]
+FAST = by_id(["tile-sets", "suits-and-ranks", "auction", "deals", "first-bidder"])
+"""Quick properties of four methods' neighbours: together a few seconds."""
+
+
+def _workers() -> list[BaseProcess]:
+    return [p for p in multiprocessing.active_children() if p.is_alive()]
+
+
+def test_workers_give_the_results_of_one_after_another_in_order() -> None:
+    alone = list(run(FAST, quick=True))
+    together = list(run(FAST, quick=True, jobs=2))
+    assert [r.prop for r in together] == list(FAST)
+    assert [r.outcome for r in together] == [r.outcome for r in alone]
+    assert all(r.ok and r.outcome.cases > 0 for r in together[1:])
+    assert _workers() == []
+
+
+def test_only_the_catalogues_properties_go_to_workers() -> None:
+    mine = attrs.evolve(FAST[0], check=lambda quick: Outcome(1))
+    assert [r.ok for r in run([mine], jobs=1)] == [True]
+    with pytest.raises(ArgumentError, match=r"properties\[1\]: 'tile-sets' is not the catalogue"):
+        run([FAST[1], mine], jobs=2)
+
+
+@pytest.mark.parametrize(
+    ("jobs", "error"),
+    [
+        (0, ValueError),
+        (-1, ValueError),
+        (MAX_JOBS + 1, ValueError),
+        (True, TypeError),
+        (2.0, TypeError),
+        ("2", TypeError),
+        (None, TypeError),
+    ],
+)
+def test_a_number_of_jobs_out_of_range_or_of_another_type_is_refused(
+    jobs: object, error: type[Exception]
+) -> None:
+    with pytest.raises(error, match=r"^jobs: "):
+        run(FAST, jobs=jobs)  # type: ignore[arg-type]
+
+
+def test_closing_the_results_early_ends_the_workers_at_once() -> None:
+    results = run(by_id(["tile-sets", "trick-winner", "follow-rules"]), quick=True, jobs=2)
+    first = next(results)
+    assert first.prop.id == "tile-sets" and first.ok
+    assert len(_workers()) == 2  # the other two checks take seconds: both are under way
+    start = time.perf_counter()
+    results.close()  # type: ignore[attr-defined]
+    assert time.perf_counter() - start < 3
+    assert _workers() == []
+
+
+def test_a_worker_that_dies_is_a_failure_without_a_verdict() -> None:
+    results = run(by_id(["tile-sets", "trick-winner", "follow-rules"]), quick=True, jobs=2)
+    assert next(results).ok
+    for w in _workers():
+        assert w.pid is not None
+        os.kill(w.pid, signal.SIGKILL)
+    rest = list(results)
+    assert [r.prop.id for r in rest] == ["trick-winner", "follow-rules"]
+    for r in rest:
+        assert not r.ok and r.outcome.note == "the worker process checking it stopped"
+        assert "BrokenProcessPool" in (r.outcome.counterexample or "")
+    assert _workers() == []
+
+
+def _verify(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "moonrules", "verify", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+def test_the_command_prints_the_same_table_with_jobs() -> None:
+    only = ["--quick", "--quiet", "--only", "tile-sets,suits-and-ranks,first-bidder"]
+    one, two = _verify(*only), _verify(*only, "--jobs", "2")
+    assert one.returncode == two.returncode == 0, two.stderr
+
+    def table(out: str) -> list[list[str]]:  # every cell but the seconds
+        rows = [line.split() for line in out.splitlines()]
+        return [row[:-2] + row[-1:] for row in rows[:-1]] + [rows[-1][:5]]
+
+    assert table(two.stdout) == table(one.stdout)
+    assert two.stdout.splitlines()[-1].startswith("3 of 3 properties hold")
+
+
+@pytest.mark.parametrize("jobs", ["0", str(MAX_JOBS + 1), "two"])
+def test_a_bad_number_of_jobs_is_one_line_and_status_2(jobs: str) -> None:
+    done = _verify("--jobs", jobs)
+    assert done.returncode == 2 and done.stdout == ""
+    [line] = [x for x in done.stderr.splitlines() if "newer than the compiled" not in x]
+    assert line.startswith("moonrules verify: error: ") and "--jobs" in line

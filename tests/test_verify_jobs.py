@@ -31,17 +31,28 @@ FAST = by_id(["tile-sets", "suits-and-ranks", "auction", "deals", "first-bidder"
 """Quick properties of four methods' neighbours: together a few seconds."""
 
 
-def _workers() -> list[BaseProcess]:
-    return [p for p in multiprocessing.active_children() if p.is_alive()]
+def _workers(before: frozenset[BaseProcess] = frozenset()) -> set[BaseProcess]:
+    """This process's live children, other than those of ``before`` (under ``pytest -n``
+    other tests of the same worker may have children of their own)."""
+    return {p for p in multiprocessing.active_children() if p.is_alive()} - before
+
+
+def _ended(workers: set[BaseProcess]) -> bool:
+    return not any(p.is_alive() for p in workers)
 
 
 def test_workers_give_the_results_of_one_after_another_in_order() -> None:
     alone = list(run(FAST, quick=True))
-    together = list(run(FAST, quick=True, jobs=2))
+    before = frozenset(_workers())
+    results = run(FAST, quick=True, jobs=2)
+    together = [next(results)]
+    ours = _workers(before)
+    assert len(ours) == 2
+    together += results
     assert [r.prop for r in together] == list(FAST)
     assert [r.outcome for r in together] == [r.outcome for r in alone]
     assert all(r.ok and r.outcome.cases > 0 for r in together[1:])
-    assert _workers() == []
+    assert _ended(ours)
 
 
 def test_only_the_catalogues_properties_go_to_workers() -> None:
@@ -71,20 +82,25 @@ def test_a_number_of_jobs_out_of_range_or_of_another_type_is_refused(
 
 
 def test_closing_the_results_early_ends_the_workers_at_once() -> None:
+    before = frozenset(_workers())
     results = run(by_id(["tile-sets", "trick-winner", "follow-rules"]), quick=True, jobs=2)
     first = next(results)
     assert first.prop.id == "tile-sets" and first.ok
-    assert len(_workers()) == 2  # the other two checks take seconds: both are under way
+    ours = _workers(before)
+    assert len(ours) == 2  # the other two checks take seconds: both are under way
     start = time.perf_counter()
     results.close()  # type: ignore[attr-defined]
     assert time.perf_counter() - start < 3
-    assert _workers() == []
+    assert _ended(ours)
 
 
 def test_a_worker_that_dies_is_a_failure_without_a_verdict() -> None:
+    before = frozenset(_workers())
     results = run(by_id(["tile-sets", "trick-winner", "follow-rules"]), quick=True, jobs=2)
     assert next(results).ok
-    for w in _workers():
+    ours = _workers(before)
+    assert len(ours) == 2
+    for w in ours:
         assert w.pid is not None
         os.kill(w.pid, signal.SIGKILL)
     rest = list(results)
@@ -92,7 +108,7 @@ def test_a_worker_that_dies_is_a_failure_without_a_verdict() -> None:
     for r in rest:
         assert not r.ok and r.outcome.note == "the worker process checking it stopped"
         assert "BrokenProcessPool" in (r.outcome.counterexample or "")
-    assert _workers() == []
+    assert _ended(ours)
 
 
 def _verify(*args: str) -> subprocess.CompletedProcess[str]:

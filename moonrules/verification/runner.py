@@ -87,11 +87,17 @@ def _check_by_id(prop_id: str, quick: bool) -> tuple[Outcome, float, float]:
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
-    """End the pool's workers, checks under way included, and wait for them."""
+    """End the pool's workers, checks under way included, and wait for them.
+
+    The workers are ended first; the pool's own thread then finds them gone, fails what
+    was pending and reaps them, and ``shutdown`` waits for that thread. Only then are they
+    joined here, so that no two threads wait on one process at once (the second one's wait
+    can return before the first has recorded its exit status).
+    """
     workers = list((pool._processes or {}).values())  # no public way to end them before 3.14
-    pool.shutdown(wait=False, cancel_futures=True)
     for w in workers:
         w.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
     for w in workers:
         w.join()
 

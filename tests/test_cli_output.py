@@ -439,3 +439,26 @@ def test_a_command_loads_no_other_command_module() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     )
     assert out.stdout.splitlines()[-1] == "['check']"
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--version", "check"]])
+def test_the_version_loads_no_command_module(argv: list[str]) -> None:
+    code = (
+        "import sys; from moonrules.cli.main import COMMANDS, main\n"
+        "try:\n"
+        f"    main({argv!r})\n"
+        "except SystemExit as e:\n"
+        "    assert e.code == 0, e.code\n"
+        "print(sorted(c for c in COMMANDS if 'moonrules.cli.' + c in sys.modules))\n"
+    )
+    env = {**os.environ, "MOONRULES_PURE_PYTHON": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.splitlines() == [f"moonrules {m.__version__}", "[]"]
+
+
+def test_no_command_is_still_an_error_naming_what_is_missing() -> None:
+    with pytest.raises(SystemExit) as e:
+        main([])
+    assert e.value.code == 2

@@ -69,11 +69,12 @@ def command_named(argv: Sequence[str]) -> str | None:
     return argv[0] if argv and argv[0] in COMMANDS else None
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None, *, commands: bool = True) -> argparse.ArgumentParser:
     """The parser of the command line: of every subcommand, or with ``command`` of that
     one alone (what :func:`main` builds when the arguments name it: the other
     subcommands' modules, and what they import, are then not loaded, so that a command
-    starts sooner). Both parse that command's arguments the same way."""
+    starts sooner). Both parse that command's arguments the same way. With ``commands``
+    false, of no subcommand: enough for ``--version``, which :func:`main` answers so."""
     parser = _Parser(
         prog="moonrules",
         description="Moon, the Texas domino game: play, check records, rule on disputes, "
@@ -82,7 +83,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"moonrules {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name, module in _modules(COMMANDS if command is None else (command,)):
+    chosen = (COMMANDS if command is None else (command,)) if commands else ()
+    for name, module in _modules(chosen):
         p = sub.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
@@ -103,7 +105,8 @@ def _name_parsers(parser: argparse.ArgumentParser) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     given = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(command_named(given))
+    named = command_named(given)
+    parser = build_parser(named, commands=named is not None or given[:1] != ["--version"])
     args, extra = parser.parse_known_args(given)
     command: argparse.ArgumentParser = args._parser
     if extra:  # said by the subcommand's parser, with its usage, not the top one's

@@ -277,6 +277,12 @@ def main() -> int:
         "--think", type=float, default=0.0, metavar="S", help="players think up to 2S s (mean S)"
     )
     args = p.parse_args()
+    if args.crash is not None:
+        from moonrules.table.rooms import TableLimits
+
+        cap = TableLimits().max_bot_rooms  # rooms of bots alone playing at once
+        if not 1 <= args.crash <= cap:
+            p.error(f"--crash: from 1 to {cap} games (the server's bot rooms), not {args.crash}")
     SYNC[1] = args.sync
     print(f"moonrules table bench: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
           f"--sync {args.sync}, think {args.think:g} s")  # fmt: skip

@@ -425,40 +425,38 @@ def test_only_a_first_argument_that_is_a_command_names_one() -> None:
     assert command_named(["check", "play"]) == "check"
 
 
-def test_a_command_loads_no_other_command_module() -> None:
+def _main_in_a_fresh_process(argv: list[str]) -> list[str]:
+    """What ``main(argv)`` prints in a fresh interpreter, then its exit status and the
+    sorted commands whose modules it loaded (two more lines)."""
     code = (
         "import sys; from moonrules.cli.main import COMMANDS, main\n"
         "try:\n"
-        "    main(['check', '--help'])\n"
-        "except SystemExit:\n"
-        "    pass\n"
+        f"    status = main({argv!r})\n"
+        "except SystemExit as e:\n"
+        "    status = e.code\n"
+        "print(status)\n"
         "print(sorted(c for c in COMMANDS if 'moonrules.cli.' + c in sys.modules))\n"
     )
     env = {**os.environ, "MOONRULES_PURE_PYTHON": "1"}
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     )
-    assert out.stdout.splitlines()[-1] == "['check']"
+    return out.stdout.splitlines()
+
+
+def test_a_command_loads_no_other_command_module() -> None:
+    assert _main_in_a_fresh_process(["check", "--help"])[-2:] == ["0", "['check']"]
 
 
 @pytest.mark.parametrize("argv", [["--version"], ["--version", "check"]])
 def test_the_version_loads_no_command_module(argv: list[str]) -> None:
-    code = (
-        "import sys; from moonrules.cli.main import COMMANDS, main\n"
-        "try:\n"
-        f"    main({argv!r})\n"
-        "except SystemExit as e:\n"
-        "    assert e.code == 0, e.code\n"
-        "print(sorted(c for c in COMMANDS if 'moonrules.cli.' + c in sys.modules))\n"
-    )
-    env = {**os.environ, "MOONRULES_PURE_PYTHON": "1"}
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
-    )
-    assert out.stdout.splitlines() == [f"moonrules {m.__version__}", "[]"]
+    assert _main_in_a_fresh_process(argv) == [f"moonrules {m.__version__}", "0", "[]"]
 
 
-def test_no_command_is_still_an_error_naming_what_is_missing() -> None:
+def test_no_command_is_still_an_error_naming_what_is_missing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     with pytest.raises(SystemExit) as e:
         main([])
     assert e.value.code == 2
+    assert "the following arguments are required: COMMAND" in capsys.readouterr().err

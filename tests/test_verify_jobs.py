@@ -5,6 +5,7 @@
   number of jobs that is not a whole number from 1 to ``MAX_JOBS`` is refused, naming it;
 - closing the results early ends the workers at once, checks under way included;
 - a worker that dies gives a failure with no verdict, never a hang or a pass;
+- a process that dies while its workers check (SIGTERM, SIGKILL) leaves none of them running;
 - on the command line ``--jobs`` prints the same table, and a bad count is one line, status 2.
 """
 
@@ -109,6 +110,53 @@ def test_a_worker_that_dies_is_a_failure_without_a_verdict() -> None:
         assert not r.ok and r.outcome.note == "the worker process checking it stopped"
         assert "BrokenProcessPool" in (r.outcome.counterexample or "")
     assert _ended(ours)
+
+
+_PARENT = """
+import sys
+from moonrules.verification import by_id, run
+from multiprocessing import active_children
+if __name__ == "__main__":
+    results = run(by_id(["tile-sets", "trick-winner", "follow-rules"]), quick=True, jobs=2)
+    next(results)
+    print(*sorted(p.pid for p in active_children()), flush=True)
+    sys.stdin.read()  # until the test ends this process
+"""
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    # a zombie (its parent died; reaped soon after) counts as gone
+    stat = Path(f"/proc/{pid}/stat")
+    return stat.exists() and stat.read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=lambda s: s.name)
+def test_a_run_that_is_killed_leaves_no_worker_running(sig: signal.Signals) -> None:
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _PARENT], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    workers: list[int] = []
+    try:
+        assert parent.stdout is not None
+        workers += [int(w) for w in parent.stdout.readline().split()]
+        assert len(workers) == 2 and not any(_gone(w) for w in workers)
+        parent.send_signal(sig)
+        parent.wait(30)
+        deadline = time.monotonic() + 10  # the checks under way take longer than this
+        while not all(_gone(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert all(_gone(w) for w in workers), "a worker outlived the run"
+    finally:
+        parent.kill()
+        parent.wait(30)
+        for w in workers:
+            if not _gone(w):
+                os.kill(w, signal.SIGKILL)
 
 
 def _verify(*args: str) -> subprocess.CompletedProcess[str]:

@@ -8,6 +8,9 @@ are the same either way); results come in the order the properties were given.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
+import os
+import threading
 import time
 import traceback
 from collections.abc import Iterable, Iterator
@@ -86,6 +89,20 @@ def _check_by_id(prop_id: str, quick: bool) -> tuple[Outcome, float, float]:
     return r.outcome, r.seconds, r.cpu_seconds
 
 
+def _end_with_parent() -> None:
+    """In a worker, as it starts: exit at once when the process that started it ends (even
+    killed, when it cannot end its workers itself), so that no check outlives the run."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - a worker always has its parent
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
 def _stop(pool: ProcessPoolExecutor) -> None:
     """End the pool's workers, checks under way included, and wait for them.
 
@@ -104,7 +121,9 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 def _in_workers(props: list[Property], quick: bool, jobs: int) -> Iterator[Result]:
     """The results of ``props`` checked ``jobs`` at a time in spawned worker processes."""
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_end_with_parent
+    )
     try:
         futures: list[Future[tuple[Outcome, float, float]]] = [
             pool.submit(_check_by_id, p.id, quick) for p in props
@@ -131,7 +150,7 @@ def run(properties: Iterable[Property], quick: bool = False, jobs: int = 1) -> I
     With ``jobs`` above 1 (at most :data:`MAX_JOBS`) the properties, which must be the
     catalogue's, are checked that many at a time in worker processes, started when the first
     result is asked for; the workers are ended at the end, or when the iterator is closed or
-    collected before it.
+    collected before it, and a worker exits by itself if this process dies (even killed).
 
     The arguments are checked when it is called: :class:`TypeError` names one that is not
     an iterable of :class:`Property` values, a ``quick`` that is not ``True`` or ``False``, or

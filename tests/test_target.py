@@ -67,7 +67,10 @@ def test_answers_and_closes(tmp_path: Path) -> None:
 
 
 def test_a_timeout_stops_the_target_and_the_next_request_restarts_it(tmp_path: Path) -> None:
+    """The timeout runs from the moment the target read the request: the target answers one
+    first, so that a slow start on a loaded machine is not what is timed."""
     with _target(tmp_path, ECHO, timeout=0.3) as target:
+        assert target.ask('{"id": 2}', timeout=60) == '{"id": 2}'
         with pytest.raises(TargetTimeout, match=r"no answer within 0\.3 s;") as caught:
             target.ask('"hang"')
         assert caught.value.kind == "timeout" and not target.running

@@ -6,8 +6,11 @@ lobby's address. Rooms, their seats and every accepted action are kept in an SQL
 (``--db``, by default ``moonrules-table.sqlite3`` in the current directory): stopped and
 started again, even killed, the server resumes every game where it was. The WebSocket
 protocol is ``spec/table.md``; the limits ``docs/limits.md``; running it behind a reverse
-proxy ``docs/guides/table.md``. Exit status 0 when stopped with Ctrl-C, 2 for bad options,
-a database it cannot use or a missing extra.
+proxy ``docs/guides/table.md``. SIGINT (Ctrl-C) or SIGTERM, sent to it or to its whole
+process group, stops it within a few seconds: the actions under way are stored, every client
+is closed with code 1012 and told the table is restarting, the bots' workers end. Exit
+status 0 when stopped with Ctrl-C (a SIGTERM ends it by that signal, as the convention is),
+2 for bad options, a database it cannot use or a missing extra.
 """
 
 from __future__ import annotations
@@ -157,9 +160,7 @@ def run(args: argparse.Namespace) -> int:
         raise CannotServe(f"--port: a port is 0 to 65535, not {args.port}")
     if args.bot_pace < 0 or args.bot_pace > 60:
         raise CannotServe(f"--bot-pace: 0 to 60 seconds, not {args.bot_pace:g}")
-    import uvicorn
-
-    from moonrules.table.server import uvicorn_config
+    from moonrules.table.server import table_server
     from moonrules.table.storage import Storage
 
     Storage(args.db).close()  # a file that is no table database is refused here, in one line
@@ -172,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         more = {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
     else:
         more = {"proxy_headers": False}
-    server = uvicorn.Server(uvicorn_config(config, host, port, log_level=args.log_level, **more))
+    server = table_server(config, host, port, log_level=args.log_level, **more)
     print(f"Moon table: http://{shown}:{port}/  (data in {args.db.resolve()}; Ctrl-C stops)")
     sys.stdout.flush()
     try:

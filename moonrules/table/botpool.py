@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import multiprocessing
-import multiprocessing.pool
+import multiprocessing.connection
+import multiprocessing.context
 import os
 import random
 import signal
+import threading
+import weakref
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -58,17 +60,94 @@ class BotFailed(MoonError):
 _BOT_CACHE: dict[Callable[[], Bot], Bot] = {}
 
 
-def _worker_init() -> None:
-    # the server handles Ctrl-C; a worker just stops when it is terminated
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _decide(make: Callable[[], Bot], view: PlayerView, seed: str) -> Action:
     """In the worker: the bot's action for ``view``, its generator seeded by ``seed``."""
     bot = _BOT_CACHE.get(make)
     if bot is None:
         bot = _BOT_CACHE[make] = make()
     return bot.act(view, random.Random(seed))
+
+
+def _end_with_parent() -> None:
+    """In a worker, as it starts: exit at once when the server's process ends, even killed
+    (when it cannot end its workers itself), so that no worker outlives the server."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - a worker always has its parent
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
+
+    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
+
+
+def _work(conn: multiprocessing.connection.Connection) -> None:
+    """A worker process: answer each ``(make, view, seed)`` it is sent with ``(True,
+    action)`` or ``(False, "Error: message")``, until its pipe closes or its parent ends.
+
+    SIGINT and SIGTERM are ignored: a signal to the server's whole process group (Ctrl-C in
+    a terminal, ``systemctl stop``, ``docker stop``) is the server's to handle, and the
+    server ends its workers itself (or they end with it, when it is killed)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _end_with_parent()
+    while True:
+        try:
+            make, view, seed = conn.recv()
+        except (EOFError, OSError):
+            return
+        answer: tuple[bool, Any]
+        try:
+            answer = (True, _decide(make, view, seed))
+        except Exception as e:  # the bot's fault, reported to the server
+            answer = (False, f"{type(e).__name__}: {e}")
+        try:
+            conn.send(answer)
+        except (OSError, ValueError):
+            return
+
+
+class _Worker:
+    """One worker process and the server's end of its pipe."""
+
+    def __init__(self, ctx: multiprocessing.context.SpawnContext, name: str) -> None:
+        self.conn, theirs = ctx.Pipe()
+        self.process = ctx.Process(target=_work, args=(theirs,), name=name, daemon=True)
+        self.process.start()
+        theirs.close()
+
+    async def ask(self, job: tuple[Callable[[], Bot], PlayerView, str]) -> tuple[bool, Any]:
+        """Send one job and wait (without blocking the event loop) for its answer."""
+        loop = asyncio.get_running_loop()
+        self.conn.send(job)  # a view is a few hundred bytes: the pipe takes it at once
+        readable: asyncio.Future[None] = loop.create_future()
+        fd = self.conn.fileno()
+
+        def ready() -> None:
+            if not readable.done():
+                readable.set_result(None)
+
+        loop.add_reader(fd, ready)
+        try:
+            await readable
+        finally:
+            loop.remove_reader(fd)
+        answer: tuple[bool, Any] = self.conn.recv()  # EOFError when the worker died
+        return answer
+
+    def kill(self) -> None:
+        """End the process at once (SIGKILL: it may be deep in a bot's thought)."""
+        with contextlib.suppress(Exception):
+            self.process.kill()
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+    def reap(self, timeout: float) -> None:
+        with contextlib.suppress(Exception):
+            self.process.join(timeout)
+            if self.process.exitcode is not None:
+                self.process.close()
 
 
 class _Slots:
@@ -111,7 +190,13 @@ class _Slots:
 
 
 class BotPool:
-    """Worker processes for the table's bots (started at once, ended by :meth:`close`)."""
+    """Worker processes for the table's bots (started at once, ended by :meth:`close`).
+
+    Each worker answers one decision at a time through its own pipe: a worker that fails,
+    dies or does not answer in time is killed and replaced by a fresh one, so that no
+    worker stays busy with a decision nobody waits for; :meth:`close` kills every worker
+    and waits for them (no lock, queue or thread of the server is shared with a worker, so
+    that a worker killed by anyone never blocks the server's end)."""
 
     def __init__(
         self,
@@ -135,19 +220,38 @@ class BotPool:
             if n < 1:
                 raise ValueError(f"{name}: at least 1 process, not {n}")
         self.timeout = timeout
-        ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
-        self._pools: dict[str, multiprocessing.pool.Pool] = {
-            "quick": ctx.Pool(quick_workers, initializer=_worker_init),
-            "slow": ctx.Pool(slow_workers, initializer=_worker_init),
-        }
+        self._ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
+        self._workers: dict[str, list[_Worker]] = {}
+        self._idle: dict[str, list[_Worker]] = {}
+        self._closed = False
+        # a pool never closed is closed when collected, or at the interpreter's exit
+        # (before multiprocessing's own exit, whose SIGTERM the workers ignore)
+        self._end = weakref.finalize(self, _end_workers, self._workers)
+        try:
+            for pool, n in (("quick", quick_workers), ("slow", slow_workers)):
+                self._workers[pool] = [self._start(pool) for _ in range(n)]
+                self._idle[pool] = list(self._workers[pool])
+        except BaseException:
+            self.close()
+            raise
         self._slots = {"quick": _Slots(quick_workers), "slow": _Slots(slow_workers)}
         self.thinking = 0
         """Decisions sent to the workers and not yet answered."""
+
+    def _start(self, pool: str) -> _Worker:
+        return _Worker(self._ctx, f"moonrules-bot-{pool}")
 
     @property
     def names(self) -> tuple[str, ...]:
         """The bot levels a room may seat."""
         return tuple(self.bots)
+
+    @property
+    def pids(self) -> tuple[int, ...]:
+        """The process ids of the workers (for a server's health check and its tests)."""
+        return tuple(
+            w.process.pid for ws in self._workers.values() for w in ws if w.process.pid is not None
+        )
 
     async def decide(
         self, level: str, view: PlayerView, seed: str, *, urgent: bool = False
@@ -155,59 +259,71 @@ class BotPool:
         """The action the bot ``level`` takes in ``view``, thought out in a worker process.
 
         ``urgent`` (a room where a person waits): it goes to the first free worker before
-        every decision not urgent. Raises :class:`BotFailed` when the worker raises or
-        does not answer within :attr:`timeout` seconds (waiting for a worker included).
+        every decision not urgent. Raises :class:`BotFailed` when the worker raises, dies or
+        does not answer within :attr:`timeout` seconds (waiting for a worker included), and
+        once the pool is closed. Cancelled, it kills the worker thinking for it (a fresh one
+        takes its place).
         """
         spec = self.bots[level]
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Action] = loop.create_future()
-
-        def done(value: Any) -> None:
-            loop.call_soon_threadsafe(_resolve, future, True, value)
-
-        def failed(error: BaseException) -> None:
-            loop.call_soon_threadsafe(_resolve, future, False, error)
-
-        slots = self._slots[spec.pool]
+        pool = spec.pool
+        slots = self._slots[pool]
         self.thinking += 1
         try:
+            if self._closed:
+                raise BotFailed("the table is stopping: its bots are gone")
             async with asyncio.timeout(self.timeout):
                 await slots.acquire(urgent)
+                worker = self._idle[pool].pop()
+                healthy = False
                 try:
-                    self._pools[spec.pool].apply_async(
-                        _decide, (spec.make, view, seed), callback=done, error_callback=failed
-                    )
-                    return await future
+                    ok, value = await worker.ask((spec.make, view, seed))
+                    healthy = True
                 finally:
+                    self._give_back(pool, worker, healthy)
                     slots.release()
+            if not ok:
+                raise BotFailed(f"the {level} bot failed: {value}")
+            if not isinstance(value, Action):
+                raise BotFailed(f"the {level} bot answered {type(value).__name__}, no action")
+            return value
         except TimeoutError:
             raise BotFailed(f"the {level} bot did not answer in {self.timeout:g} s") from None
-        except Exception as e:  # whatever the bot raised, in its worker
-            raise BotFailed(f"the {level} bot failed: {type(e).__name__}: {e}") from None
+        except (EOFError, OSError) as e:
+            raise BotFailed(f"the {level} bot's worker ended: {type(e).__name__}: {e}") from None
         finally:
             self.thinking -= 1
 
+    def _give_back(self, pool: str, worker: _Worker, healthy: bool) -> None:
+        """A worker done with a decision: idle again, or (it failed, was interrupted or
+        the pool is closed) killed, and replaced by a fresh one while the pool is open."""
+        if healthy and not self._closed:
+            self._idle[pool].append(worker)
+            return
+        worker.kill()
+        worker.reap(1.0)
+        workers = self._workers.get(pool, [])
+        if worker in workers:
+            workers.remove(worker)
+        if not self._closed:
+            fresh = self._start(pool)
+            workers.append(fresh)
+            self._idle[pool].append(fresh)
+
     def close(self) -> None:
-        """End every worker at once, thinking or not."""
-        for pool in self._pools.values():
-            with contextlib.suppress(Exception):
-                pool.terminate()
-        for pool in self._pools.values():
-            with contextlib.suppress(Exception):
-                pool.join()
-        # let go of the pools now, so that their queues' semaphores are released here and
-        # not left to the resource tracker (which warns of them) when the server exits
-        self._pools.clear()
-        gc.collect()
+        """End every worker at once, thinking or not, and wait for them (a second at most
+        each: a killed process ends at once). Idempotent; :meth:`decide` fails after it."""
+        self._closed = True
+        self._end()
+        self._idle.clear()
 
 
-def _resolve(future: asyncio.Future[Action], ok: bool, value: Any) -> None:
-    if future.done():
-        return
-    if ok:
-        future.set_result(value)
-    else:
-        future.set_exception(value)
+def _end_workers(pools: dict[str, list[_Worker]]) -> None:
+    workers = [w for ws in pools.values() for w in ws]
+    for w in workers:
+        w.kill()
+    for w in workers:
+        w.reap(1.0)
+    pools.clear()
 
 
 __all__ = ["DEFAULT_BOTS", "BotFailed", "BotPool", "BotSpec"]

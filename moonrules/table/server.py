@@ -52,6 +52,15 @@ _ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _MAX_TOKEN: Final = 128
 _TOKEN_IN_TEXT: Final = re.compile(r"(token=)[^&\s\"']+")
 
+RESTART_CODE: Final = 1012
+"""The WebSocket close code every client gets when the server stops (RFC 6455's "service
+restart"): the page reconnects, and finds the game where it was."""
+RESTART_REASON: Final = "the table is restarting; reconnect in a moment"
+DRAIN_SECONDS: Final = 4.0
+"""At most this long, when the server stops, for the actions under way to be stored and
+every client to hear the close; the connections left are then cut (a signal to stop is
+answered in well under 10 s)."""
+
 
 @attrs.frozen(slots=True)
 class TableConfig:
@@ -175,6 +184,10 @@ class TableApp:
         self.table: Table | None = None
         self.by_address: dict[str, int] = {}
         """WebSocket connections open, by client address."""
+        self.open: set[_Connection] = set()
+        """The game's WebSocket connections (told to close when the server stops)."""
+        self.stopping = False
+        """Set when the server stops: no new connection or action is taken."""
         self._tiles: dict[str, bytes] = {}
         self._creators: dict[str, _Bucket] = {}
         self._pages = {name: _static(name) for name in ("lobby.html", "room.html")}
@@ -200,9 +213,38 @@ class TableApp:
             yield
         finally:
             sweeper.cancel()
+            self.stopping = True
             await self.table.close()
             pool.close()
             storage.close()
+
+    async def stop(self, timeout: float = DRAIN_SECONDS) -> None:
+        """Stop serving, before the server closes the connections and the lifespan ends:
+        no new action is taken (a frame that arrives is refused ``unavailable``), the bots
+        stop (their workers are killed), the actions under way are stored (each room's
+        lock waited for), then every connection is sent what waits for it and closed with
+        :data:`RESTART_CODE`. Returns within ``timeout`` seconds (what is left then is cut
+        by the server)."""
+        self.stopping = True
+        table = self.table
+        try:
+            async with asyncio.timeout(timeout):
+                if table is not None:
+                    await table.close()  # cancels the bots' turns (an action being stored goes on)
+                    table.bots.close()
+                    for room in list(table.rooms.values()):
+                        async with room.lock:  # the actions under way, stored and told
+                            pass
+                for conn in list(self.open):
+                    conn.disconnect(RESTART_CODE, RESTART_REASON)
+                while self.open:
+                    await asyncio.sleep(0.02)
+        except TimeoutError:
+            log.warning(
+                "stopping: %d connection(s) did not close within %g s; they are cut",
+                len(self.open),
+                timeout,
+            )
 
     async def _sweep(self) -> None:
         while True:
@@ -358,6 +400,10 @@ class TableApp:
     async def game(self, ws: WebSocket) -> None:
         table = self._table()
         limits = table.limits
+        if self.stopping:
+            await ws.accept()
+            await ws.close(RESTART_CODE, RESTART_REASON)
+            return
         if not self.origin_allowed(ws.headers):
             await ws.accept()  # (accepted, to say why in the close frame)
             await ws.close(4403, "a page of another site may not connect here")
@@ -405,18 +451,25 @@ class TableApp:
             await ws.close(1013, "this seat has too many connections open; close one first")
             return
         conn = _Connection(ws, seat, limits)
-        await table.join(room, conn)
-        sender = asyncio.get_running_loop().create_task(conn.sender())
-        receiver = asyncio.get_running_loop().create_task(self._receive(ws, table, room, conn))
+        self.open.add(conn)
         try:
-            await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
+            if self.stopping:  # (stopped while the room was loaded)
+                await ws.close(RESTART_CODE, RESTART_REASON)
+                return
+            await table.join(room, conn)
+            sender = asyncio.get_running_loop().create_task(conn.sender())
+            receiver = asyncio.get_running_loop().create_task(self._receive(ws, table, room, conn))
+            try:
+                await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in (sender, receiver):
+                    task.cancel()
+                for task in (sender, receiver):
+                    with contextlib.suppress(BaseException):
+                        await task
+                table.leave(room, conn)
         finally:
-            for task in (sender, receiver):
-                task.cancel()
-            for task in (sender, receiver):
-                with contextlib.suppress(BaseException):
-                    await task
-            table.leave(room, conn)
+            self.open.discard(conn)
 
     async def _receive(self, ws: WebSocket, table: Table, room: Room, conn: _Connection) -> None:
         limits = table.limits
@@ -440,6 +493,9 @@ class TableApp:
             if text is None:
                 note = "a frame is JSON text; binary frames are refused"
                 conn.send(encode(refused("bad-frame", note, room.legal_for(conn.seat))))
+                continue
+            if self.stopping:  # the server stops: nothing more is taken (nor lost)
+                conn.send(encode(refused("unavailable", RESTART_REASON, [])))
                 continue
             await table.receive(room, conn, text)
 
@@ -549,6 +605,8 @@ def uvicorn_config(
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
         limit_concurrency=limits.max_connections + 256,
+        # after TableApp.stop: the requests and connections left get this long, then are cut
+        timeout_graceful_shutdown=3,
         h11_max_incomplete_event_size=16 * 1024,
         timeout_keep_alive=5,
         server_header=False,
@@ -556,6 +614,33 @@ def uvicorn_config(
         log_level=log_level,
         **more,
     )
+
+
+def table_server(
+    config: TableConfig, host: str, port: int, *, log_level: str = "info", **more: Any
+) -> Any:
+    """The :class:`uvicorn.Server` of the table (options as :func:`uvicorn_config`).
+
+    Stopped (SIGTERM or SIGINT, which uvicorn catches), it first closes its listening
+    sockets and runs :meth:`TableApp.stop` (actions under way stored, every client told
+    :data:`RESTART_CODE` and why), then uvicorn's own shutdown (what is left cut after
+    3 s) and the application's end (bot workers killed, the database closed)."""
+    import uvicorn
+
+    uconfig = uvicorn_config(config, host, port, log_level=log_level, **more)
+    tapp: TableApp = uconfig.app.state.table_app
+
+    class TableServer(uvicorn.Server):
+        async def shutdown(self, sockets: list[Any] | None = None) -> None:
+            for server in self.servers:
+                server.close()  # no new connection while the others are told
+            for sock in sockets or []:
+                sock.close()
+            if not self.force_exit:
+                await tapp.stop()
+            await super().shutdown(sockets)
+
+    return TableServer(uconfig)
 
 
 def serve(
@@ -566,10 +651,8 @@ def serve(
     log_level: str = "info",
     sockets: Sequence[Any] | None = None,
 ) -> None:
-    """Run the table server until interrupted."""
-    import uvicorn
-
-    server = uvicorn.Server(uvicorn_config(config, host, port, log_level=log_level))
+    """Run the table server until interrupted (SIGINT or SIGTERM: see :func:`table_server`)."""
+    server = table_server(config, host, port, log_level=log_level)
     server.run(sockets=list(sockets) if sockets else None)
 
 
@@ -580,5 +663,6 @@ __all__ = [
     "create_app",
     "log_config",
     "serve",
+    "table_server",
     "uvicorn_config",
 ]

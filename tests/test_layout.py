@@ -2,7 +2,7 @@
 
 ``moonrules/`` holds subpackages by concern, stacked in :data:`LAYER`:
 
-    rules <- kernel <- game <- records <- analysis
+    rules <- kernel <- game <- engine, records <- analysis
         <- arbitration, conformance, study, bots, verification <- table
         <- cli, openspiel, pettingzoo
 
@@ -34,6 +34,7 @@ LAYER: dict[str, int] = {
     "rules": 0,  # the rulebook: pure functions and values
     "kernel": 1,  # bit-mask forms and tables derived from the rulebook
     "game": 2,  # the state machine
+    "engine": 3,  # fast forms of the game (a compiled game object, a batch), proved equal to it
     "records": 3,  # record formats, notation, replay
     "analysis": 4,  # solver, claims
     "arbitration": 5,  # rulings, reports, pictures

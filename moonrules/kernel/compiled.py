@@ -31,9 +31,15 @@ from pathlib import Path
 from types import ModuleType
 from typing import Final
 
-COMPILED_MODULES: Final = ("moonrules.kernel.masks", "moonrules.analysis.search")
+COMPILED_MODULES: Final = (
+    "moonrules.kernel.masks",
+    "moonrules.analysis.search",
+    "moonrules.engine.tables",
+    "moonrules.engine.core",
+)
 """The modules an install may compile: the legal-play masks and the solver's search,
-the library's hot loop (about three times as fast compiled)."""
+the library's hot loop (about three times as fast compiled), and the fast engine
+(:class:`moonrules.engine.Engine`) with its tables."""
 
 GROUP: Final = "moonrules.kernel.native"
 """The name mypyc gives the modules compiled together (``setup.py``): their code is one

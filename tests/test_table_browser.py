@@ -37,7 +37,7 @@ pytestmark = pytest.mark.skipif(
     "played in a real browser; install it with apt-get install -y chromium",
 )
 
-WIDTHS = {"desktop": (1280, 900), "phone": (390, 844)}
+WIDTHS = {"desktop": (1366, 850), "phone": (390, 844)}
 FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -50,8 +50,33 @@ FLAGS = [
 NEXT = """() => {
   const over = !document.getElementById('game-over').hidden;
   const legal = document.querySelector('#choices button.legal, #hand button.legal');
-  return over || legal !== null;
+  return over || legal !== null || document.body.dataset.hold !== undefined;
 }"""
+
+LAYOUT = """() => {
+  const hand = document.getElementById('mine').getBoundingClientRect();
+  const doc = document.documentElement;
+  return {scroll: doc.scrollWidth, width: innerWidth, height: innerHeight,
+          top: hand.top, bottom: hand.bottom, left: hand.left, right: hand.right,
+          focus: document.activeElement && (document.activeElement.dataset.tile ||
+                 document.activeElement.dataset.action || document.activeElement.tagName),
+          first: (document.querySelector('#choices button.legal, #hand button.legal') || {})
+                 .dataset};
+}"""
+
+HEARD = """window.heard = [];
+document.addEventListener('DOMContentLoaded', () => {
+  const live = document.getElementById('announce');
+  if (live) new MutationObserver(() => window.heard.push(live.textContent))
+    .observe(live, {childList: true, characterData: true, subtree: true});
+});"""
+
+LABELS = """() => [
+  ...Array.from(document.querySelectorAll('#hand button')).filter(
+      b => !/^(Play |Discard )?[0-6]-[0-6]/.test(b.getAttribute('aria-label') || '')),
+  ...Array.from(document.querySelectorAll('#trick img')).filter(
+      i => !/^[0-6]-[0-6], played by /.test(i.alt)),
+].map(e => e.outerHTML)"""
 
 
 @pytest.fixture(scope="module")
@@ -90,12 +115,13 @@ def test_a_whole_game_in_the_browser(
     shots = shots_dir(tmp_path)
     w, h = WIDTHS[width]
     page = browser.new_page(viewport={"width": w, "height": h}, accept_downloads=True)
+    page.add_init_script(HEARD)
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: errors.append(str(e)))
     rng = random.Random(width)
     taken: set[str] = set()
-    done = {"moves": 0, "refused": 0, "keyboard": 0}
+    done = {"moves": 0, "refused": 0, "keyboard": 0, "tricks": 0, "sevenths": 0, "waited": 0}
     # The bots' play is the server's: a short game can end before the person had a tile
     # that does not follow to try (or a tile to play by keyboard). Then another game.
     for _ in range(GAMES_FOR_EVERY_MOVE):
@@ -104,9 +130,12 @@ def test_a_whole_game_in_the_browser(
         play_the_game(page, rng, shots, width, taken, done)
         shot(page, shots, width, "game-over", taken)
         check_the_end(page, tmp_path)
-        if done["refused"] and done["keyboard"]:
+        if done["refused"] and done["keyboard"] and done["sevenths"]:
             break
     assert done["refused"] == 1 and done["keyboard"] == 1 and done["moves"] > 5, done
+    assert done["tricks"] >= 7 and done["sevenths"] >= 1, done
+    heard = " ".join(page.evaluate("() => window.heard"))
+    assert " plays " in heard and "trick" in heard, heard  # others' plays, tricks' winners
     assert errors == []
     page.close()
 
@@ -120,23 +149,26 @@ def play_the_game(
 ) -> None:
     """The person's seat plays random legal moves to the end of the game, once (in all the
     games of a test) a tile that does not follow (refused, with its clause) and once a tile
-    by the keyboard; ``done`` counts the moves of each kind."""
+    by the keyboard; ``done`` counts the moves of each kind, the finished tricks seen, and
+    the hands whose seventh trick showed before the next deal.
+
+    On every turn: nothing scrolls sideways, the player's tiles and choices are inside the
+    screen, the keyboard focus is on the first legal choice, every tile is labelled."""
     moves = 0
     while True:
         page.wait_for_function(NEXT, timeout=60_000)
         if not page.locator("#game-over").is_hidden():
             break
+        held = page.evaluate("() => document.body.dataset.hold")
+        if held is not None:
+            look_at_a_finished_trick(page, int(held), shots, width, taken, done)
+            continue
+        check_the_turn(page, width)
         phase_tiles = page.locator("#hand button.legal").count() > 0
         wrong = page.locator("#hand button.not-legal")
         trick_on = page.locator("#trick li").count()
         if phase_tiles and not done["refused"] and wrong.count() > 0 and trick_on:
-            # a tile that does not follow: refused, with its clause
-            shot(page, shots, width, "before-refusal", taken)
-            wrong.first.click()
-            page.wait_for_selector("#refusal:not([hidden])", timeout=30_000)
-            text = page.inner_text("#refusal")
-            assert "Refused" in text and ("FOLLOW-" in text or "LEAD-" in text), text
-            shot(page, shots, width, "refusal", taken)
+            refuse_a_tile(page, wrong.first, shots, width, taken)
             done["refused"] += 1
             continue
         legal = page.locator("#choices button.legal, #hand button.legal")
@@ -145,7 +177,7 @@ def play_the_game(
             continue
         if page.locator("#choices button.legal").count():
             shot(page, shots, width, "auction", taken)
-        elif page.locator("#trick li").count() >= 1:
+        elif page.locator("#trick li").count() >= 2:
             shot(page, shots, width, "play", taken)
         if not page.locator("#last-hand").is_hidden():
             shot(page, shots, width, "hand-over", taken)
@@ -158,7 +190,7 @@ def play_the_game(
         )
         try:
             if not done["keyboard"] and phase_tiles:
-                target.focus()
+                # the focus is already on the first legal tile: the keys alone play it
                 page.keyboard.press("ArrowRight")  # the arrow keys move along the hand
                 page.keyboard.press("ArrowLeft")
                 page.keyboard.press("Enter")
@@ -175,6 +207,78 @@ def play_the_game(
         moves += 1
         done["moves"] += 1
         assert moves < 400, "the game does not end"
+
+
+def check_the_turn(page: Any, width: str) -> None:
+    """It is the player's turn: the layout and the focus as a person needs them."""
+    box = page.evaluate(LAYOUT)
+    assert box["scroll"] <= box["width"], f"the page scrolls sideways: {box}"
+    assert box["top"] >= 0 and box["bottom"] <= box["height"] + 1, f"the hand is off screen: {box}"
+    assert box["left"] >= 0 and box["right"] <= box["width"], f"the hand is off screen: {box}"
+    first = box["first"] or {}
+    if not page.locator("#refusal").is_hidden():
+        return  # the focus stays on the tile refused
+    assert box["focus"] in (first.get("tile"), first.get("action")), (
+        f"the focus is not on the first legal choice: {box}"
+    )
+    assert page.evaluate(LABELS) == []
+    if width == "phone" and page.locator("#choices button.legal").count():
+        # calls before tiles: the first legal call has the focus, not a tile
+        assert box["focus"] == first.get("action"), box
+
+
+def look_at_a_finished_trick(
+    page: Any, number: int, shots: Path, width: str, taken: set[str], done: dict[str, int]
+) -> None:
+    """A finished trick stays on the table, its winner marked, until the player clicks (or
+    1.5 s pass: the first time the test waits for it); the seventh before the next deal."""
+    hand = page.evaluate("() => document.body.dataset.hand")
+    note = page.inner_text("#trick-note")
+    assert "Won by" in note, note
+    assert page.locator("#trick li.winner").count() == 1
+    assert page.locator("#trick li").count() >= 3
+    assert page.evaluate(LABELS) == []
+    done["tricks"] += 1
+    if number == 7:
+        # the hand's last trick: still on the hand it ended, its tiles all played
+        assert page.locator("#hand li").count() == 0
+        shot(page, shots, width, "seventh-trick", taken)
+        done["sevenths"] += 1
+    else:
+        shot(page, shots, width, "trick-won", taken)
+    try:
+        if not done["waited"]:
+            done["waited"] = 1
+            page.wait_for_function("() => document.body.dataset.hold === undefined", timeout=4_000)
+        else:
+            page.click("#trick-area", timeout=5_000)  # a click lets it go at once
+    except playwright_api.Error:
+        pass  # it went by itself meanwhile
+    if number == 7:
+        page.wait_for_function(
+            "h => document.body.dataset.hold !== undefined || document.body.dataset.hand !== h "
+            "|| !document.getElementById('game-over').hidden",
+            arg=hand,
+            timeout=30_000,
+        )
+
+
+def refuse_a_tile(page: Any, wrong: Any, shots: Path, width: str, taken: set[str]) -> None:
+    """A tile that does not follow: refused, with its clause, in the second person, the
+    allowed plays listed once, beside the hand without moving it."""
+    shot(page, shots, width, "before-refusal", taken)
+    before = page.locator("#hand").bounding_box()
+    wrong.click()
+    page.wait_for_selector("#refusal:not([hidden])", timeout=30_000)
+    text = page.inner_text("#refusal")
+    assert text.startswith("Not allowed (FOLLOW-") or text.startswith("Not allowed (LEAD-"), text
+    assert "You played" in text or "You led" in text, text
+    assert text.count("You may play") == 1 and "Legal plays were" not in text, text
+    assert "seat 0" not in text.lower(), text  # the page's own seat is "you"
+    assert page.locator("#hand").bounding_box() == before  # the hand did not move
+    box = page.locator("#refusal").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"], box
+    shot(page, shots, width, "refusal", taken)
 
 
 def check_the_end(page: Any, tmp_path: Path) -> None:
@@ -214,24 +318,37 @@ def shot(page: Any, shots: Path, width: str, name: str, taken: set[str]) -> None
     page.screenshot(path=str(shots / f"table-{width}-{name}.png"), full_page=True)
 
 
+@pytest.mark.parametrize("width", list(WIDTHS))
 def test_the_lobby_creates_a_room_and_shows_its_links(
-    server: Server, browser: Any, tmp_path: Path
+    server: Server, browser: Any, tmp_path: Path, width: str
 ) -> None:
     shots = shots_dir(tmp_path)
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    w, h = WIDTHS[width]
+    page = browser.new_page(viewport={"width": w, "height": h})
     page.goto(server.url + "/")
     page.wait_for_selector("#seat-1")
+    assert "22 tiles" in page.inner_text("#rules-desc")  # the preset, described
     page.select_option("#rules", "partnership")
     page.wait_for_selector("#seat-3")
+    assert "two teams" in page.inner_text("#rules-desc")
+    assert page.inner_text("label[for=seat-0]") == "Seat 1 (team 1)"
+    bots = page.evaluate("() => Array.from(document.querySelectorAll('#bot-help dt, #bot-help dd'))"
+                         ".map(e => e.textContent)")  # fmt: skip
+    assert "strong bot" in bots and all(bots), bots  # every bot level described
     page.select_option("#seat-1", "human")
     page.click("button[type=submit]")
     page.wait_for_selector("#created:not([hidden])")
+    # nothing scrolls sideways, the links included
+    scroll = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert scroll[0] <= scroll[1], scroll
     links = page.locator("#seat-links a")
     urls = [links.nth(i).get_attribute("href") for i in range(links.count())]
     seats = [u for u in urls if u and "#token=" in u]
     assert len(seats) == 2 and len({u.split("#token=")[1] for u in seats}) == 2
-    page.screenshot(path=str(shots / "table-lobby.png"), full_page=True)
+    page.evaluate("() => scrollTo(0, 0)")
+    page.screenshot(path=str(shots / f"table-lobby-{width}.png"), full_page=True)
     page.goto(seats[1])
     page.wait_for_selector("#hand li")
-    assert "you are seat 1" in page.inner_text("#who")
+    assert "you are seat 2" in page.inner_text("#who")  # the protocol's seat 1, from 1 here
+    assert "Seat 1" in page.inner_text("#seats") and "(your partner)" in page.inner_text("#seats")
     page.close()

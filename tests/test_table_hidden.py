@@ -181,13 +181,15 @@ def test_the_checker_sees_a_leak() -> None:
     state = new_game("standard", seed=3)
     other = str(state.hands[1][0])
     fine = json.dumps({"type": "refused", "code": "illegal", "rule": "FOLLOW-2", "message": "m",
-                       "legal": []})  # fmt: skip
+                       "reason": "m", "legal": []})  # fmt: skip
     assert check_frames([fine], [state], 0) == 1
     leak = json.dumps({"type": "refused", "code": "illegal", "rule": "FOLLOW-2",
-                       "message": f"you do not hold {other[::-1]}", "legal": []})  # fmt: skip
+                       "message": f"you do not hold {other[::-1]}",
+                       "reason": "", "legal": []})  # fmt: skip
     with pytest.raises(AssertionError, match=other):
         check_frames([leak], [state], 0)
     widow = json.dumps({"type": "refused", "code": "illegal", "rule": "FOLLOW-2",
-                        "message": str(state.widow), "legal": []})  # fmt: skip
+                        "message": str(state.widow),
+                        "reason": "", "legal": []})  # fmt: skip
     with pytest.raises(AssertionError):
         check_frames([widow], [state], None)

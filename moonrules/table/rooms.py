@@ -29,16 +29,22 @@ from typing import Final, Protocol
 import attrs
 
 from moonrules import (
+    TRUMP_SUIT,
     GameState,
+    Hand,
     IllegalAction,
     OutOfTurn,
     Phase,
     RuleSet,
+    Tile,
     Trump,
     apply,
+    is_trump,
+    led_suit,
     legal_actions,
     new_game,
     score_hand,
+    trick_winner,
     view,
 )
 from moonrules.conformance.protocol import view_json
@@ -53,6 +59,7 @@ from moonrules.records.record import (
     to_record,
 )
 from moonrules.rules.errors import MoonError, quote, wrong_type
+from moonrules.rules.scoring import side_tricks
 from moonrules.table.botpool import BotFailed, BotPool
 from moonrules.table.storage import RoomRow, Step, Storage
 from moonrules.table.wire import (
@@ -170,6 +177,7 @@ class Room:
         self.bot_task: asyncio.Task[None] | None = None
         self.last_used = time.monotonic()
         self._last_hand: tuple[GameState | None, JSON] = (None, None)
+        self._sheet: tuple[GameState | None, list[JSON]] = (None, [])
         self._rules_json: dict[str, JSON] | None = None
 
     @property
@@ -253,12 +261,22 @@ class Room:
         h = st.hand if st.hand.phase is Phase.DONE else (st.history[-1] if st.history else None)
         if h is None:
             return None
+        summary = self._hand_summary(h)
+        summary["tricks"] = [
+            {"leader": t.leader, "tiles": [str(x) for x in t.tiles], "winner": t.winner}
+            for t in h.tricks
+        ]
+        return summary
+
+    def _hand_summary(self, h: Hand) -> dict[str, JSON]:
+        """A finished hand without its tricks: contract, outcome, tricks won, score change."""
         r = self.rules
         deltas = list(h.deltas or (0,) * r.sides)
         bidder = None if h.bidder < 0 else h.bidder
         made = None
+        tricks_won = tuple(h.tricks_won or (0,) * r.players)
         if bidder is not None and h.renege < 0:
-            made = score_hand(r, bidder, h.bid, h.tricks_won).made
+            made = score_hand(r, bidder, h.bid, tricks_won).made
         return {
             "number": h.number,
             "bidder": bidder,
@@ -267,26 +285,38 @@ class Room:
             "thrown_in": h.thrown_in,
             "renege": None if h.renege < 0 else h.renege,
             "made": made,
-            "tricks_won": list(h.tricks_won or (0,) * r.players),
-            "tricks": [
-                {"leader": t.leader, "tiles": [str(x) for x in t.tiles], "winner": t.winner}
-                for t in h.tricks
-            ],
+            "tricks_won": list(tricks_won),
+            "bidder_tricks": None
+            if bidder is None
+            else side_tricks(r, tricks_won)[r.side_of(bidder)],
             "deltas": deltas,
         }
+
+    def sheet_json(self) -> list[JSON]:
+        """The score sheet: every finished hand of the game, first to last, as
+        :meth:`_hand_summary` writes it (the same for every listener)."""
+        if self._sheet[0] is not self.state:
+            st = self.state
+            hands = [*st.history, *((st.hand,) if st.hand.phase is Phase.DONE else ())]
+            self._sheet = (st, [self._hand_summary(h) for h in hands])
+        return self._sheet[1]
 
     def state_message(self, seat: int | None) -> dict[str, JSON]:
         st = self.state
         legal: list[JSON] = []
         if seat is not None and self.started and st.to_act == seat:
             legal = legal_json(legal_actions(st))
+        seen = self.view_for(seat, st)
         return {
             "type": "state",
             "seq": self.seq,
-            "view": self.view_for(seat, st),
+            "view": seen,
             "legal": legal,
             "last_hand": self.last_hand_json(),
             "table": self.table_json(seat),
+            "hand_number": st.hand_number,
+            **trick_marks(seen, self.rules.players),
+            "sheet": self.sheet_json(),
         }
 
     def legal_for(self, seat: int | None) -> list[JSON]:
@@ -303,6 +333,27 @@ class Room:
             if seat not in texts:
                 texts[seat] = encode(self.state_message(seat))
             listener.send_state(texts[seat])
+
+
+def trick_marks(seen: Mapping[str, JSON], players: int) -> dict[str, JSON]:
+    """What the page marks, each the library's ruling on the view ``seen``: the suit led
+    (LEAD-3: ``0``-``6`` or ``"trump"``), the seat winning the trick so far (TRICK-2), and
+    the seat's own trumps (SUIT-1), highest first as ``hand`` lists them; ``None`` and
+    ``[]`` before there is a trick or a trump."""
+    trump_json, tiles, leader = seen.get("trump"), seen.get("trick"), seen.get("leader")
+    marks: dict[str, JSON] = {"trick_led": None, "trick_winning": None, "trumps": []}
+    if not isinstance(trump_json, (int, str)) or isinstance(trump_json, bool):
+        return marks
+    trump = Trump.parse(trump_json)
+    hand = seen.get("hand")
+    if isinstance(hand, list):
+        marks["trumps"] = [t for t in hand if isinstance(t, str) and is_trump(Tile.parse(t), trump)]
+    if isinstance(tiles, list) and tiles and isinstance(leader, int):
+        played = [Tile.parse(t) for t in tiles if isinstance(t, str)]
+        led = led_suit(played[0], trump)
+        marks["trick_led"] = "trump" if led == TRUMP_SUIT else led
+        marks["trick_winning"] = (leader + trick_winner(played, trump)) % players
+    return marks
 
 
 def token_hash(token: str) -> str:
@@ -563,9 +614,9 @@ class Table:
             new = apply(st, action, seat=seat)
         except OutOfTurn as e:
             code = "turn" if e.seat == seat and st.to_act != seat else "illegal"
-            return refused(code, e.message, room.legal_for(seat), e.rule)
+            return refused(code, e.message, room.legal_for(seat), e.rule, e.reason)
         except IllegalAction as e:
-            return refused("illegal", e.message, room.legal_for(seat), e.rule)
+            return refused("illegal", e.message, room.legal_for(seat), e.rule, e.reason)
         step = Step(room.seq + 1, seat, action_json(action))
         nxt = new.to_act
         bot_turn = nxt is not None and room.seats[nxt] != HUMAN and room.started

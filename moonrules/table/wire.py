@@ -155,12 +155,26 @@ def encode(message: dict[str, JSON]) -> str:
 
 
 def refused(
-    code: str, message: str, legal: Sequence[JSON], rule: str | None = None
+    code: str,
+    message: str,
+    legal: Sequence[JSON],
+    rule: str | None = None,
+    reason: str | None = None,
 ) -> dict[str, JSON]:
-    """A ``refused`` message: ``rule`` is the clause for ``illegal`` and ``turn``."""
+    """A ``refused`` message: ``rule`` is the clause for ``illegal`` and ``turn``;
+    ``reason`` is ``message`` without its closing list of what was allowed (the library's
+    :attr:`~moonrules.IllegalAction.reason`), for a page that lists ``legal`` itself;
+    ``message`` when not given."""
     if code not in REFUSAL_CODES:
         raise ValueError(f"code: {code!r} is not one of {', '.join(REFUSAL_CODES)}")
-    return {"type": "refused", "code": code, "rule": rule, "message": message, "legal": [*legal]}
+    return {
+        "type": "refused",
+        "code": code,
+        "rule": rule,
+        "message": message,
+        "reason": message if reason is None else reason,
+        "legal": [*legal],
+    }
 
 
 __all__ = [

@@ -5,6 +5,26 @@
   const $ = (id) => document.getElementById(id);
   let presets = [];
   let bots = ["random", "basic", "strong"];
+  // What each preset changes from the standard game (spec/rules.md, "Presets").
+  const PRESET_TEXT = {
+    "standard": "Three players, 22 tiles and a one-tile widow the bidder takes before naming trump. Bids 4 to 7, or 21 (moon, all 7 tricks); first to 21 points.",
+    "partnership": "Four players in two teams (seats 1 & 3 against 2 & 4), all 28 tiles, no widow.",
+    "partnership-forced": "Partnerships; when the first three pass, the last to call must bid.",
+    "partnership-min3": "Partnerships, with bids from 3 tricks.",
+    "partnership-min5": "Partnerships, with bids from 5 tricks.",
+    "pagat": "Three players; the widow is taken after trump is named, doubles cannot be trump, and a made moon scores 21.",
+    "no-double-blank": "Three players with 21 tiles (no double blank, no widow); blanks cannot be trump.",
+    "marks": "Three players scoring marks: a hand won is one mark; first to 7 marks.",
+    "lead-trump": "Three players; the first lead of each hand must be a trump when the leader holds one.",
+    "bidder-out": "Three players; when two reach the target in the same hand, the bidder goes out first.",
+    "renege-penalty": "Three players; a renege is not refused but ends the hand with a penalty.",
+  };
+  const BOT_TEXT = {
+    "random": "plays any legal move: for learning the controls.",
+    "basic": "follows simple rules of thumb: bids its sure tricks, plays its high tiles.",
+    "pimc": "searches sampled deals: strong, and a little slower.",
+    "strong": "the strongest bot: searches the deals it cannot see and bids by its chances.",
+  };
 
   function option(value, text, selected) {
     const o = document.createElement("option");
@@ -19,7 +39,21 @@
     return p ? p.players : 3;
   }
 
+  function describe() {
+    const p = presets.find((x) => x.name === $("rules").value);
+    const text = PRESET_TEXT[$("rules").value] ||
+      (p ? p.players + " players" + (p.partnership ? " in partnerships" : "") + "." : "");
+    $("rules-desc").textContent = text;
+    const list = $("bot-help");
+    list.replaceChildren();
+    const dt = (t) => { const e = document.createElement("dt"); e.textContent = t; return e; };
+    const dd = (t) => { const e = document.createElement("dd"); e.textContent = t; return e; };
+    list.append(dt("a person"), dd("gets a secret link to send to the player."));
+    bots.forEach((b) => list.append(dt(b + " bot"), dd(BOT_TEXT[b] || "a bot of the server.")));
+  }
+
   function drawSeats() {
+    describe();
     const box = $("seats");
     const old = {};
     box.querySelectorAll("select").forEach((s) => { old[s.dataset.seat] = s.value; });
@@ -31,7 +65,7 @@
       const p = document.createElement("p");
       const label = document.createElement("label");
       label.htmlFor = "seat-" + s;
-      label.textContent = "Seat " + s + (players() === 4 ? " (team " + (s % 2) + ")" : "");
+      label.textContent = "Seat " + (s + 1) + (players() === 4 ? " (team " + (s % 2 + 1) + ")" : "");
       const sel = document.createElement("select");
       sel.id = "seat-" + s;
       sel.dataset.seat = String(s);
@@ -52,7 +86,7 @@
       const sel = $("rules");
       sel.replaceChildren();
       presets.forEach((p) => sel.append(option(p.name,
-        p.name + " (" + p.players + " players" + (p.partnership ? ", partnerships" : "") + ")",
+        p.name + " (" + p.players + (p.partnership ? ", teams" : " players") + ")",
         p.name === "standard")));
     } catch (e) { /* the defaults stay */ }
     drawSeats();
@@ -107,7 +141,7 @@
     }
     const list = $("seat-links");
     list.replaceChildren();
-    data.seats.forEach((s, i) => list.append(linkItem("Seat " + s.seat + (i === 0 ? " (yours?)" : ""), s.url, true)));
+    data.seats.forEach((s, i) => list.append(linkItem("Seat " + (s.seat + 1) + (i === 0 ? " (yours?)" : ""), s.url, true)));
     list.append(linkItem("Watch", data.watch, false));
     if (!data.seats.length) {
       const li = document.createElement("li");

@@ -1,6 +1,8 @@
 // The Moon table page: one seat's (or a spectator's) view of a room, over a WebSocket.
 // The protocol is spec/table.md. Everything shown comes from the server's messages;
-// the page decides no rule: a refused move comes back with its clause.
+// the page decides no rule: a refused move comes back with its clause, and the suit led,
+// the tile winning the trick and the player's trumps are the server's rulings.
+// The page numbers seats from 1 (the protocol from 0).
 "use strict";
 
 (function () {
@@ -8,13 +10,17 @@
   const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get("token");
-  const TRUMP_NAMES = { 0: "blanks", 1: "aces", 2: "deuces", 3: "treys", 4: "fours",
-    5: "fives", 6: "sixes", doubles: "doubles", none: "no trump" };
+  const TRUMP_NAMES = { 0: "blanks (0s)", 1: "aces (1s)", 2: "deuces (2s)", 3: "treys (3s)",
+    4: "fours (4s)", 5: "fives (5s)", 6: "sixes (6s)", doubles: "doubles", none: "no trump" };
+  const HOLD_MS = 1500;   // a finished trick stays this long, or until a click or a key
   let ws = null;
-  let last = null;        // the last state message
+  let last = null;        // the state message drawn
+  let queue = [];         // state messages waiting while a finished trick is held
+  let hold = null;        // {trick, number, timer}: the finished trick on show
+  let peek = false;       // the "last trick" view is open
+  let focusedSeq = null;  // the state whose turn got the keyboard focus
   let retry = 0;
   let stopped = false;
-  let focusTile = null;   // keep the keyboard focus on the same tile across redraws
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
@@ -36,20 +42,45 @@
 
   function trumpName(t) { return TRUMP_NAMES[t] || String(t); }
 
-  function seatName(s, table) {
-    if (s === null || s === undefined) return "nobody";
-    if (table.seat === s) return "You";
-    const p = table.seats[s].player;
-    return "Seat " + s + (p === "human" ? "" : " (" + p + " bot)");
+  function suitName(s) { return s === "trump" ? "trump" : s + "s"; }
+
+  // -- names: seats from 1, "You" for the page's own seat --------------------------
+
+  function isPartner(s, t) {
+    return t.partnership && t.seat !== null && s !== t.seat && s % 2 === t.seat % 2;
   }
 
-  function sideName(i, table) {
-    if (!table.partnership) return seatName(i, table);
-    const mine = table.seat !== null && table.seat % 2 === i ? " — yours" : "";
-    return "Team " + i + " (seats " + i + " & " + (i + 2) + ")" + mine;
+  function seatName(s, t) {
+    if (s === null || s === undefined) return "nobody";
+    if (t.seat === s) return "You";
+    const p = t.seats[s].player;
+    return "Seat " + (s + 1) + (isPartner(s, t) ? " (your partner)" : "") +
+      (p === "human" ? "" : " (" + p + " bot)");
+  }
+
+  function shortName(s, t) { return t.seat === s ? "You" : "Seat " + (s + 1); }
+
+  // the verb agreeing with seatName: "You bid" / "Seat 2 bids"
+  function verb(s, t, you, other) { return t.seat === s ? you : other; }
+
+  function sideName(i, t) {
+    if (!t.partnership) return seatName(i, t);
+    const seats = "seats " + (i + 1) + " & " + (i + 3);
+    if (t.seat !== null && t.seat % 2 === i) return "Your team (" + seats + ")";
+    return "Team " + (i + 1) + " (" + seats + ")";
+  }
+
+  function sideShort(i, t) {
+    if (!t.partnership) return shortName(i, t);
+    return t.seat !== null && t.seat % 2 === i ? "Us" : "Team " + (i + 1);
   }
 
   function callText(c) { return c === "pass" ? "pass" : c === 21 ? "21 (moon)" : String(c); }
+
+  function orList(items) {
+    if (items.length < 2) return items.join("");
+    return items.slice(0, -1).join(", ") + " or " + items[items.length - 1];
+  }
 
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
@@ -66,7 +97,7 @@
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
-      if (msg.type === "state") { last = msg; hideRefusal(); render(msg); }
+      if (msg.type === "state") { queue.push(msg); pump(); }
       else if (msg.type === "refused") showRefusal(msg);
     };
     ws.onclose = (ev) => {
@@ -93,81 +124,244 @@
 
   function send(action) {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
-      showRefusal({ code: "offline", rule: null, message: "Not connected: reconnecting…", legal: [] });
+      showRefusal({ code: "offline", rule: null, reason: "Not connected: reconnecting…", legal: [] });
       return;
     }
+    peek = false;
     ws.send(JSON.stringify({ type: "act", action: action }));
   }
 
-  // -- refusals ---------------------------------------------------------------
+  // -- finished tricks: each stays on the table until HOLD_MS pass or the player clicks ----
+
+  // The trick a state finished, if it did: {trick, number, handEnd}.
+  function finishedTrick(prev, msg) {
+    if (!prev) return null;
+    const pv = prev.view, v = msg.view;
+    if (msg.hand_number === prev.hand_number && v.tricks.length > pv.tricks.length) {
+      const over = msg.table.over && !prev.table.over;
+      return { trick: v.tricks[v.tricks.length - 1], number: v.tricks.length, handEnd: over };
+    }
+    const h = msg.last_hand;
+    if (msg.hand_number !== prev.hand_number && h && h.number === prev.hand_number &&
+        h.tricks.length > pv.tricks.length) {
+      return { trick: h.tricks[h.tricks.length - 1], number: h.tricks.length, handEnd: true };
+    }
+    return null;
+  }
+
+  function pump() {
+    while (!hold && queue.length) {
+      const msg = queue.shift();
+      const prev = last;
+      const done = msg.held ? null : finishedTrick(prev, msg);
+      if (!msg.held) announce(prev, msg, done);
+      // a client far behind (a spectator of fast bots) catches up without holding
+      if (done && queue.length < 6) {
+        hold = { trick: done.trick, number: done.number,
+          timer: setTimeout(release, HOLD_MS) };
+        document.body.dataset.hold = String(done.number);
+        if (done.handEnd) {
+          // the hand's last trick shows on the hand it ended, before the next deal
+          msg.held = true;
+          queue.unshift(msg);
+          hideRefusal();
+          last = handPlayed(prev, done.trick);
+          render(last, false);
+          continue;
+        }
+      }
+      last = msg;
+      hideRefusal();
+      render(msg, true);
+    }
+  }
+
+  // The hand as it stands once its last trick is played: no tile left, nobody to act.
+  function handPlayed(prev, trick) {
+    const m = JSON.parse(JSON.stringify(prev));
+    const v = m.view;
+    trick.tiles.forEach((tile, i) => {
+      const s = (trick.leader + i) % m.table.players;
+      if (i >= v.trick.length && v.hand_sizes[s] > 0) v.hand_sizes[s] -= 1;
+    });
+    v.hand = v.hand.filter((x) => !trick.tiles.includes(x));
+    v.tricks = [...v.tricks, trick];
+    v.tricks_won[trick.winner] += 1;
+    v.trick = [];
+    v.to_act = null;
+    m.legal = [];
+    m.trick_led = null;
+    m.trick_winning = null;
+    return m;
+  }
+
+  function release() {
+    if (!hold) return;
+    clearTimeout(hold.timer);
+    hold = null;
+    delete document.body.dataset.hold;
+    if (last) renderTrick(last);
+    pump();
+    // a click on the table to go on must not leave the player's turn without the focus
+    setTimeout(() => {
+      const a = document.activeElement;
+      if (!a || a === document.body) focusFirstChoice();
+    }, 0);
+  }
+
+  // a click or a key anywhere lets the held trick go (a click on a tile also plays it)
+  document.addEventListener("pointerdown", () => release(), true);
+  document.addEventListener("keydown", (ev) => { if (ev.key !== "Tab" && ev.key !== "Shift") release(); }, true);
+
+  // -- what others do, said to screen readers -------------------------------------
+
+  function announce(prev, msg, done) {
+    if (!prev) return;
+    const t = msg.table, v = msg.view, pv = prev.view;
+    const said = [];
+    const newHand = msg.hand_number !== prev.hand_number;
+    if (!newHand) {
+      for (let i = pv.bids.length; i < v.bids.length; i++) {
+        const s = (v.first_bidder + i) % t.players;
+        if (s === t.seat) continue;
+        said.push(shortName(s, t) + (v.bids[i] === "pass" ? " passes." : " bids " + callText(v.bids[i]) + "."));
+      }
+      if (v.trump !== null && pv.trump === null && v.bidder !== t.seat) {
+        said.push(shortName(v.bidder, t) + " names " + trumpName(v.trump) + " as trump.");
+      }
+    }
+    // tiles played since the last state: those of the trick on the table, or of the one won
+    let before = pv.trick.length, tiles = v.trick, leader = v.leader;
+    if (done) { tiles = done.trick.tiles; leader = done.trick.leader; }
+    else if (newHand || v.tricks.length !== pv.tricks.length) before = 0;
+    for (let i = before; i < tiles.length; i++) {
+      const s = (leader + i) % t.players;
+      if (s !== t.seat) said.push(shortName(s, t) + " plays " + tiles[i] + ".");
+    }
+    if (done) {
+      const w = done.trick.winner;
+      said.push(shortName(w, t) + verb(w, t, " win", " wins") + " trick " + done.number + ".");
+    }
+    if (newHand && !t.over) said.push("Hand " + msg.hand_number + " is dealt.");
+    if (t.over && !prev.table.over) said.push("Game over.");
+    if (said.length) $("announce").textContent = said.join(" ");
+  }
+
+  // -- refusals: beside the hand, in the second person ----------------------------
+
+  // The library's sentence with its seats as the page names them: "seat 0" is "you" on
+  // seat 0's page, "seat 2" there "seat 3".
+  function ourWords(text, t) {
+    const mine = t ? t.seat : null;
+    const out = text
+      .replace(/\bnot seat (\d+)'s\b/g, (m, n) => Number(n) === mine ? "not yours" : "not seat " + (Number(n) + 1) + "'s")
+      .replace(/\bseat (\d+)('s)?/g, (m, n, pos) => Number(n) === mine ? (pos ? "your" : "you") : "seat " + (Number(n) + 1) + (pos || ""));
+    return out.charAt(0).toUpperCase() + out.slice(1);
+  }
+
+  function allowedText(legal, phase) {
+    if (!legal || !legal.length) return "";
+    if (phase === "bidding") {
+      const bids = legal.filter((c) => c !== "pass").map(callText);
+      const pass = legal.includes("pass");
+      if (!bids.length) return "You may only pass.";
+      return "You may " + (pass ? "pass or " : "") + "bid " + orList(bids) + ".";
+    }
+    if (phase === "trump") return "You may name " + orList(legal.map(trumpName)) + ".";
+    if (phase === "discard") return "You may discard " + orList(legal) + ".";
+    return "You may play " + orList(legal) + ".";
+  }
 
   function showRefusal(msg) {
     const box = $("refusal");
+    const t = last ? last.table : null;
     box.replaceChildren();
-    box.append(el("strong", { text: "Refused" }));
-    if (msg.rule) box.append(" — ", el("span", { class: "rule", text: msg.rule }));
-    box.append(": ", msg.message);
-    if (msg.legal && msg.legal.length) {
-      box.append(el("br"), "Allowed now: " + msg.legal.map(callOrTile).join(", "));
-    }
+    const sentence = ourWords(msg.reason || msg.message || "", t).replace(/\s*$/, "");
+    box.append(el("strong", { text: "Not allowed" }));
+    if (msg.rule) box.append(" (", el("span", { class: "rule", text: msg.rule }), ")");
+    box.append(": " + sentence + (/[.!?]$/.test(sentence) ? "" : "."));
+    const allowed = allowedText(msg.legal, last ? last.view.phase : null);
+    if (allowed) box.append(" ", el("span", { class: "allowed", text: allowed }));
+    box.append(el("button", { type: "button", class: "close", "aria-label": "Close this message",
+      onclick: hideRefusal }, "×"));
     box.hidden = false;
     document.body.dataset.refusals = String(Number(document.body.dataset.refusals || 0) + 1);
   }
 
   function hideRefusal() { $("refusal").hidden = true; }
 
-  function callOrTile(a) {
-    if (!last) return String(a);
-    const phase = last.view.phase;
-    if (phase === "bidding") return callText(a);
-    if (phase === "trump") return trumpName(a);
-    return String(a);
-  }
-
   // -- drawing ------------------------------------------------------------------
 
-  function render(msg) {
-    const v = msg.view, t = msg.table, legal = msg.legal;
+  function render(msg, current) {
+    const v = msg.view, t = msg.table, legal = current ? msg.legal : [];
     $("table").setAttribute("aria-busy", "false");
     document.body.dataset.seq = String(msg.seq);
+    document.body.dataset.hand = String(msg.hand_number);
     $("who").textContent = "Room " + t.room + " · " +
-      (t.seat === null ? "watching" : "you are seat " + t.seat) +
-      " · " + (typeof t.rules === "string" ? t.rules : "house rules");
-    document.title = "Moon — " + (t.seat === null ? "watching" : "seat " + t.seat);
+      (t.seat === null ? "watching" : "you are seat " + (t.seat + 1)) +
+      " · " + (typeof t.rules === "string" ? t.rules : "house rules") +
+      (t.spectators ? " · " + t.spectators + (t.spectators === 1 ? " spectator" : " spectators") : "");
+    document.title = "Moon — " + (t.seat === null ? "watching" : "seat " + (t.seat + 1));
+    $("hand-no").textContent = "· hand " + msg.hand_number;
     renderStatus(v, t, legal);
     renderContract(v, t);
     renderSeats(v, t);
-    renderTrick(v, t);
+    renderTrick(msg);
     renderScores(v, t);
+    renderSheet(msg.sheet || [], t);
     renderAuction(v, t);
-    renderMine(v, t, legal);
+    const had = document.activeElement;
+    const key = had && had.closest && had.closest("#dock") ? had.dataset.tile || had.dataset.action : null;
+    renderMine(msg, legal);
+    document.body.dataset.turn = legal.length ? "1" : "0";
+    if (legal.length && msg.seq !== focusedSeq) { focusedSeq = msg.seq; focusFirstChoice(); }
+    else if (key) {
+      const again = Array.from(document.querySelectorAll("#dock button"))
+        .find((b) => b.dataset.tile === key || b.dataset.action === key);
+      if (again) again.focus({ preventScroll: true });
+    }
     renderLastHand(msg.last_hand, v, t);
     renderOver(v, t);
   }
 
+  // It is the player's turn: the keyboard focus goes to the first legal choice, a call or
+  // trump before any tile.
+  function focusFirstChoice() {
+    const first = document.querySelector("#choices button.legal, #hand button.legal");
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  function whatText(phase) {
+    return { bidding: "call (pass or bid)", discard: "discard a tile after taking the widow",
+      trump: "name trump", play: "play a tile" }[phase] || "act";
+  }
+
   function renderStatus(v, t, legal) {
     const s = $("status");
+    const p = $("prompt");
     const box = s.closest(".status");
     const mine = legal.length > 0;
     box.classList.toggle("my-turn", mine);
-    if (t.over) { s.textContent = "The game is over."; return; }
+    $("mine").classList.toggle("my-turn", mine);
+    if (t.over) { s.textContent = "Game over."; p.textContent = ""; return; }
+    if (v.to_act === null) { s.textContent = "The hand is over."; p.textContent = s.textContent; return; }
     if (!t.started) {
-      const waiting = t.seats.filter((x) => x.player === "human" && !x.joined).map((x) => "seat " + x.seat);
-      s.textContent = "Waiting for every player to open their link: " + waiting.join(", ") + ".";
+      const waiting = t.seats.filter((x) => x.player === "human" && !x.joined).map((x) => "seat " + (x.seat + 1));
+      s.textContent = "Waiting for every player to open their link: " + orList(waiting) + ".";
+      p.textContent = "The game has not started.";
       return;
     }
-    const who = seatName(v.to_act, t);
-    const what = { bidding: "call (pass or bid)", discard: "discard a tile after taking the widow",
-      trump: "name trump", play: "play a tile" }[v.phase] || "act";
-    if (mine) s.textContent = "Your turn: " + what + ".";
-    else s.textContent = "Waiting for " + who + " to " + what + ".";
+    if (mine) s.textContent = "Your turn: " + whatText(v.phase) + ".";
+    else s.textContent = "Waiting for " + seatName(v.to_act, t) + " to " + whatText(v.phase) + ".";
+    p.textContent = mine ? "Your turn: " + whatText(v.phase) + "." :
+      "Waiting for " + shortName(v.to_act, t) + ".";
   }
 
   function renderContract(v, t) {
     const c = $("contract");
     if (v.bidder === null) { c.textContent = "The auction is on."; return; }
-    let text = seatName(v.bidder, t) + (t.seat === v.bidder ? " bid " : " bids ") + callText(v.bid);
-    text += v.trump === null ? "; trump not named yet." : "; trump: " + trumpName(v.trump) + ".";
+    let text = seatName(v.bidder, t) + verb(v.bidder, t, " bid ", " bid ") + callText(v.bid);
+    text += v.trump === null ? "; trump is not named yet." : "; trump: " + trumpName(v.trump) + ".";
     c.textContent = text;
   }
 
@@ -179,13 +373,16 @@
       const backs = el("div", { class: "backs", "aria-hidden": "true" });
       for (let i = 0; i < v.hand_sizes[s]; i++) backs.append(el("span", { class: "back" }));
       const call = v.bids.length ? lastCallOf(v, s, t) : null;
-      const li = el("li", { class: "seat" + (v.to_act === s && !t.over ? " to-act" : "") + (t.seat === s ? " me" : "") },
+      const cls = "seat" + (v.to_act === s && !t.over ? " to-act" : "") + (t.seat === s ? " me" : "") +
+        (isPartner(s, t) ? " partner" : "");
+      const li = el("li", { class: cls },
         el("div", { class: "name" },
           el("span", { class: "dot" + (info.player !== "human" || info.online ? " on" : ""),
             title: info.player !== "human" ? "bot" : info.online ? "connected" : "not connected" }),
           seatName(s, t)),
-        el("div", { class: "meta", text: v.hand_sizes[s] + " tiles · " + v.tricks_won[s] +
-          (v.tricks_won[s] === 1 ? " trick" : " tricks") + (call !== null ? " · called " + callText(call) : "") +
+        el("div", { class: "meta", text: v.hand_sizes[s] + (v.hand_sizes[s] === 1 ? " tile · " : " tiles · ") +
+          v.tricks_won[s] + (v.tricks_won[s] === 1 ? " trick" : " tricks") +
+          (call !== null ? " · " + (call === "pass" ? "passed" : "bid " + callText(call)) : "") +
           (info.player === "human" && !info.online ? " · away" : "") }),
         backs);
       if (v.to_act === s && !t.over) li.setAttribute("aria-current", "true");
@@ -201,27 +398,74 @@
     return call;
   }
 
-  function renderTrick(v, t) {
+  // The last trick won: of this hand, else the hand before's last.
+  function lastTrickOf(msg) {
+    const v = msg.view;
+    if (v.tricks.length) return { trick: v.tricks[v.tricks.length - 1], number: v.tricks.length };
+    const h = msg.last_hand;
+    if (h && h.tricks.length && msg.view.phase !== "play") {
+      return { trick: h.tricks[h.tricks.length - 1], number: h.tricks.length };
+    }
+    return null;
+  }
+
+  function renderTrick(msg) {
+    const v = msg.view, t = msg.table;
     const list = $("trick");
     const note = $("trick-note");
+    const area = $("trick-area");
+    const btn = $("last-trick");
     list.replaceChildren();
-    let tiles = v.trick, leader = v.leader, winner = null, faded = false;
-    if (!tiles.length && v.tricks.length) {
-      const tr = v.tricks[v.tricks.length - 1];
-      tiles = tr.tiles; leader = tr.leader; winner = tr.winner; faded = true;
-      note.textContent = "Last trick, won by " + seatName(winner, t) + ".";
-    } else if (v.phase === "play" && !tiles.length) {
-      note.textContent = seatName(v.to_act, t) + " to lead.";
+    const prior = lastTrickOf(msg);
+    btn.hidden = !prior || !!hold;
+    if (!prior) peek = false;
+    btn.setAttribute("aria-pressed", peek ? "true" : "false");
+    btn.textContent = peek ? "Back to this trick" : "Last trick";
+    let shown = null, title = "Trick", text = "";
+    let tiles = v.trick, leader = v.leader, winner = null, winning = msg.trick_winning;
+    if (hold || peek) {
+      shown = hold || prior;
+      tiles = shown.trick.tiles; leader = shown.trick.leader; winner = shown.trick.winner; winning = null;
+      title = (hold ? "Trick " : "Last trick: trick ") + shown.number;
+      text = "Won by " + seatName(winner, t) + "." + (hold ? " Click or press a key to go on." : "");
+    } else if (v.phase === "play") {
+      title = "Trick " + (v.tricks.length + 1);
+      if (!tiles.length) text = seatName(v.to_act, t) + verb(v.to_act, t, " lead.", " leads.");
+      else {
+        text = suitName(msg.trick_led) + " led";
+        if (winning !== null && winning !== undefined) text += " · " + seatName(winning, t) + verb(winning, t, " are", " is") + " winning so far";
+        text += ".";
+      }
     } else {
-      note.textContent = "";
+      text = v.phase === "bidding" ? "No trick yet: the auction is on." : "No trick yet.";
     }
-    list.classList.toggle("faded", faded);
+    $("trick-h").textContent = title;
+    note.textContent = text.charAt(0).toUpperCase() + text.slice(1);
+    area.classList.toggle("held", !!hold);
+    area.classList.toggle("peek", peek && !hold);
     tiles.forEach((tile, i) => {
       const seat = (leader + i) % t.players;
-      list.append(el("li", { class: seat === winner ? "winner" : null },
-        tileImg(tile, tile + " played by " + seatName(seat, t)), el("span", { text: seatName(seat, t) })));
+      const marks = [];
+      if (i === 0) marks.push("led");
+      if (seat === winner) marks.push("won the trick");
+      else if (winner === null && seat === winning) marks.push("winning");
+      const label = tile + ", played by " + seatName(seat, t) + (marks.length ? " (" + marks.join(", ") + ")" : "");
+      list.append(el("li", { class: (i === 0 ? "led" : "") + (seat === winner ? " winner" : "") +
+          (winner === null && seat === winning ? " winning" : "") },
+        tileImg(tile, label), el("span", { class: "by", text: shortName(seat, t) }),
+        marks.length ? el("span", { class: "mark", "aria-hidden": "true", text: marks.join(" · ") }) : null));
     });
   }
+
+  // a click on the table (to go on from a finished trick) leaves the focus where it is
+  $("trick-area").addEventListener("mousedown", (ev) => {
+    if (!ev.target.closest("button")) ev.preventDefault();
+  });
+
+  $("last-trick").addEventListener("click", () => {
+    peek = !peek;
+    if (last) renderTrick(last);
+  });
 
   function renderScores(v, t) {
     const table = $("scores");
@@ -236,20 +480,55 @@
       el("td", { class: "num", text: String(t.target) })));
   }
 
+  function trumpShort(x) {
+    return x === null ? "" : typeof x === "number" ? x + "s" : x === "none" ? "no trump" : x;
+  }
+
+  function renderSheet(sheet, t) {
+    const table = $("sheet");
+    const sides = t.partnership ? 2 : t.players;
+    const head = el("tr", {}, el("th", { scope: "col", text: "Hand" }),
+      el("th", { scope: "col", text: "Contract" }), el("th", { scope: "col", text: "Tricks" }));
+    for (let i = 0; i < sides; i++) head.append(el("th", { scope: "col", class: "num", text: sideShort(i, t) }));
+    table.replaceChildren(el("caption", { class: "visually-hidden", text: "Every hand: contract, tricks and points" }), head);
+    if (!sheet.length) {
+      table.append(el("tr", {}, el("td", { colspan: String(3 + sides), text: "No hand has ended yet." })));
+      return;
+    }
+    sheet.forEach((h) => {
+      let contract, tricks;
+      if (h.thrown_in) { contract = "thrown in"; tricks = "—"; }
+      else {
+        contract = shortName(h.bidder, t) + ": " + callText(h.bid) + " in " + trumpShort(h.trump);
+        tricks = h.renege !== null ? "renege by " + shortName(h.renege, t) :
+          h.bidder_tricks + (h.made ? " made" : " set");
+      }
+      const row = el("tr", {}, el("th", { scope: "row", text: String(h.number) }),
+        el("td", { text: contract }), el("td", { text: tricks }));
+      h.deltas.forEach((d) => row.append(el("td", { class: "num", text: (d > 0 ? "+" : "") + d })));
+      table.append(row);
+    });
+  }
+
   function renderAuction(v, t) {
     const list = $("auction");
     list.replaceChildren();
-    if (!v.bids.length) { list.append(el("li", { text: seatName(v.first_bidder, t) + " calls first." })); return; }
+    if (!v.bids.length) {
+      list.append(el("li", { class: "first", text: seatName(v.first_bidder, t) + verb(v.first_bidder, t, " call first.", " calls first.") }));
+      return;
+    }
     v.bids.forEach((c, i) => {
       const seat = (v.first_bidder + i) % t.players;
       list.append(el("li", { text: seatName(seat, t) + ": " + callText(c) }));
     });
   }
 
-  function renderMine(v, t, legal) {
+  function renderMine(msg, legal) {
+    const v = msg.view, t = msg.table;
     const section = $("mine");
-    if (t.seat === null || t.over) { section.hidden = true; return; }
-    section.hidden = false;
+    const dock = $("dock");
+    if (t.seat === null || t.over) { dock.hidden = true; dockSize(); return; }
+    dock.hidden = false;
     const choices = $("choices");
     choices.replaceChildren();
     const widow = $("widow");
@@ -258,29 +537,36 @@
       widow.textContent = "You took the widow, " + v.widow + (v.discard !== null ? "; you discarded " + v.discard + "." : ".");
     }
     const myTurn = legal.length > 0;
+    choices.hidden = !(myTurn && (v.phase === "bidding" || v.phase === "trump"));
     if (myTurn && v.phase === "bidding") {
-      ["pass", ...t.bids].forEach((c) => choices.append(choice(c, callText(c), "Call " + callText(c), legal)));
+      ["pass", ...t.bids].forEach((c) => choices.append(choice(c, callText(c),
+        c === "pass" ? "Pass" : "Bid " + callText(c) + (c === 21 ? ": all 7 tricks" : ": " + c + " of the 7 tricks"), legal)));
     } else if (myTurn && v.phase === "trump") {
       t.trumps.forEach((x) => choices.append(choice(x, trumpName(x), "Name " + trumpName(x) + " as trump", legal)));
     }
-    const verb = v.phase === "discard" ? "Discard" : "Play";
+    const verbText = v.phase === "discard" ? "Discard" : "Play";
     const tileTurn = myTurn && (v.phase === "play" || v.phase === "discard");
     const hand = $("hand");
     hand.replaceChildren();
-    v.hand.forEach((tile) => {
+    const trumps = msg.trumps || [];
+    // trumps first, highest first as the server lists them; then the rest in the hand's order
+    const tiles = [...trumps, ...v.hand.filter((x) => !trumps.includes(x))];
+    tiles.forEach((tile) => {
       const ok = tileTurn && isLegal(tile, legal);
-      const label = tileTurn ? verb + " " + tile + (ok ? "" : " (not allowed now)") : tile;
-      const b = el("button", { type: "button", class: "tile" + (ok ? " legal" : tileTurn ? " not-legal" : ""),
+      const trump = trumps.includes(tile);
+      const fromWidow = v.widow === tile;
+      const what = tile + (trump ? ", trump" : "") + (fromWidow ? ", from the widow" : "");
+      const label = tileTurn ? verbText + " " + what + (ok ? "" : " (not allowed now)") : what;
+      const b = el("button", { type: "button", class: "tile" + (ok ? " legal" : tileTurn ? " not-legal" : "") +
+          (trump ? " trump" : "") + (fromWidow ? " from-widow" : ""),
         "aria-label": label, "data-tile": tile, "aria-disabled": tileTurn ? null : "true",
-        onclick: () => { if (tileTurn) { focusTile = tile; send(tile); } },
-        onkeydown: arrowKeys }, tileImg(tile, ""), el("span", { text: tile }));
+        onclick: () => { if (tileTurn) send(tile); },
+        onkeydown: arrowKeys }, tileImg(tile, ""), el("span", { class: "tname", text: tile }),
+        trump || fromWidow ? el("span", { class: "badge", "aria-hidden": "true", text: trump ? "trump" : "widow" }) : null);
       hand.append(el("li", {}, b));
     });
-    if (focusTile !== null) {
-      const again = hand.querySelector('[data-tile="' + focusTile + '"]') || hand.querySelector("button.legal") || hand.querySelector("button");
-      if (again && tileTurn) again.focus();
-      focusTile = null;
-    }
+    section.dataset.tiles = String(tiles.length);
+    dockSize();
   }
 
   function choice(action, text, label, legal) {
@@ -299,6 +585,16 @@
     if (next) { next.focus(); ev.preventDefault(); }
   }
 
+  // On a phone the dock (the hand and the choices) is pinned to the bottom: the page keeps
+  // room for it below everything else.
+  function dockSize() {
+    const dock = $("dock");
+    const h = dock.hidden ? 0 : dock.getBoundingClientRect().height;
+    document.documentElement.style.setProperty("--dock", Math.ceil(h) + "px");
+  }
+  if (window.ResizeObserver) new ResizeObserver(dockSize).observe($("dock"));
+  window.addEventListener("resize", dockSize);
+
   function renderLastHand(h, v, t) {
     const section = $("last-hand");
     const show = h && (t.over || v.phase === "bidding" && v.bids.length < t.players);
@@ -312,7 +608,7 @@
     else if (h.renege !== null) text = seatName(h.renege, t) + " reneged: the hand ended with the penalty.";
     else {
       text = seatName(h.bidder, t) + " bid " + callText(h.bid) + " in " + trumpName(h.trump) + " and " +
-        (h.made ? "made it" : "was set") + ".";
+        (h.made ? "made it" : verb(h.bidder, t, "were set", "was set")) + ".";
     }
     body.append(el("p", { text: text }));
     if (!h.thrown_in) {
@@ -338,7 +634,8 @@
     if (!t.over) { section.hidden = true; return; }
     section.hidden = false;
     const winner = v.winner;
-    let text = t.partnership ? sideName(winner, t) + " wins the game" : seatName(winner, t) + (t.seat === winner ? " win the game" : " wins the game");
+    let text = t.partnership ? sideName(winner, t) + " wins the game" :
+      seatName(winner, t) + verb(winner, t, " win the game", " wins the game");
     text += ": " + v.scores.map((n, i) => sideName(i, t) + " " + n).join(", ") + ".";
     $("over-text").textContent = text;
     const link = $("record-link");

@@ -319,6 +319,12 @@ class Engine:
         c.due = self.due
         return c
 
+    def __copy__(self) -> Engine:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Engine:
+        return self.clone()
+
     # -- reading ------------------------------------------------------------------
 
     @property
@@ -710,8 +716,10 @@ class Engine:
 
     # -- observations ---------------------------------------------------------
 
-    def observe(self, seat: int) -> list[float]:
-        """``encode_observation(view(self.to_state(), seat))``, written from the engine."""
+    def observe(self, seat: int, history: bool = False) -> list[float]:
+        """``encode_observation(view(self.to_state(), seat))``, written from the engine; with
+        ``history``, ``encode_information_state`` of that view (every completed trick of the
+        hand too)."""
         self._deal_if_due()
         t = self.t
         if type(seat) is not int:
@@ -719,7 +727,7 @@ class Engine:
         n = t.players
         if not 0 <= seat < n:
             raise ArgumentError(f"seat: seats are numbered 0 to {n - 1}, not {shown(seat)}")
-        tables = _tables(t.rules, False)
+        tables = _tables(t.rules, history)
         st = tables.seats[seat]
         h = self.h
         out = [0.0] * tables.size
@@ -754,7 +762,20 @@ class Engine:
         target = tables.target
         for side in range(t.sides):
             out[st.scores[side]] = max(-target, min(target, self._scores[side])) / target
+        if history:
+            self._observe_tricks(out, st)
         return out
+
+    def _observe_tricks(self, out: list[float], st: SeatTables) -> None:
+        """The ``tricks`` section of :meth:`observe` (the information state)."""
+        h = self.h
+        n = self.t.players
+        for k in range(len(h.winners)):
+            leader = h.leaders[k]
+            out[st.tricks_led[k][leader]] = 1.0
+            rows = st.tricks_played[k][leader]
+            for j in range(n):
+                out[rows[j][h.played[k * n + j]]] = 1.0
 
     def _observe_contract(
         self, out: list[float], seat: int, tables: EncoderTables, st: SeatTables

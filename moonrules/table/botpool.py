@@ -19,6 +19,7 @@ import os
 import random
 import signal
 import threading
+import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -92,6 +93,10 @@ def _work(conn: multiprocessing.connection.Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _end_with_parent()
+    try:
+        conn.send(_READY)
+    except (OSError, ValueError):
+        return
     while True:
         try:
             make, view, seed = conn.recv()
@@ -108,6 +113,10 @@ def _work(conn: multiprocessing.connection.Connection) -> None:
             return
 
 
+_READY: Final = "ready"
+"""A worker's first message: its signals are set, it takes jobs."""
+
+
 class _Worker:
     """One worker process and the server's end of its pipe."""
 
@@ -116,11 +125,27 @@ class _Worker:
         self.process = ctx.Process(target=_work, args=(theirs,), name=name, daemon=True)
         self.process.start()
         theirs.close()
+        self.ready = False
+
+    def started(self) -> bool:
+        """Whether the worker said it is ready (reading its first message if it came)."""
+        if not self.ready and self.conn.poll():
+            self.ready = self.conn.recv() == _READY
+        return self.ready
 
     async def ask(self, job: tuple[Callable[[], Bot], PlayerView, str]) -> tuple[bool, Any]:
         """Send one job and wait (without blocking the event loop) for its answer."""
-        loop = asyncio.get_running_loop()
+        if not self.ready:
+            await self._readable()
+            if not self.started():
+                raise EOFError("the worker did not start")
         self.conn.send(job)  # a view is a few hundred bytes: the pipe takes it at once
+        await self._readable()
+        answer: tuple[bool, Any] = self.conn.recv()  # EOFError when the worker died
+        return answer
+
+    async def _readable(self) -> None:
+        loop = asyncio.get_running_loop()
         readable: asyncio.Future[None] = loop.create_future()
         fd = self.conn.fileno()
 
@@ -133,8 +158,6 @@ class _Worker:
             await readable
         finally:
             loop.remove_reader(fd)
-        answer: tuple[bool, Any] = self.conn.recv()  # EOFError when the worker died
-        return answer
 
     def kill(self) -> None:
         """End the process at once (SIGKILL: it may be deep in a bot's thought)."""
@@ -193,7 +216,7 @@ class BotPool:
     """Worker processes for the table's bots (started at once, ended by :meth:`close`).
 
     Each worker answers one decision at a time through its own pipe: a worker that fails,
-    dies or does not answer in time is killed and replaced by a fresh one, so that no
+    dies or does not answer in time is killed (a fresh one takes its place), so that no
     worker stays busy with a decision nobody waits for; :meth:`close` kills every worker
     and waits for them (no lock, queue or thread of the server is shared with a worker, so
     that a worker killed by anyone never blocks the server's end)."""
@@ -229,8 +252,7 @@ class BotPool:
         self._end = weakref.finalize(self, _end_workers, self._workers)
         try:
             for pool, n in (("quick", quick_workers), ("slow", slow_workers)):
-                self._workers[pool] = [self._start(pool) for _ in range(n)]
-                self._idle[pool] = list(self._workers[pool])
+                self._idle[pool] = [self._start(pool) for _ in range(n)]
         except BaseException:
             self.close()
             raise
@@ -239,7 +261,27 @@ class BotPool:
         """Decisions sent to the workers and not yet answered."""
 
     def _start(self, pool: str) -> _Worker:
-        return _Worker(self._ctx, f"moonrules-bot-{pool}")
+        """A fresh worker (it takes the place of one that failed when a decision needs it,
+        so that none is started while the server stops)."""
+        worker = _Worker(self._ctx, f"moonrules-bot-{pool}")
+        self._workers.setdefault(pool, []).append(worker)
+        return worker
+
+    def wait_ready(self, timeout: float = 60.0) -> bool:
+        """Wait (blocking: from a thread) until every worker has started, at most
+        ``timeout`` seconds: a server is ready once its bots are, and a worker that has
+        started ignores the signals meant for the server. Whether all have."""
+        deadline = time.monotonic() + timeout
+        waiting = [w for ws in list(self._workers.values()) for w in ws]
+        while waiting and time.monotonic() < deadline:
+            multiprocessing.connection.wait(
+                [w.conn for w in waiting], max(0.0, deadline - time.monotonic())
+            )
+            try:
+                waiting = [w for w in waiting if not w.started()]
+            except (EOFError, OSError):  # one died: the next decision replaces it
+                waiting = [w for w in waiting if w.process.is_alive() and not w.ready]
+        return not waiting
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -273,7 +315,8 @@ class BotPool:
                 raise BotFailed("the table is stopping: its bots are gone")
             async with asyncio.timeout(self.timeout):
                 await slots.acquire(urgent)
-                worker = self._idle[pool].pop()
+                idle = self._idle[pool]
+                worker = idle.pop() if idle else self._start(pool)
                 healthy = False
                 try:
                     ok, value = await worker.ask((spec.make, view, seed))
@@ -295,7 +338,7 @@ class BotPool:
 
     def _give_back(self, pool: str, worker: _Worker, healthy: bool) -> None:
         """A worker done with a decision: idle again, or (it failed, was interrupted or
-        the pool is closed) killed, and replaced by a fresh one while the pool is open."""
+        the pool is closed) killed; a fresh one takes its place when next needed."""
         if healthy and not self._closed:
             self._idle[pool].append(worker)
             return
@@ -304,10 +347,6 @@ class BotPool:
         workers = self._workers.get(pool, [])
         if worker in workers:
             workers.remove(worker)
-        if not self._closed:
-            fresh = self._start(pool)
-            workers.append(fresh)
-            self._idle[pool].append(fresh)
 
     def close(self) -> None:
         """End every worker at once, thinking or not, and wait for them (a second at most

@@ -198,24 +198,30 @@ class TableApp:
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         c = self.config
         storage = Storage(c.db, synchronous=c.synchronous)
-        pool = BotPool(
-            c.bots,
-            quick_workers=c.quick_workers,
-            slow_workers=c.slow_workers,
-            timeout=c.bot_timeout,
-        )
-        self.table = Table(storage, pool, c.limits)
-        sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        pool: BotPool | None = None
         try:
-            resumed = await self.table.start()
-            if resumed:
-                log.info("resumed %d game(s) with a bot to move", resumed)
-            yield
+            pool = BotPool(
+                c.bots,
+                quick_workers=c.quick_workers,
+                slow_workers=c.slow_workers,
+                timeout=c.bot_timeout,
+            )
+            if not await asyncio.to_thread(pool.wait_ready):
+                log.warning("the bots' workers did not all start within 60 s")
+            self.table = Table(storage, pool, c.limits)
+            sweeper = asyncio.get_running_loop().create_task(self._sweep())
+            try:
+                resumed = await self.table.start()
+                if resumed:
+                    log.info("resumed %d game(s) with a bot to move", resumed)
+                yield
+            finally:
+                sweeper.cancel()
+                self.stopping = True
+                await self.table.close()
         finally:
-            sweeper.cancel()
-            self.stopping = True
-            await self.table.close()
-            pool.close()
+            if pool is not None:
+                pool.close()
             storage.close()
 
     async def stop(self, timeout: float = DRAIN_SECONDS) -> None:

@@ -167,6 +167,8 @@ def play_the_game(
         phase_tiles = page.locator("#hand button.legal").count() > 0
         wrong = page.locator("#hand button.not-legal")
         trick_on = page.locator("#trick li").count()
+        if trick_on >= 2 and phase_tiles and page.locator("#refusal").is_hidden():
+            shot(page, shots, width, "play", taken)
         if phase_tiles and not done["refused"] and wrong.count() > 0 and trick_on:
             refuse_a_tile(page, wrong.first, shots, width, taken)
             done["refused"] += 1
@@ -177,8 +179,6 @@ def play_the_game(
             continue
         if page.locator("#choices button.legal").count():
             shot(page, shots, width, "auction", taken)
-        elif page.locator("#trick li").count() >= 2:
-            shot(page, shots, width, "play", taken)
         if not page.locator("#last-hand").is_hidden():
             shot(page, shots, width, "hand-over", taken)
         target = legal.nth(rng.randrange(n))
@@ -315,7 +315,8 @@ def shot(page: Any, shots: Path, width: str, name: str, taken: set[str]) -> None
     if name in taken:
         return
     taken.add(name)
-    page.screenshot(path=str(shots / f"table-{width}-{name}.png"), full_page=True)
+    # a phone's screen as the player sees it (the hand pinned at its bottom); a desktop's page
+    page.screenshot(path=str(shots / f"table-{width}-{name}.png"), full_page=width != "phone")
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))

@@ -295,6 +295,7 @@
   function render(msg, current) {
     const v = msg.view, t = msg.table, legal = current ? msg.legal : [];
     $("table").setAttribute("aria-busy", "false");
+    document.body.classList.toggle("seated", t.seat !== null && !t.over);
     document.body.dataset.seq = String(msg.seq);
     document.body.dataset.hand = String(msg.hand_number);
     $("who").textContent = "Room " + t.room + " · " +
@@ -343,6 +344,7 @@
     const mine = legal.length > 0;
     box.classList.toggle("my-turn", mine);
     $("mine").classList.toggle("my-turn", mine);
+    box.hidden = t.over;  // the game-over panel says it, once
     if (t.over) { s.textContent = "Game over."; p.textContent = ""; return; }
     if (v.to_act === null) { s.textContent = "The hand is over."; p.textContent = s.textContent; return; }
     if (!t.started) {
@@ -437,7 +439,7 @@
         text += ".";
       }
     } else {
-      text = v.phase === "bidding" ? "No trick yet: the auction is on." : "No trick yet.";
+      text = t.over ? "" : v.phase === "bidding" ? "No trick yet: the auction is on." : "No trick yet.";
     }
     $("trick-h").textContent = title;
     note.textContent = text.charAt(0).toUpperCase() + text.slice(1);
@@ -632,6 +634,7 @@
   function renderOver(v, t) {
     const section = $("game-over");
     if (!t.over) { section.hidden = true; return; }
+    if (section.hidden) $("sheet-box").open = true;  // the whole game's sheet, at its end
     section.hidden = false;
     const winner = v.winner;
     let text = t.partnership ? sideName(winner, t) + " wins the game" :

@@ -21,6 +21,19 @@ game must resume and end with a record that replays as valid.
     python bench/table.py                      # --rooms 10,50,200 --seconds 20
     python bench/table.py --think 0.5          # players thinking 0.5 s on average
     python bench/table.py --crash 50
+    python bench/table.py --paced --rooms 100,250,500,1000 --seconds 30
+
+Paced (``--paced``): rooms played as people play them. In each room an action comes at a
+fixed, randomised pace (one every ``--pace`` seconds, 1 to 3 by default, drawn at random),
+on a schedule that does not wait for the server: the seat to act sends it at its time, or
+as soon as it knows it is its turn when the answer to the room's previous action came late.
+The round trip counts from that scheduled time to the state that includes the action, so
+that queueing in the server shows in it. Printed for each N of ``--rooms``: actions a
+second, the round trip's median, p99 and max, the server's CPU (percent of one core) and
+peak memory, and its event loop's lag (``/healthz``: p99 and max over the run). Clients
+connect from 127.0.0.x addresses in turn, so that the server's per-address limits hold for
+each, as for people at home. ``--profile DIR`` records the server with py-spy while it runs
+(``pip install py-spy``) and prints where its time goes.
 
 Clients and server share the machine's cores: the figures include that contention.
 """
@@ -53,7 +66,7 @@ URL_LINE = re.compile(r"Moon table: (http://\S+)/ ")
 SYNC = ["--sync", "full"]
 
 
-def start(db: Path) -> tuple[subprocess.Popen[str], str]:
+def start(db: Path, *, quiet: bool = False) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -71,6 +84,7 @@ def start(db: Path) -> tuple[subprocess.Popen[str], str]:
             *SYNC,
         ],
         stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL if quiet else None,
         text=True,
     )
     assert proc.stdout is not None
@@ -266,6 +280,231 @@ def crash(games: int, after: float) -> int:
         return lost
 
 
+# -- paced: rooms played at a person's pace ------------------------------------------------
+
+
+def local_address(i: int) -> str:
+    """The i-th client's source address: 127.0.0.2 to 127.0.0.201 in turn."""
+    return f"127.0.0.{2 + i % 200}"
+
+
+def create_from(url: str, source: str, rules: str) -> Any:
+    import http.client
+    from urllib.parse import urlsplit
+
+    u = urlsplit(url)
+    c = http.client.HTTPConnection(u.hostname or "", u.port, timeout=60, source_address=(source, 0))
+    try:
+        body = json.dumps({"rules": rules, "bots": {}})
+        c.request("POST", "/api/rooms", body, {"Content-Type": "application/json"})
+        r = c.getresponse()
+        answer = json.loads(r.read())
+        if r.status != 201:
+            raise SystemExit(f"creating a room: {r.status} {answer}")
+        return answer
+    finally:
+        c.close()
+
+
+def health(url: str) -> Any:
+    with urllib.request.urlopen(url + "/healthz", timeout=30) as r:
+        return json.loads(r.read())
+
+
+class PacedRoom:
+    """One room's seats, each connected; its actions at a person's pace."""
+
+    def __init__(self, url: str, room: Any, source: str, pace: tuple[float, float]) -> None:
+        self.url = url
+        self.room = room
+        self.source = source
+        self.pace = pace
+        self.rng = random.Random(room["room"])
+        self.latest: dict[str, Any] | None = None  # the newest state with a seat to act
+        self.turn: int | None = None
+        self.seq = -1  # the newest seq any seat has been told
+        self.over = False
+        self.changed = asyncio.Event()
+        self.conns: list[Any] = []
+
+    async def open(self) -> None:
+        ws = self.url.replace("http", "ws")
+        for s in self.room["seats"]:
+            c = await connect(
+                f"{ws}/rooms/{self.room['room']}/ws?token={s['token']}",
+                max_size=2**20,
+                compression=None,
+                local_addr=(self.source, 0),
+                open_timeout=120,
+                ping_interval=None,
+            )
+            self.conns.append(c)
+
+    async def read(self, seat: int, ws: Any) -> None:
+        try:
+            async for text in ws:
+                msg = json.loads(text)
+                if msg["type"] != "state":
+                    continue
+                self.seq = max(self.seq, msg["seq"])
+                self.over = self.over or msg["table"]["over"]
+                if msg["legal"] and (self.latest is None or msg["seq"] >= self.latest["seq"]):
+                    self.latest, self.turn = msg, seat
+                self.changed.set()
+        except Exception:
+            return
+
+    async def play(self, start: float, stop: float, rtts: list[float], counts: list[int]) -> None:
+        readers = [asyncio.create_task(self.read(i, c)) for i, c in enumerate(self.conns)]
+        try:
+            due = start + self.rng.uniform(0, self.pace[1])
+            while due < stop:
+                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                # the seat to act, once the answer to the room's last action is in
+                while self.latest is None or self.turn is None:
+                    if self.over:
+                        return
+                    self.changed.clear()
+                    await self.changed.wait()
+                msg, seat = self.latest, self.turn
+                self.latest = self.turn = None
+                sent_seq = msg["seq"]
+                action = self.rng.choice(msg["legal"])
+                await self.conns[seat].send(json.dumps({"type": "act", "action": action}))
+                # the answer: a state of a later seq, on any of the room's connections
+                while self.seq <= sent_seq:
+                    self.changed.clear()
+                    await self.changed.wait()
+                if time.perf_counter() < stop:
+                    rtts.append(time.perf_counter() - due)
+                    counts[0] += 1
+                due += self.rng.uniform(*self.pace)
+        finally:
+            for t in readers:
+                t.cancel()
+
+
+async def paced_run(
+    url: str, n: int, seconds: float, pace: tuple[float, float], proc: subprocess.Popen[str]
+) -> dict[str, Any]:
+    rooms = [
+        PacedRoom(url, create_from(url, local_address(i), "standard" if i % 2 else "partnership"),
+                  local_address(i), pace)
+        for i in range(n)
+    ]  # fmt: skip
+    for i in range(0, n, 50):  # connect 50 rooms at a time
+        await asyncio.gather(*(r.open() for r in rooms[i : i + 50]))
+    server = psutil.Process(proc.pid)
+    await asyncio.sleep(1.0)
+    health(url)
+    rtts: list[float] = []
+    counts = [0]
+    peak = [0, 0]
+    lags: list[Any] = []
+
+    client_lag = [0.0]
+
+    async def sample() -> None:
+        while True:
+            own, total = memory(proc)
+            peak[0], peak[1] = max(peak[0], own), max(peak[1], total)
+            await asyncio.sleep(1.0)
+            # the server's lag over its last 10 s: once they are all within the run
+            if time.perf_counter() >= t0 + min(10.0, seconds - 1.0):
+                lags.append(await asyncio.to_thread(health, url))
+
+    async def own_lag() -> None:  # this process's, which would spoil the figures if late
+        while True:
+            at = time.perf_counter()
+            await asyncio.sleep(0.05)
+            client_lag[0] = max(client_lag[0], time.perf_counter() - at - 0.05)
+
+    cpu0 = server.cpu_times()
+    t0 = time.perf_counter()
+    sampler = asyncio.create_task(sample())
+    meter = asyncio.create_task(own_lag())
+    stop = t0 + seconds
+    await asyncio.gather(*(r.play(t0, stop, rtts, counts) for r in rooms))
+    elapsed = time.perf_counter() - t0
+    cpu1 = server.cpu_times()
+    sampler.cancel()
+    meter.cancel()
+    for r in rooms:
+        for c in r.conns:
+            await c.close()
+    cpu = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / elapsed
+    return {"rtts": rtts, "actions": counts[0], "elapsed": elapsed, "cpu": cpu, "peak": peak,
+            "lag_p99": max((h["loop_lag"]["p99_ms"] for h in lags), default=0.0),
+            "lag_max": max((h["loop_lag"]["max_ms"] for h in lags), default=0.0),
+            "client_lag": client_lag[0] * 1e3}  # fmt: skip
+
+
+def paced(
+    counts: list[int], seconds: float, pace: tuple[float, float], profile: Path | None
+) -> None:
+    print(f"{'rooms':>6} {'conns':>6} {'act/s':>7} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} "
+          f"{'CPU %':>6} {'server MB':>10} {'+workers MB':>12} {'lag p99 ms':>11} "
+          f"{'lag max ms':>11} {'client lag':>10}")  # fmt: skip
+    for n in counts:
+        with tempfile.TemporaryDirectory() as tmp:
+            proc, url = start(Path(tmp) / "bench.sqlite3", quiet=True)
+            spy = None
+            try:
+                if profile is not None:
+                    profile.mkdir(parents=True, exist_ok=True)
+                    out = profile / f"server-{n}-rooms.txt"
+                    argv = ["py-spy", "record", "--pid", str(proc.pid), "--format", "raw"]
+                    argv += ["--rate", "50", "--output", str(out)]
+                    argv += ["--duration", str(int(seconds) + 20)]
+                    spy = subprocess.Popen(
+                        argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                    )
+                r = asyncio.run(paced_run(url, n, seconds, pace, proc))
+                rtts = sorted(r["rtts"]) or [float("nan")]
+                med = statistics.median(rtts) * 1e3
+                p99 = rtts[min(len(rtts) - 1, int(len(rtts) * 0.99))] * 1e3
+                conns = sum(4 if i % 2 == 0 else 3 for i in range(n))
+                print(f"{n:>6} {conns:>6} {r['actions'] / r['elapsed']:>7.0f} {med:>10.1f} "
+                      f"{p99:>8.1f} {rtts[-1] * 1e3:>8.1f} {r['cpu'] * 100:>6.0f} "
+                      f"{r['peak'][0] / 2**20:>10.0f} {r['peak'][1] / 2**20:>12.0f} "
+                      f"{r['lag_p99']:>11.1f} {r['lag_max']:>11.1f} {r['client_lag']:>10.1f}",
+                      flush=True)  # fmt: skip
+            finally:
+                if spy is not None:
+                    spy.send_signal(signal.SIGINT)
+                    spy.wait(120)
+                proc.send_signal(signal.SIGINT)
+                proc.wait(60)
+            if profile is not None:
+                top(profile / f"server-{n}-rooms.txt")
+
+
+def top(raw: Path, lines: int = 25) -> None:
+    """Where the server's time went: each function's share of the samples, in it or below
+    (inclusive) and in it alone (self), from py-spy's collapsed stacks."""
+    if not raw.exists():
+        print(f"  (no profile: {raw} not written; is py-spy installed and allowed to attach?)")
+        return
+    total = 0
+    inclusive: dict[str, int] = {}
+    own: dict[str, int] = {}
+    for line in raw.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not count.isdigit():
+            continue
+        k = int(count)
+        total += k
+        frames = [f.split(" (")[0] + " (" + f.split(" (")[-1].split(":")[0].split("/")[-1] + ")"
+                  for f in stack.split(";")[1:]]  # fmt: skip
+        for f in set(frames):
+            inclusive[f] = inclusive.get(f, 0) + k
+        if frames:
+            own[frames[-1]] = own.get(frames[-1], 0) + k
+    print(f"  profile ({total} samples of threads at work, setup included): by self time")
+    for f, k in sorted(own.items(), key=lambda x: -x[1])[:lines]:
+        print(f"  {100 * k / total:6.1f}% self {100 * inclusive[f] / total:6.1f}% incl  {f}")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rooms", default="10,50,200", help="numbers of rooms, comma-separated")
@@ -276,6 +515,11 @@ def main() -> int:
     p.add_argument(
         "--think", type=float, default=0.0, metavar="S", help="players think up to 2S s (mean S)"
     )
+    p.add_argument("--paced", action="store_true", help="rooms played at a person's pace")
+    p.add_argument(
+        "--pace", default="1,3", metavar="LO,HI", help="--paced: seconds between a room's actions"
+    )
+    p.add_argument("--profile", type=Path, metavar="DIR", help="--paced: py-spy the server")
     args = p.parse_args()
     if args.crash is not None:
         from moonrules.table.rooms import TableLimits
@@ -288,6 +532,11 @@ def main() -> int:
           f"--sync {args.sync}, think {args.think:g} s")  # fmt: skip
     if args.crash:
         return 1 if crash(args.crash, args.after) else 0
+    if args.paced:
+        lo, hi = (float(x) for x in args.pace.split(","))
+        rooms = "100,250,500,1000" if args.rooms == "10,50,200" else args.rooms
+        paced([int(x) for x in rooms.split(",")], args.seconds, (lo, hi), args.profile)
+        return 0
     latency([int(x) for x in args.rooms.split(",")], args.seconds, args.think)
     return 0
 

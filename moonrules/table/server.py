@@ -123,6 +123,34 @@ class _Bucket:
         return False
 
 
+class _LoopLag:
+    """How late the event loop runs a timer: a sample every :attr:`every` seconds, the last
+    :attr:`window` seconds kept (the figure of a server too busy to answer on time)."""
+
+    every: Final = 0.05
+    window: Final = 10.0
+
+    def __init__(self) -> None:
+        self.samples: deque[float] = deque(maxlen=int(self.window / self.every))
+
+    async def run(self) -> None:
+        while True:
+            start = time.perf_counter()
+            await asyncio.sleep(self.every)
+            self.samples.append(max(0.0, time.perf_counter() - start - self.every))
+
+    def summary(self) -> dict[str, float]:
+        """The median, 99th percentile and largest lag of the window, in milliseconds."""
+        ranked = sorted(self.samples) or [0.0]
+        pick = ranked[min(len(ranked) - 1, int(len(ranked) * 0.99))]
+        mid = ranked[len(ranked) // 2]
+        return {
+            "median_ms": round(mid * 1e3, 2),
+            "p99_ms": round(pick * 1e3, 2),
+            "max_ms": round(ranked[-1] * 1e3, 2),
+        }
+
+
 class _Connection:
     """One WebSocket: its seat, and the messages waiting for it (a bounded outbox)."""
 
@@ -188,6 +216,7 @@ class TableApp:
         """The game's WebSocket connections (told to close when the server stops)."""
         self.stopping = False
         """Set when the server stops: no new connection or action is taken."""
+        self.lag = _LoopLag()
         self._tiles: dict[str, bytes] = {}
         self._creators: dict[str, _Bucket] = {}
         self._pages = {name: _static(name) for name in ("lobby.html", "room.html")}
@@ -210,6 +239,7 @@ class TableApp:
                 log.warning("the bots' workers did not all start within 60 s")
             self.table = Table(storage, pool, c.limits)
             sweeper = asyncio.get_running_loop().create_task(self._sweep())
+            lag = asyncio.get_running_loop().create_task(self.lag.run())
             try:
                 resumed = await self.table.start()
                 if resumed:
@@ -217,6 +247,7 @@ class TableApp:
                 yield
             finally:
                 sweeper.cancel()
+                lag.cancel()
                 self.stopping = True
                 await self.table.close()
         finally:
@@ -398,6 +429,7 @@ class TableApp:
                 "rooms": len(table.rooms),
                 "connections": table.connections,
                 "bots_thinking": table.bots.thinking,
+                "loop_lag": self.lag.summary(),
             }
         )
 

@@ -14,6 +14,7 @@ from typing import Final
 from moonrules.rules.contract import check_iterable, check_str
 from moonrules.rules.errors import MoonError, quote
 from moonrules.verification import bmc, exhaustive, smt
+from moonrules.verification import engine as engine_check
 from moonrules.verification.core import Method, Property
 from moonrules.verification.tested import check_deals, check_first_bidder
 
@@ -303,6 +304,45 @@ CATALOGUE: Final[tuple[Property, ...]] = (
         quick_domain=_QUICK_WALK,
         subject="moonrules.game.apply",
         reason=_RESTATED,
+    ),
+    Property(
+        "engine",
+        (
+            "TURN-1",
+            "BID-2",
+            "BID-3",
+            "BID-5",
+            "BID-6",
+            "BID-7",
+            "BID-8",
+            "WIDOW-1",
+            "WIDOW-2",
+            "TRUMP-1",
+            "TRUMP-5",
+            "LEAD-1",
+            "LEAD-2",
+            "FOLLOW-1",
+            "FOLLOW-2",
+            "FOLLOW-3",
+            "TRICK-1",
+            "TRICK-2",
+            "TRICK-3",
+            "SCORE-1",
+            "END-1",
+            "VIEW-1",
+        ),
+        "In every reachable state the fast engine (moonrules.engine.Engine) offers the "
+        "reference's legal ids, reaches the reference's state by each of them and comes back "
+        "by undo, refuses every other id with the reference's error and clause, and writes "
+        "each seat's observation and information state as the reference encodes its view.",
+        Method.BOUNDED,
+        _WALK + "; every id of the action space in each",
+        engine_check.check,
+        quick_domain=_QUICK_WALK + "; every legal id and three refused ids in each",
+        subject="moonrules.engine.Engine",
+        reason="Held against the reference (moonrules.game.apply, view, the encoder), which the "
+        "other properties hold to the clauses: the engine's tables come from the same rulebook, "
+        "so this property catches a mistake of the engine's own code.",
     ),
     Property(
         "renege",

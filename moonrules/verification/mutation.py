@@ -55,7 +55,12 @@ PACKAGE_DIR: Final = Path(moonrules.__file__).resolve().parent
 """The package the mutants are applied to (a copy of it)."""
 DEFAULT_LIST: Final = PACKAGE_DIR.parent / "tests" / "rule_mutants.toml"
 """The list of a checkout."""
-MUTABLE: Final = ("moonrules/rules/", "moonrules/kernel/", "moonrules/game/")
+MUTABLE: Final = (
+    "moonrules/rules/",
+    "moonrules/kernel/",
+    "moonrules/game/",
+    "moonrules/engine/",
+)
 """The directories whose source files a mutant may change."""
 TIMEOUT: Final = 900.0
 """Seconds one ``verify --quick`` run may take before it counts as a failure of the runner."""

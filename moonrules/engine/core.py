@@ -36,7 +36,6 @@ from moonrules.game.state import (
     make_state,
     make_trick,
 )
-from moonrules.kernel.memo import scored
 from moonrules.rules.errors import ArgumentError, IllegalAction, shown, wrong_type
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.scoring import decided_winner
@@ -569,19 +568,17 @@ class Engine:
     def _score(self, h: HandState, t: Tables) -> int:
         """Score the hand just played out (SCORE-1 … SCORE-6, END-1 … END-3); deal the next
         unless the game is won. The flag of the undo log that says which."""
-        rules = t.rules
-        result = scored(rules, h.bidder, h.bid, tuple(h.tricks_won))
-        deltas = result.deltas
+        deltas, game_won = t.hand_score(h.bidder, h.bid, h.tricks_won)
         scores = self._scores
         for k in range(t.sides):
             scores[k] += deltas[k]
         h.deltas = list(deltas)
         h.phase = DONE
         bidder_side = t.side_of[h.bidder]
-        if result.game_won:
+        if game_won:
             self._winner = bidder_side
         else:
-            w = decided_winner(rules, scores, bidder_side)
+            w = decided_winner(t.rules, scores, bidder_side)
             if w is not None:
                 self._winner = w
         if self._winner >= 0:
@@ -706,13 +703,34 @@ class Engine:
         start = self.h
         steps = 0
         while self._winner < 0 and self.h is start:
-            legal = self.legal_ids()
             x ^= x << 13 & _MASK32
             x ^= x >> 17
             x ^= x << 5 & _MASK32
-            self._step(legal[x * len(legal) >> 32])
+            self._step(self._kth_legal_id(x))
             steps += 1
         return steps
+
+    def _kth_legal_id(self, x: int) -> int:
+        """``legal_ids()[x * len(legal_ids()) >> 32]``, without building the list: the ids
+        ascend with the bits of the mask they come from."""
+        h = self.h
+        t = self.t
+        p = h.phase
+        ids: list[int] | None = None
+        if p == PLAYING:
+            m = self._legal_tiles(h, t)
+            ids = t.play_id
+        elif p == BIDDING:
+            m = t.node_ids[h.node]
+        elif p == DISCARDING:
+            m = h.hands[h.bidder]
+            ids = t.discard_id
+        else:
+            m = t.trump_ids_mask
+        for _ in range(x * m.bit_count() >> 32):
+            m &= m - 1
+        bit = (m & -m).bit_length() - 1
+        return bit if ids is None else ids[bit]
 
     # -- observations ---------------------------------------------------------
 

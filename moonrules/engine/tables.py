@@ -23,6 +23,7 @@ from moonrules.kernel.masks import TRUMP_MASK
 from moonrules.kernel.memo import auction_end, calls_after
 from moonrules.kernel.tables import FOLLOW_MASK, LED_SUIT, STRENGTH
 from moonrules.rules.ruleset import FirstLead, RuleSet, WidowTiming
+from moonrules.rules.scoring import score_hand
 
 CALL: Final = 0
 """Kind of an action id: a call (pass or bid)."""
@@ -98,6 +99,21 @@ class Tables:
         ]
         """``strength[(trump * 8 + led suit) * 28 + tile]``: higher wins the trick (TRICK-2)."""
         self._build_auction(rules)
+        self._scores: dict[int, tuple[tuple[int, ...], bool]] = {}
+
+    def hand_score(self, bidder: int, bid: int, won: list[int]) -> tuple[tuple[int, ...], bool]:
+        """The score change of each side and whether the game is won, for a hand played out
+        with ``won`` tricks per seat: :func:`~moonrules.rules.scoring.score_hand`'s answer
+        (SCORE-1 … SCORE-6, TEAM-1), remembered."""
+        key = bidder * 22 + bid
+        for w in won:
+            key = key * 8 + w
+        found = self._scores.get(key)
+        if found is None:
+            result = score_hand(self.rules, bidder, bid, tuple(won))
+            found = (result.deltas, result.game_won)
+            self._scores[key] = found
+        return found
 
     def _build_auction(self, rules: RuleSet) -> None:
         """The tree of every sequence of calls the rulebook allows, from no call at all.

@@ -1,0 +1,839 @@
+"""The batched form of the game: ``n`` games stepped at once as numpy arrays (extra ``[batch]``).
+
+:class:`Batch` holds ``n`` games of one rule set as a struct of arrays (hand masks, the
+trick, the auction's node, the scores, …) and steps all of them with one array of action
+ids (the ids of :class:`~moonrules.game.encoding.ActionSpace`), with no Python loop over the
+games in a step. It plays the same games as :class:`~moonrules.engine.Engine` and the
+reference :func:`~moonrules.game.play.apply`, and states no rule of its own:
+
+- every per-step rule is a look-up in the engine's tables
+  (:func:`moonrules.engine.tables.tables_for`: action kinds and arguments, the auction's tree
+  of nodes with their legal ids, children and ends, the follow, trump, led-suit and strength
+  tables), turned into numpy arrays once per rule set (:func:`batch_tables`);
+- a hand's score is a look-up in a table of :func:`~moonrules.kernel.memo.scored`
+  (:func:`~moonrules.rules.scoring.score_hand`) for every bidder, bid and count of tricks
+  per seat; the game's end is :func:`~moonrules.rules.scoring.decided_winner` written over
+  arrays (:func:`decided_winners`, checked against it over a grid of scores by the tests);
+- the deals are DEAL-1's (``deals="seeded"``, the default: :func:`~moonrules.game.deal.new_game`
+  and :func:`~moonrules.game.deal.shuffled`, one Python call per hand dealt) or the batch's
+  own (``deals="fast"``: see below).
+
+``tests/test_engine_batch.py`` steps every game of batches of several presets in lockstep
+with an :class:`~moonrules.engine.Engine` on the same deals: legal ids, the seat to act,
+observations, scores, rewards, the end of each game and the reference state of the hand.
+
+**Seeds and resets.** Game ``i`` of ``Batch(rules, n, seed)`` is the game of seed
+``seed + i``. A game that ends (``done[i]`` after a step) is replaced at once by a new game:
+the resets take the next unused seeds, ``seed + n``, ``seed + n + 1``, …, in game order
+within a step (:attr:`Batch.seeds` says each game's seed). With ``deals="seeded"`` game ``i``
+is exactly ``Engine(rules, seed=seeds[i])`` (its first bidder and every deal). With
+``deals="fast"`` every deal, and the first bidder of each game, come from one
+``numpy.random.default_rng(seed)``: at each step, for the games to be dealt in game order,
+first one ``integers(players)`` per new game (its first bidder), then one
+``permuted(tiles, axis=1)`` row per game (its tiles in the rule set's order, shuffled: seat
+0 gets the first 7, seat 1 the next 7, …, the widow is the last), so every deal is equally
+likely and a seed and the same actions give the same games, but not DEAL-1's deals; such a
+game is ``Engine.from_state(with_deal(new_game(rules, seed=seeds[i], first_bidder=f), deal))``
+with each later hand's deal put in by ``with_deal`` too (:meth:`Batch.deal`).
+
+**Rewards.** After a step, :attr:`Batch.rewards` ``[n, sides]`` is each side's score change
+at that step, by absolute side (a seat; a team in partnership rules; the side of seat ``s``
+is ``side_of[s]``): the hand's deltas on the step that ended a hand, zeros otherwise.
+:attr:`Batch.done` ``[n]`` says which games ended at that step, :attr:`Batch.winner` ``[n]``
+their winning side (-1 elsewhere); the arrays of the state already show the new game.
+
+**Random play.** :meth:`Batch.random_actions` draws ``u = generator.random(n)`` and takes in
+each game the ``k``-th of its ``count`` legal ids, ascending, ``k = floor(u * count)``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP, Tables, tables_for
+from moonrules.game.actions import Phase
+from moonrules.game.deal import new_game, shuffled
+from moonrules.game.encoding import ActionSpace, ObservationLayout
+from moonrules.game.play import apply
+from moonrules.game.state import (
+    Deal,
+    GameState,
+    make_contract,
+    make_game,
+    make_hand,
+    make_state,
+    make_trick,
+)
+from moonrules.kernel.memo import scored
+from moonrules.rules.errors import ArgumentError, IllegalAction, shown, wrong_type
+from moonrules.rules.ruleset import RuleSet, TieRule, as_rules
+from moonrules.rules.tiles import TILES
+
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+Floats = npt.NDArray[np.float32]
+Words = npt.NDArray[np.uint64]
+
+BIDDING: Final = 0
+"""Phase numbers, in the order of :class:`~moonrules.game.actions.Phase` (as the engine's)."""
+DISCARDING: Final = 1
+NAMING: Final = 2
+PLAYING: Final = 3
+DONE: Final = 4
+
+PHASES: Final = tuple(Phase)
+
+DEAL_MODES: Final = ("seeded", "fast")
+
+_CHUNK: Final = 14
+"""Tile masks are read in two chunks of 14 bits (tiles 0-13 and 14-27)."""
+
+_ONE: Final = np.int64(1)
+
+
+def _popcount8() -> npt.NDArray[np.uint8]:
+    return np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
+
+
+def _select8() -> npt.NDArray[np.int64]:
+    """``[byte, k]``: the position of the ``k``-th set bit of ``byte`` (lowest first)."""
+    out = np.zeros((256, 8), dtype=np.int64)
+    for b in range(256):
+        for k, j in enumerate(j for j in range(8) if b >> j & 1):
+            out[b, k] = j
+    return out
+
+
+_POPCOUNT8: Final = _popcount8()
+_SELECT8: Final = _select8()
+
+
+class BatchTables:
+    """The engine's :class:`~moonrules.engine.tables.Tables` of one rule set as numpy arrays,
+    and the tables of its scoring and of its observation layout (built by
+    :func:`batch_tables`, once per rule set)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        t: Tables = tables_for(rules)
+        self.rules = rules
+        self.engine_tables = t
+        n = t.players
+        self.players = n
+        self.sides = t.sides
+        self.size = t.size
+        if t.size > 64:  # pragma: no cover - every rule set has at most 1 + 6 + 28 + 9 + 28 ids
+            raise ArgumentError(f"rules: {t.size} action ids do not fit a 64-bit mask")
+        tiles = [x.index for x in rules.tile_set.tiles]
+        self.tiles = np.array(tiles, dtype=np.int64)
+        """The rule set's tile indices, in tile order."""
+        self.count = len(tiles)
+        self.side_of = np.array(t.side_of, dtype=np.int64)
+        self.kind = np.array(t.kind, dtype=np.int64)
+        self.arg = np.array(t.arg, dtype=np.int64)
+        self.next_seat = np.array([(s + 1) % n for s in range(n)], dtype=np.int64)
+        # tile masks -> masks of positions in tile order (the order of the play and discard ids)
+        position = [-1] * 28
+        for k, i in enumerate(tiles):
+            position[i] = k
+        self.position = np.array(position, dtype=np.int64)
+        self.low = self._chunk_table(position, 0)
+        self.high = self._chunk_table(position, _CHUNK)
+        play = [t.play_id[i] for i in tiles]
+        self.play_base = play[0]
+        assert play == list(range(play[0], play[0] + len(tiles)))
+        self.discard_base = 0
+        if t.has_widow:
+            discard = [t.discard_id[i] for i in tiles]
+            self.discard_base = discard[0]
+            assert discard == list(range(discard[0], discard[0] + len(tiles)))
+        self.base_of_phase = np.array([0, self.discard_base, 0, self.play_base, 0], dtype=np.uint64)
+        self.trump_ids = np.uint64(t.trump_ids_mask)
+        self.follow = np.array(t.follow, dtype=np.int64)
+        self.trumps_of = np.array(t.trumps_of, dtype=np.int64)
+        self.led_suit = np.array(t.led_suit, dtype=np.int64)
+        self.strength = np.array(t.strength, dtype=np.int64)
+        self._auction(t)
+        self._scoring(rules, t)
+        self._layout(rules, t)
+
+    @staticmethod
+    def _chunk_table(position: list[int], shift: int) -> Words:
+        out = np.zeros(1 << _CHUNK, dtype=np.uint64)
+        for b in range(_CHUNK):
+            k = position[shift + b] if shift + b < 28 else -1
+            if k >= 0:
+                bit = np.uint64(1 << k)
+                out[np.arange(1 << _CHUNK) >> b & 1 == 1] |= bit
+        return out
+
+    def _auction(self, t: Tables) -> None:
+        nodes = len(t.node_calls)
+        self.node_ids = np.array(t.node_ids, dtype=np.uint64)
+        self.node_child = np.array(t.node_child, dtype=np.int64)
+        self.node_over = np.array(t.node_over, dtype=np.bool_)
+        self.node_winner = np.array(t.node_winner, dtype=np.int64)
+        self.node_bid = np.array(t.node_bid, dtype=np.int64)
+        bids = t.rules.bids
+        # by node and position from the first bidder: the column of the call in its row of
+        # the observation's ``calls`` (0 = pass, k + 1 = the k-th bid), -1 for no call yet
+        cols = np.full((nodes, t.players), -1, dtype=np.int64)
+        for k, calls in enumerate(t.node_calls):
+            for j, c in enumerate(calls):
+                cols[k, j] = bids.index(c) + 1 if c else 0
+        self.node_columns = cols
+
+    def _scoring(self, rules: RuleSet, t: Tables) -> None:
+        """``score_hand`` for every bidder, bid and tricks per seat (7 in all), by key
+        ``(bidder * bids + bid's index) * 8**players + sum(tricks[s] << 3 * s)``."""
+        n = t.players
+        bids = rules.bids
+        self.bid_index = np.full(22, -1, dtype=np.int64)
+        for k, b in enumerate(bids):
+            self.bid_index[b] = k
+        self.bid_count = len(bids)
+        self.shifts = np.array([3 * s for s in range(n)], dtype=np.int64)
+        rows = n * len(bids) * 8**n
+        self.deltas = np.zeros((rows, t.sides), dtype=np.int64)
+        self.game_won = np.zeros(rows, dtype=np.bool_)
+        splits = [c for c in itertools.product(range(8), repeat=n) if sum(c) == 7]
+        for bidder in range(n):
+            for k, bid in enumerate(bids):
+                for tricks in splits:
+                    key = (bidder * len(bids) + k) * 8**n + sum(
+                        x << 3 * s for s, x in enumerate(tricks)
+                    )
+                    result = scored(rules, bidder, bid, tricks)
+                    self.deltas[key] = result.deltas
+                    self.game_won[key] = result.game_won
+        self.target = rules.target
+        self.bidder_out = rules.tie is TieRule.BIDDER_OUT
+
+    def _layout(self, rules: RuleSet, t: Tables) -> None:
+        layout = ObservationLayout(rules)
+        self.observation_size = layout.size
+        self.at = {s.name: s.start for s in layout.sections}
+        self.trump_position = np.full(9, -1, dtype=np.int64)
+        for k, tr in enumerate(rules.trumps):
+            self.trump_position[tr.value] = k
+        self.tricks_value = np.array([k / 7 for k in range(8)], dtype=np.float32)
+
+
+_CACHE: dict[RuleSet, BatchTables] = {}
+
+
+def batch_tables(rules: RuleSet) -> BatchTables:
+    """The :class:`BatchTables` of ``rules``, built once per rule set."""
+    found = _CACHE.get(rules)
+    if found is None:
+        found = BatchTables(rules)
+        if len(_CACHE) >= 16:
+            _CACHE.clear()
+        _CACHE[rules] = found
+    return found
+
+
+def decided_winners(rules: RuleSet, scores: npt.ArrayLike, bidder_side: npt.ArrayLike) -> Ints:
+    """:func:`~moonrules.rules.scoring.decided_winner` of each row of ``scores`` ``[m, sides]``
+    with its ``bidder_side`` ``[m]``: the winning side, or -1 while the game goes on
+    (END-1: the top score reaches the target, held by one side; END-2/END-3 by ``rules.tie``:
+    a tie at the top plays on, or the bidder's side goes out if it is among the leaders)."""
+    s = np.asarray(scores, dtype=np.int64)
+    b = np.asarray(bidder_side, dtype=np.int64)
+    top = s.max(axis=1)
+    leads = s == top[:, None]
+    count = leads.sum(axis=1)
+    out = np.where(count == 1, leads.argmax(axis=1), -1)
+    if rules.tie is TieRule.BIDDER_OUT:
+        among = leads[np.arange(len(b)), b]
+        out = np.where((count > 1) & among, b, out)
+    return np.where(top >= rules.target, out, -1).astype(np.int64)
+
+
+def _positions(bt: BatchTables, masks: Ints) -> Words:
+    """Tile masks as masks of positions in tile order (bit ``k``: the ``k``-th tile)."""
+    out: Words = bt.low[masks & ((1 << _CHUNK) - 1)] | bt.high[masks >> _CHUNK]
+    return out
+
+
+def _unpack(words: Words, width: int) -> npt.NDArray[np.uint8]:
+    """The low ``width`` bits of each word, lowest first, as 0/1 bytes (shape ``[..., width]``)."""
+    little = np.ascontiguousarray(words, dtype="<u8")
+    bits = np.unpackbits(
+        little.view(np.uint8).reshape(*little.shape, 8), axis=-1, bitorder="little"
+    )
+    return bits[..., :width]
+
+
+class Batch:
+    """``n`` games of one rule set, stepped at once by arrays of action ids (see the module).
+
+    ``Batch(rules, n, seed, deals="seeded")``: ``rules`` a :class:`RuleSet` or a preset
+    name, ``n`` the number of games, ``seed`` the seed of game 0 (game ``i``: ``seed + i``),
+    ``deals`` ``"seeded"`` (DEAL-1's deals, as :class:`~moonrules.engine.Engine`) or
+    ``"fast"`` (the batch's own shuffle, from ``numpy.random.default_rng(seed)``).
+    """
+
+    def __init__(
+        self, rules: RuleSet | str, n: int, seed: int = 0, *, deals: str = "seeded"
+    ) -> None:
+        r = as_rules(rules)
+        if type(n) is not int:
+            raise wrong_type("n", "a whole number of games", n)
+        if n <= 0:
+            raise ArgumentError(f"n: a batch holds 1 game or more, not {shown(n)}")
+        if type(seed) is not int:
+            raise wrong_type("seed", "a whole number", seed)
+        if deals not in DEAL_MODES:
+            raise ArgumentError(f"deals: 'seeded' or 'fast', not {shown(deals)}")
+        self.rules: RuleSet = r
+        self.bt: BatchTables = batch_tables(r)
+        self.n: int = n
+        self.seed: int = seed
+        self.deals: str = deals
+        self.rng: np.random.Generator | None = None
+        if deals == "fast":
+            self.rng = np.random.default_rng(seed if seed >= 0 else [1, -seed])
+        self._allocate()
+        self._deal(self._rows, np.ones(n, dtype=np.bool_))
+
+    def _allocate(self) -> None:
+        """The arrays of the games' state, before the first deal."""
+        n = self.n
+        players = self.bt.players
+        self._rows: Ints = np.arange(n, dtype=np.int64)
+        self._seat_rows: Ints = self._rows * players
+        self._seq_rows: Ints = self._rows * 28
+        z = np.zeros(n, dtype=np.int64)
+        self.offset: Ints = self._rows.copy()
+        """Each game's seed, less ``seed``."""
+        self._next_offset = 0  # the first deal below takes offsets 0 … n - 1
+        self.hands: Ints = np.zeros((n, players), dtype=np.int64)
+        """Each seat's tiles, as masks (bit ``i``: the tile of index ``i``)."""
+        self.deal_masks: Ints = np.zeros((n, players), dtype=np.int64)
+        self.widow: Ints = z - 1
+        self.hand_number: Ints = z.copy()
+        self.first_bidder: Ints = z.copy()
+        self.node: Ints = z.copy()
+        """The auction's node (:class:`~moonrules.engine.tables.Tables`: the calls so far)."""
+        self.bidder: Ints = z - 1
+        self.bid: Ints = z.copy()
+        self.discard: Ints = z - 1
+        self.trump: Ints = z - 1
+        self.widow_taken: Bools = np.zeros(n, dtype=np.bool_)
+        self.phase: Ints = z.copy()
+        self.leader: Ints = z - 1
+        self.to_act: Ints = z.copy()
+        """The seat to act in each game."""
+        self.in_trick: Ints = z.copy()
+        self.tricks_done: Ints = z.copy()
+        self.require: Ints = z.copy()
+        """The tiles the seat to play must play if it holds any (0: any tile)."""
+        self.led_suit: Ints = z.copy()
+        self.best: Ints = z.copy()
+        """The strength of the winning tile of the trick so far, and its position in it."""
+        self.best_position: Ints = z.copy()
+        self.sequence = np.zeros((n, 28), dtype=np.int8)
+        """The tiles played in the hand, in order."""
+        self.leaders = np.zeros((n, 8), dtype=np.int8)
+        """The leader of each trick of the hand."""
+        self.tricks_won: Ints = np.zeros((n, players), dtype=np.int64)
+        self.scores: Ints = np.zeros((n, self.bt.sides), dtype=np.int64)
+        """Points (or marks) per side in each game."""
+        self.rewards: Floats = np.zeros((n, self.bt.sides), dtype=np.float32)
+        self.done: Bools = np.zeros(n, dtype=np.bool_)
+        self.winner: Ints = z - 1
+        self.hands_played: int = 0
+        """Hands played out (scored) since the batch was made, all games together."""
+        self.hands_thrown_in: int = 0
+        """Hands thrown in (every player passed) since the batch was made."""
+        self.games_played: int = 0
+        """Games ended since the batch was made."""
+        self._ids: Words | None = None
+
+    # -- reading --------------------------------------------------------------------
+
+    @property
+    def num_actions(self) -> int:
+        """How many action ids there are (``ActionSpace(rules).size``)."""
+        return self.bt.size
+
+    @property
+    def observation_size(self) -> int:
+        """The length of an observation (``ObservationLayout(rules).size``)."""
+        return self.bt.observation_size
+
+    @property
+    def side_of(self) -> Ints:
+        """By seat: its side (itself; its team in partnership rules)."""
+        return self.bt.side_of
+
+    @property
+    def seeds(self) -> list[int]:
+        """Each game's seed."""
+        return [self.seed + int(k) for k in self.offset]
+
+    def legal_ids(self) -> Words:
+        """The legal ids of each game as a 64-bit mask (bit ``i``: id ``i`` is legal)."""
+        if self._ids is None:
+            self._ids = self._legal_ids()
+        return self._ids
+
+    def _legal_ids(self) -> Words:
+        bt = self.bt
+        phase = self.phase
+        held = self.hands.reshape(-1)[self._seat_rows + self.to_act]
+        must = held & self.require
+        tiles = np.where(must != 0, must, held)
+        ids = _positions(bt, tiles) << bt.base_of_phase[phase]
+        ids = np.where(phase == BIDDING, bt.node_ids[self.node], ids)
+        return np.where(phase == NAMING, bt.trump_ids, ids)
+
+    def legal_mask(self) -> Bools:
+        """``[n, num_actions]``: ``True`` where the id is legal in the game."""
+        return _unpack(self.legal_ids(), self.bt.size).view(np.bool_)
+
+    def random_actions(self, generator: np.random.Generator) -> Ints:
+        """A uniformly random legal id per game: ``u = generator.random(n)`` and, in each
+        game, the ``k``-th of its ``count`` legal ids, ascending, ``k = floor(u * count)``."""
+        if not isinstance(generator, np.random.Generator):
+            raise wrong_type("generator", "a numpy.random.Generator", generator)
+        ids = np.ascontiguousarray(self.legal_ids(), dtype="<u8")
+        u = generator.random(self.n)
+        count = np.bitwise_count(ids).astype(np.int64)
+        k = (u * count).astype(np.int64)
+        octets = ids.view(np.uint8).reshape(self.n, 8)
+        counts = _POPCOUNT8[octets]
+        upto = np.cumsum(counts, axis=1, dtype=np.int64)
+        byte = (upto <= k[:, None]).sum(axis=1)
+        rows = self._rows
+        rest = k - upto[rows, byte] + counts[rows, byte]
+        return np.asarray(byte * 8 + _SELECT8[octets[rows, byte], rest], dtype=np.int64)
+
+    def deal(self, game: int) -> Deal:
+        """The deal of the hand in progress of game ``game``."""
+        i = self._game(game)
+        hands = tuple(
+            tuple(TILES[k] for k in range(28) if int(m) >> k & 1) for m in self.deal_masks[i]
+        )
+        w = int(self.widow[i])
+        return Deal(hands, TILES[w] if w >= 0 else None)
+
+    def _game(self, game: object) -> int:
+        if type(game) is not int:
+            raise wrong_type("game", "a game number", game)
+        if not 0 <= game < self.n:
+            raise ArgumentError(f"game: games are numbered 0 to {self.n - 1}, not {shown(game)}")
+        return game
+
+    def state(self, game: int) -> GameState:
+        """The reference :class:`~moonrules.game.state.GameState` of game ``game``'s position:
+        its rules, seed, scores and hand in progress (the earlier hands are not kept: its
+        ``history`` is empty, so only its hand and scores are those of the game)."""
+        i = self._game(game)
+        t = self.bt.engine_tables
+        n = t.players
+        played = [
+            int(x) for x in self.sequence[i, : int(self.tricks_done[i]) * n + int(self.in_trick[i])]
+        ]
+        leaders = [int(x) for x in self.leaders[i]]
+        done = int(self.tricks_done[i])
+        tricks = tuple(
+            make_trick(
+                leaders[k],
+                tuple(TILES[x] for x in played[k * n : k * n + n]),
+                leaders[k + 1],
+            )
+            for k in range(done)
+        )
+        contract = make_contract(
+            int(self.hand_number[i]),
+            int(self.first_bidder[i]),
+            tuple(int(m) for m in self.deal_masks[i]),
+            int(self.widow[i]),
+            t.node_calls[int(self.node[i])],
+            int(self.bidder[i]),
+            int(self.bid[i]),
+            int(self.discard[i]),
+            int(self.trump[i]),
+            bool(self.widow_taken[i]),
+        )
+        hand = make_hand(
+            contract,
+            tuple(int(m) for m in self.hands[i]),
+            PHASES[int(self.phase[i])],
+            int(self.leader[i]),
+            tuple(played[done * n :]),
+            tricks,
+            tuple(int(x) for x in self.tricks_won[i]),
+            None,
+            -1,
+        )
+        game_value = make_game(
+            self.rules,
+            self.seed + int(self.offset[i]),
+            tuple(int(x) for x in self.scores[i]),
+            (),
+            None,
+            True,
+            None,
+            None,
+        )
+        return make_state(game_value, hand)
+
+    # -- stepping -------------------------------------------------------------------
+
+    def _checked(self, actions: object) -> Ints:
+        if not isinstance(actions, np.ndarray):
+            raise wrong_type("actions", f"a numpy array of {self.n} action ids", actions)
+        if actions.dtype.kind not in "iu":
+            raise TypeError(f"actions: expected an integer array, not one of {actions.dtype}")
+        if actions.shape != (self.n,):
+            raise ArgumentError(
+                f"actions: expected shape ({self.n},), one id per game, not {actions.shape}"
+            )
+        a = actions.astype(np.int64, copy=False)
+        size = self.bt.size
+        bad = (a < 0) | (a >= size)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise ArgumentError(
+                f"actions[{i}]: ids run from 0 to {size - 1}, not {shown(int(a[i]))}"
+            )
+        legal = (self.legal_ids() >> a.astype(np.uint64)) & np.uint64(1)
+        if not legal.all():
+            i = int(np.flatnonzero(legal == 0)[0])
+            raise ArgumentError(f"actions[{i}]: {self._why(i, int(a[i]))}")
+        return a
+
+    def _why(self, i: int, a: int) -> str:
+        """Why id ``a`` is illegal in game ``i``: the reference's error, clause and sentence."""
+        action = ActionSpace(self.rules).actions[a]
+        try:
+            apply(self.state(i), action)
+        except IllegalAction as e:
+            return f"id {a} ({action}) is not legal in game {i}: {e.message} ({e.rule})"
+        return f"id {a} ({action}) is not legal in game {i}"  # pragma: no cover
+
+    def step(self, actions: npt.NDArray[np.integer]) -> None:
+        """Take in each game ``i`` the action with id ``actions[i]`` (an integer array of
+        shape ``[n]``); an id that is not legal raises :class:`ValueError` naming the first
+        such game, before anything changes. Sets :attr:`rewards`, :attr:`done`, :attr:`winner`;
+        ended games are replaced by new ones (see the module)."""
+        a = self._checked(actions)
+        self._ids = None
+        self.rewards[:] = 0
+        self.done[:] = False
+        self.winner[:] = -1
+        kind = self.bt.kind[a]
+        play = kind == PLAY
+        if play.any():
+            self._play(a, play)
+        dealt = np.zeros(self.n, dtype=np.bool_)
+        fresh = np.zeros(self.n, dtype=np.bool_)
+        if not play.all():
+            for k, handler in ((CALL, self._call), (DISCARD, self._discard), (TRUMP, self._name)):
+                g = np.flatnonzero(kind == k)
+                if len(g):
+                    handler(g, a[g], dealt)
+        ended = np.flatnonzero(play & (self.tricks_done == 7))
+        if len(ended):
+            self._score(ended, dealt, fresh)
+        g = np.flatnonzero(dealt)
+        if len(g):
+            self._deal(g, fresh[g])
+
+    def _play(self, a: Ints, play: Bools) -> None:
+        """Play the tile of each game where ``play`` (all games computed, those kept)."""
+        bt = self.bt
+        tile = bt.arg[a]
+        bit = np.where(play, _ONE << tile, 0)
+        seat = self.to_act
+        flat = self._seat_rows + seat
+        hands = self.hands.reshape(-1)
+        hands[flat] ^= bit
+        in_trick = self.in_trick
+        lead = in_trick == 0
+        trump = np.maximum(self.trump, 0)
+        at = trump * 28 + tile
+        suit = np.where(lead, bt.led_suit[at], self.led_suit)
+        strength = bt.strength[(trump * 8 + suit) * 28 + tile]
+        better = play & (lead | (strength > self.best))
+        self.best = np.where(better, strength, self.best)
+        self.best_position = np.where(better, in_trick, self.best_position)
+        self.led_suit = suit
+        first = play & lead
+        self.require = np.where(first, bt.follow[at], self.require)
+        g = np.flatnonzero(play)
+        self.sequence.reshape(-1)[
+            self._seq_rows[g] + self.tricks_done[g] * bt.players + in_trick[g]
+        ] = tile[g]
+        in_trick += play
+        self.to_act = np.where(play, bt.next_seat[seat], seat)
+        full = np.flatnonzero(in_trick == bt.players)
+        if len(full):
+            self._trick_won(full)
+
+    def _trick_won(self, g: Ints) -> None:
+        """TRICK-2: the trick of each game ``g`` is complete; its winner leads the next."""
+        n = self.bt.players
+        win = (self.leader[g] + self.best_position[g]) % n
+        self.tricks_won.reshape(-1)[self._seat_rows[g] + win] += 1
+        self.leader[g] = win
+        self.to_act[g] = win
+        self.in_trick[g] = 0
+        done = self.tricks_done[g] + 1
+        self.tricks_done[g] = done
+        self.require[g] = 0
+        self.leaders[g, done] = win
+
+    def _call(self, g: Ints, a: Ints, dealt: Bools) -> None:
+        """A call in each game ``g`` (BID-2 … BID-8): the auction's next node, and its end."""
+        bt = self.bt
+        child = bt.node_child[self.node[g] * bt.size + a]
+        self.node[g] = child
+        self.to_act[g] = bt.next_seat[self.to_act[g]]
+        over = bt.node_over[child]
+        if not over.any():
+            return
+        g = g[over]
+        child = child[over]
+        position = bt.node_winner[child]
+        thrown = position < 0  # every player passed: thrown in (BID-7)
+        if thrown.any():
+            dealt[g[thrown]] = True
+            self.hands_thrown_in += int(thrown.sum())
+            g = g[~thrown]
+            child = child[~thrown]
+            position = position[~thrown]
+        if not len(g):
+            return
+        bidder = (self.first_bidder[g] + position) % bt.players
+        self.bidder[g] = bidder
+        self.bid[g] = bt.node_bid[child]
+        self.to_act[g] = bidder
+        t = bt.engine_tables
+        if t.has_widow and t.widow_before_trump:
+            self._take_widow(g, bidder)
+            self.phase[g] = DISCARDING
+        else:
+            self.phase[g] = NAMING
+
+    def _take_widow(self, g: Ints, bidder: Ints) -> None:
+        self.hands.reshape(-1)[self._seat_rows[g] + bidder] |= _ONE << self.widow[g]
+        self.widow_taken[g] = True
+
+    def _discard(self, g: Ints, a: Ints, dealt: Bools) -> None:
+        """The bidder's discard in each game ``g`` (WIDOW-1, WIDOW-2)."""
+        bt = self.bt
+        tile = bt.arg[a]
+        bidder = self.bidder[g]
+        self.hands.reshape(-1)[self._seat_rows[g] + bidder] ^= _ONE << tile
+        self.discard[g] = tile
+        if bt.engine_tables.widow_before_trump:
+            self.phase[g] = NAMING
+        else:
+            self._start_play(g, bidder)
+
+    def _name(self, g: Ints, a: Ints, dealt: Bools) -> None:
+        """The bidder names trump in each game ``g`` (TRUMP-1 … TRUMP-5)."""
+        bt = self.bt
+        t = bt.engine_tables
+        self.trump[g] = bt.arg[a]
+        bidder = self.bidder[g]
+        if t.has_widow and not t.widow_before_trump:
+            self._take_widow(g, bidder)
+            self.phase[g] = DISCARDING
+        else:
+            self._start_play(g, bidder)
+
+    def _start_play(self, g: Ints, bidder: Ints) -> None:
+        """The bidder leads the first trick (LEAD-1, LEAD-2)."""
+        self.phase[g] = PLAYING
+        self.leader[g] = bidder
+        self.to_act[g] = bidder
+        self.leaders[g, 0] = bidder
+        if self.bt.engine_tables.first_lead_trump:
+            self.require[g] = self.bt.trumps_of[self.trump[g]]
+        else:
+            self.require[g] = 0
+
+    def _score(self, g: Ints, dealt: Bools, fresh: Bools) -> None:
+        """Score the hands of games ``g`` (SCORE-1 … SCORE-6) and end the games that are won
+        (END-1 … END-3)."""
+        bt = self.bt
+        bidder = self.bidder[g]
+        code = (self.tricks_won[g] << bt.shifts).sum(axis=1)
+        key = (bidder * bt.bid_count + bt.bid_index[self.bid[g]]) * 8**bt.players + code
+        deltas = bt.deltas[key]
+        scores = self.scores[g] + deltas
+        self.scores[g] = scores
+        self.rewards[g] = deltas
+        side = bt.side_of[bidder]
+        win = np.where(bt.game_won[key], side, decided_winners(self.rules, scores, side))
+        self.hands_played += len(g)
+        dealt[g] = True
+        over = win >= 0
+        if over.any():
+            e = g[over]
+            self.done[e] = True
+            self.winner[e] = win[over]
+            fresh[e] = True
+            self.games_played += len(e)
+
+    def _deal(self, g: Ints, fresh: Bools) -> None:
+        """Deal the next hand of games ``g`` (``fresh``: the first hand of a new game, with
+        the next unused seed), in game order."""
+        bt = self.bt
+        new = g[fresh]
+        if len(new):
+            self.offset[new] = np.arange(self._next_offset, self._next_offset + len(new))
+            self._next_offset += len(new)
+            self.scores[new] = 0
+            self.hand_number[new] = 0
+        old = g[~fresh]
+        if len(old):
+            self.first_bidder[old] = bt.next_seat[self.first_bidder[old]]
+        self.hand_number[g] += 1
+        if self.deals == "seeded":
+            self._seeded_deals(g, fresh)
+        else:
+            self._fast_deals(g, new)
+        self.node[g] = 0
+        self.bidder[g] = -1
+        self.bid[g] = 0
+        self.discard[g] = -1
+        self.trump[g] = -1
+        self.widow_taken[g] = False
+        self.phase[g] = BIDDING
+        self.leader[g] = -1
+        self.to_act[g] = self.first_bidder[g]
+        self.in_trick[g] = 0
+        self.tricks_done[g] = 0
+        self.require[g] = 0
+        self.tricks_won[g] = 0
+        self.hands[g] = self.deal_masks[g]
+
+    def _seeded_deals(self, g: Ints, fresh: Bools) -> None:
+        """DEAL-1: each new game as :func:`new_game` deals it, each next hand as
+        :func:`shuffled` does (one Python call per game)."""
+        rules = self.rules
+        n = self.bt.players
+        has_widow = rules.has_widow
+        masks = self.deal_masks
+        base = self.seed
+        for i, is_new in zip(g.tolist(), fresh.tolist(), strict=True):
+            seed = base + int(self.offset[i])
+            if is_new:
+                c = new_game(rules, seed).hand.contract
+                masks[i] = c.deal
+                self.widow[i] = c.widow
+                self.first_bidder[i] = c.first_bidder
+            else:
+                pool = shuffled(rules, seed, int(self.hand_number[i]))
+                masks[i] = [sum(1 << x for x in pool[7 * s : 7 * s + 7]) for s in range(n)]
+                self.widow[i] = pool[-1] if has_widow else -1
+
+    def _fast_deals(self, g: Ints, new: Ints) -> None:
+        """The batch's own deals (see the module): first bidders, then shuffles."""
+        bt = self.bt
+        rng = self.rng
+        assert rng is not None
+        if len(new):
+            self.first_bidder[new] = rng.integers(bt.players, size=len(new))
+        pools = rng.permuted(np.broadcast_to(bt.tiles, (len(g), bt.count)), axis=1)
+        seven = pools[:, : 7 * bt.players].reshape(len(g), bt.players, 7)
+        self.deal_masks[g] = np.bitwise_or.reduce(_ONE << seven, axis=2)
+        self.widow[g] = pools[:, -1] if bt.engine_tables.has_widow else -1
+
+    # -- observations -----------------------------------------------------------
+
+    def observe(self) -> Floats:
+        """``[n, observation_size]`` float32: in each game, the observation of the seat to
+        act, ``encode_observation(view(state, seat))`` (as ``Engine.observe(seat)``)."""
+        bt = self.bt
+        at = bt.at
+        n = self.n
+        p = bt.players
+        count = bt.count
+        rows = self._rows
+        out = np.zeros((n, bt.observation_size), dtype=np.float32)
+        me = self.to_act
+        phase = self.phase
+        out[rows, at["phase"] + phase] = 1.0
+        out[rows, at["to_act"]] = 1.0
+        hands = self.hands
+        # the tiles each seat has played: dealt (the widow with them once taken), not held,
+        # not discarded
+        is_bidder = np.arange(p)[None, :] == self.bidder[:, None]
+        had = self.deal_masks | np.where(
+            is_bidder & self.widow_taken[:, None], _ONE << np.maximum(self.widow, 0)[:, None], 0
+        )
+        gone = np.where(
+            is_bidder & (self.discard >= 0)[:, None],
+            _ONE << np.maximum(self.discard, 0)[:, None],
+            0,
+        )
+        played = had & ~hands & ~gone
+        trick = self._trick_masks()
+        order = (me[:, None] + np.arange(p)[None, :]) % p  # seats counted from me
+        seat_rows = self._seat_rows[:, None] + order
+        held = hands.reshape(-1)[self._seat_rows + me]
+        out[:, at["hand"] : at["hand"] + count] = _unpack(_positions(bt, held), count)
+        for name, masks in (("played", played), ("trick", trick)):
+            bits = _unpack(_positions(bt, masks.reshape(-1)[seat_rows]), count)
+            out[:, at[name] : at[name] + p * count] = bits.reshape(n, p * count)
+        playing = np.flatnonzero((phase == PLAYING) & (self.leader >= 0))
+        out[playing, at["leader"] + (self.leader[playing] - me[playing]) % p] = 1.0
+        fb = self.first_bidder
+        out[rows, at["first_bidder"] + (fb - me) % p] = 1.0
+        columns = bt.node_columns[self.node]
+        width = 1 + bt.bid_count
+        for j in range(p):
+            has = np.flatnonzero(columns[:, j] >= 0)
+            seat = (fb[has] + j - me[has]) % p
+            out[has, at["calls"] + seat * width + columns[has, j]] = 1.0
+        b = np.flatnonzero(self.bidder >= 0)
+        out[b, at["bidder"] + (self.bidder[b] - me[b]) % p] = 1.0
+        out[b, at["bid"] + bt.bid_index[self.bid[b]]] = 1.0
+        tr = np.flatnonzero(self.trump >= 0)
+        out[tr, at["trump"] + bt.trump_position[self.trump[tr]]] = 1.0
+        mine = me == self.bidder
+        w = np.flatnonzero(mine & self.widow_taken)
+        out[w, at["widow"] + bt.position[self.widow[w]]] = 1.0
+        d = np.flatnonzero(mine & (self.discard >= 0))
+        out[d, at["discard"] + bt.position[self.discard[d]]] = 1.0
+        won = self.tricks_won.reshape(-1)[seat_rows]
+        out[:, at["tricks_won"] : at["tricks_won"] + p] = bt.tricks_value[won]
+        sides = bt.sides
+        target = bt.target
+        scaled = (np.clip(self.scores, -target, target) / target).astype(np.float32)
+        mine_side = bt.side_of[me]
+        side_order = (mine_side[:, None] + np.arange(sides)[None, :]) % sides
+        out[:, at["scores"] : at["scores"] + sides] = scaled[rows[:, None], side_order]
+        return out
+
+    def _trick_masks(self) -> Ints:
+        """``[n, players]``: the tile each seat has played to the trick in progress, as a mask."""
+        p = self.bt.players
+        out = np.zeros((self.n, p), dtype=np.int64)
+        start = self._seq_rows + self.tricks_done * p
+        flat = self.sequence.reshape(-1)
+        for j in range(p):
+            g = np.flatnonzero(self.in_trick > j)
+            tile = flat[start[g] + j].astype(np.int64)
+            seat = (self.leader[g] + j) % p
+            out[g, seat] = _ONE << tile
+        return out
+
+
+__all__ = [
+    "DEAL_MODES",
+    "Batch",
+    "BatchTables",
+    "batch_tables",
+    "decided_winners",
+]

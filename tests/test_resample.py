@@ -86,3 +86,30 @@ def test_bad_arguments_name_the_parameter() -> None:
         s = apply(s, rng.choice(legal_actions(s)))
     with pytest.raises(ValueError, match=r"^view: the game is over"):
         resample(view(s, 0), rng)
+
+
+def test_the_bots_and_the_game_share_one_resampler() -> None:
+    """The resampler lives in ``moonrules.game`` (so the engine, below the bots, can draw
+    worlds); the bots' modules re-export the very same objects, not copies that could drift
+    apart, and draw the same state from the same generator."""
+    import moonrules.bots.base as bots_base
+    import moonrules.bots.resample as bots_resample
+    import moonrules.bots.sampling as bots_sampling
+    import moonrules.bots.worlds as bots_worlds
+    import moonrules.game.knowledge as game_knowledge
+    import moonrules.game.resample as game_resample
+    import moonrules.game.sampling as game_sampling
+    import moonrules.game.worlds as game_worlds
+
+    pairs = [
+        (bots_base, game_knowledge, ("Knowledge", "knowledge")),
+        (bots_sampling, game_sampling, ("Sampler",)),
+        (bots_worlds, game_worlds, ("complete_contract", "world")),
+        (bots_resample, game_resample, ("consistent_deals", "resample")),
+    ]
+    for old, new, names in pairs:
+        for name in names:
+            assert name in old.__all__ and name in new.__all__, (old.__name__, name)
+            assert getattr(old, name) is getattr(new, name), (old.__name__, name)
+    v = view(new_game("standard", seed=3), 0)
+    assert game_resample.resample(v, random.Random(8)) == resample(v, random.Random(8))

@@ -23,7 +23,7 @@ from moonrules.game.encoding import (  # noqa: E402
     encode_information_state,
     encode_observation,
 )
-from moonrules.openspiel import MoonrulesBot, standings_returns  # noqa: E402
+from moonrules.openspiel import MoonrulesBot, MoonState, standings_returns  # noqa: E402
 
 QUICK_PRESETS = ["standard", "partnership", "pagat", "no-double-blank", "partnership-forced"]
 PRESET_NAMES = sorted(PRESETS) if DEEP else QUICK_PRESETS
@@ -99,6 +99,32 @@ def test_tensors_and_strings_are_the_encodings() -> None:
             assert state.information_state_string(p).startswith(f"p{p} hand 1")
 
 
+@pytest.mark.parametrize(
+    "name", ["moonrules_hand(rules=partnership)", "moonrules_game(max_hands=2)"]
+)
+def test_the_states_own_answers_are_openspiels(name: str) -> None:
+    """The state answers ``legal_actions``, ``is_chance_node`` and the tensors itself, from
+    its engine: the same lists, float for float, as OpenSpiel's C++ asking the game (its
+    observers, ``_legal_actions``), for every player, the one to act by default."""
+    game = pyspiel.load_game(name)
+    for seed in range(2):
+        for state in _random_playthrough(game, seed):
+            assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+            assert state.legal_actions() == pyspiel.State.legal_actions(state)
+            for p in range(game.num_players()):
+                assert state.legal_actions(p) == pyspiel.State.legal_actions(state, p)
+                for mine, theirs in (
+                    (MoonState.observation_tensor, pyspiel.State.observation_tensor),
+                    (MoonState.information_state_tensor, pyspiel.State.information_state_tensor),
+                ):
+                    assert mine(state, p) == theirs(state, p)
+                    if p == state.current_player():
+                        assert mine(state) == theirs(state)
+            if state.is_chance_node() or state.is_terminal():
+                with pytest.raises(pyspiel.SpielError):
+                    state.observation_tensor()
+
+
 def test_the_whole_games_tensors_tell_the_hand_number() -> None:
     """The whole game ends after ``max_hands``: the same deal at hand 1 and at hand 4 (three
     thrown-in hands between them) are different information states, in the tensors as in
@@ -142,16 +168,28 @@ def test_the_whole_game_is_zero_sum_and_truncated_by_the_stated_rule() -> None:
 
 
 def test_serialization_and_clones_keep_the_state() -> None:
+    """A deserialized state and a clone equal the state; a clone holds its own engine: moving
+    it on leaves the state as it was."""
     game = pyspiel.load_game("moonrules_game(rules=partnership,max_hands=3)")
+    rng = random.Random(9)
     for state in _random_playthrough(game, 2)[::7]:
         copy = game.deserialize_state(state.serialize())
         assert str(copy) == str(state) and copy.history() == state.history()
         assert copy.position == state.position
+        before = (str(state), state.serialize(), state.legal_actions())
         clone = state.clone()
-        assert clone.position is state.position  # immutable: a clone copies no tile
-        if not state.is_chance_node() and not state.is_terminal():
+        assert clone.position is not state.position and clone.position == state.position
+        assert clone.serialize() == state.serialize()
+        if state.is_chance_node() or state.is_terminal():
+            assert clone.position.engine is state.position.engine  # it does not change
+        else:
+            assert clone.position.engine is not state.position.engine
             for p in range(4):
                 assert copy.information_state_string(p) == state.information_state_string(p)
+                assert clone.observation_tensor(p) == state.observation_tensor(p)
+        while not clone.is_terminal() and len(clone.history()) < len(state.history()) + 30:
+            clone.apply_action(rng.choice(clone.legal_actions()))
+        assert (str(state), state.serialize(), state.legal_actions()) == before
 
 
 @pytest.mark.parametrize("name", ["moonrules_hand", "moonrules_game(max_hands=3)"])

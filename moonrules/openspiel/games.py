@@ -1,25 +1,30 @@
-"""The OpenSpiel games ``moonrules_hand`` and ``moonrules_game``, on moonrules' public API.
+"""The OpenSpiel games ``moonrules_hand`` and ``moonrules_game``, on the engine.
 
 See :mod:`moonrules.openspiel` for what each game is; this module holds the
-implementation: the game, its states, and the observer that writes
-:mod:`moonrules.game.encoding`'s vectors into OpenSpiel's tensors.
+implementation: the game, its states (each holds an :class:`~moonrules.engine.Engine`,
+cloned with the state), and the observer that writes the engine's observation vectors
+(:mod:`moonrules.game.encoding`'s) into OpenSpiel's tensors. The reference
+:class:`~moonrules.game.state.GameState` is worked out only where it is needed: for the
+strings, ``moon_state`` and ``moon_view``, serialization and resampling.
 """
 
 from __future__ import annotations
 
+import copy
 import random
+from array import array
+from collections.abc import Sequence
 from typing import Any, Final
 
-import attrs
 import numpy as np
 import pyspiel
 
 from moonrules.bots.resample import resample
+from moonrules.engine import Engine
 from moonrules.game.deal import new_game, with_deal
 from moonrules.game.encoding import (
     ActionSpace,
     ObservationLayout,
-    legal_action_ids,
     state_string,
     view_string,
 )
@@ -136,8 +141,9 @@ class MoonGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=total,
             max_game_length=hand_length(self.rules) * self.max_hands,
         )
+        self.spec = Spec(self.rules, whole, self.max_hands)
         # the indices of the rule set's tiles, in tile order: the chance outcomes of a deal
-        self.tile_indices = tuple(t.index for t in self.rules.tile_set.tiles)
+        self.tile_indices = self.spec.tile_indices
         params["rules"] = params.get("rules", "standard")
         if whole:
             params["max_hands"] = self.max_hands
@@ -174,40 +180,200 @@ class MoonWholeGame(MoonGame):
         super().__init__(params, whole=True)
 
 
-@attrs.frozen(slots=True)
-class Position:
-    """Everything a :class:`MoonState` holds, as one immutable value (cloned by reference).
+class Spec:
+    """What every state of one game needs to know of it, shared by its states."""
 
-    ``state`` is the moonrules state (``None`` until the first hand is dealt);
-    ``dealt`` the tile indices dealt so far while a hand is being dealt, else ``None``;
-    ``finished`` the hands finished; ``shown``, once terminal, the state whose hand is
-    the last one played (what the final observations show); ``returns`` the returns.
+    __slots__ = ("max_hands", "players", "rules", "space", "tile_indices", "tiles", "whole")
+
+    def __init__(self, rules: RuleSet, whole: bool, max_hands: int) -> None:
+        self.rules = rules
+        self.whole = whole
+        self.max_hands = max_hands
+        self.players = rules.players
+        self.space = ActionSpace(rules)
+        # the indices of the rule set's tiles, in tile order: the chance outcomes of a deal
+        self.tile_indices = tuple(t.index for t in rules.tile_set.tiles)
+        self.tiles = len(self.tile_indices)
+
+
+class Anchor:
+    """The reference :class:`~moonrules.game.state.GameState` where a position's moves start,
+    for :meth:`Position.__getstate__`: a state given (the first deal, a resampled state), or
+    the state after ``moves`` from an earlier anchor, dealt ``deal`` (the next hand). It is
+    worked out by :func:`~moonrules.game.play.apply` when first asked for, then kept."""
+
+    __slots__ = ("deal", "moves", "previous", "state")
+
+    def __init__(
+        self,
+        state: GameState | None,
+        previous: Anchor | None = None,
+        moves: tuple[int, ...] = (),
+        deal: Deal | None = None,
+    ) -> None:
+        self.state = state
+        self.previous = previous
+        self.moves = moves
+        self.deal = deal
+
+    def start(self, space: ActionSpace) -> GameState:
+        """The reference state at this anchor."""
+        state = self.state
+        if state is None:
+            assert self.previous is not None and self.deal is not None
+            state = with_deal(self.previous.after(space, self.moves), self.deal)
+            self.state = state
+        return state
+
+    def after(self, space: ActionSpace, moves: Sequence[int]) -> GameState:
+        """The reference state after ``moves`` (action ids) from this anchor."""
+        state = self.start(space)
+        for m in moves:
+            state = apply(state, space.action_of(m))
+        return state
+
+
+class Position:
+    """Everything a :class:`MoonState` holds: an :class:`~moonrules.engine.Engine` and what
+    OpenSpiel adds to it (the tiles dealt so far, the hands finished, the returns).
+
+    ``engine`` is the game (``None`` until the first hand is dealt; while a later hand is
+    dealt, the engine whose last hand is over); ``dealt`` the tile indices dealt so far
+    while a hand is being dealt, else ``None``; ``finished`` the hands finished;
+    ``returns`` the returns once terminal. The position changes in place as the state moves
+    on; a clone (``copy.deepcopy``, as OpenSpiel clones a Python state) clones the engine.
+
+    Pickled (OpenSpiel's ``serialize``), a position is the values ``state`` (the reference
+    :class:`~moonrules.game.state.GameState`, ``None`` before the first deal), ``dealt``,
+    ``finished``, ``shown`` (once terminal, the state whose hand is the last one played) and
+    ``returns``, the reference states worked out by :func:`~moonrules.game.play.apply` from
+    the hand's deal and moves (see :class:`Anchor`).
     """
 
-    state: GameState | None
-    dealt: tuple[int, ...] | None = ()
-    finished: int = 0
-    shown: GameState | None = None
-    returns: tuple[float, ...] | None = None
+    __slots__ = (
+        "_shown",
+        "_state",
+        "anchor",
+        "dealt",
+        "engine",
+        "finished",
+        "moves",
+        "number",
+        "returns",
+        "spec",
+        "start",
+    )
+
+    def __init__(self, spec: Spec | None) -> None:
+        self.spec = spec
+        self.engine: Engine | None = None
+        self.dealt: tuple[int, ...] | None = ()
+        self.finished = 0
+        self.returns: tuple[float, ...] | None = None
+        self.number = 0
+        """The hand number of the engine's hand in progress."""
+        self.start: tuple[int, ...] = ()
+        """The scores when the hand in progress was dealt."""
+        self.anchor: Anchor | None = None
+        self.moves: list[int] = []
+        """The action ids taken since ``anchor``."""
+        self._state: GameState | None = None
+        self._shown: GameState | None = None
+
+    # -- the reference states ---------------------------------------------------
+
+    @property
+    def state(self) -> GameState | None:
+        """The reference state (``None`` before the first hand is dealt), worked out from
+        the engine when first asked for after a move."""
+        state = self._state
+        if state is None and self.engine is not None:
+            state = self._state = self.engine.to_state()
+        return state
+
+    @property
+    def shown(self) -> GameState | None:
+        """Once terminal, the state whose hand is the last one played (what the final
+        observations show); else ``None``."""
+        if self.returns is None:
+            return None
+        shown = self._shown
+        if shown is None:
+            state = self.state
+            assert state is not None
+            shown = self._shown = _shown(state)
+        return shown
+
+    # -- copying and pickling ---------------------------------------------------------
 
     def __deepcopy__(self, memo: dict[int, object]) -> Position:
-        return self  # immutable: OpenSpiel's clone copies the reference
+        c = Position.__new__(Position)
+        c.spec = self.spec
+        live = self.dealt is None and self.returns is None
+        # only a position in play changes its engine and its moves in place
+        c.engine = self.engine.clone() if live and self.engine is not None else self.engine
+        c.moves = list(self.moves) if live else self.moves
+        c.dealt = self.dealt
+        c.finished = self.finished
+        c.returns = self.returns
+        c.number = self.number
+        c.start = self.start
+        c.anchor = self.anchor
+        c._state = self._state
+        c._shown = self._shown
+        return c
+
+    def __getstate__(self) -> dict[str, object]:
+        state: GameState | None = None
+        shown: GameState | None = None
+        if self.anchor is not None:
+            assert self.spec is not None
+            state = self.anchor.after(self.spec.space, self.moves)
+            if self.returns is not None:
+                shown = _shown(state)
+        return {
+            "state": state,
+            "dealt": self.dealt,
+            "finished": self.finished,
+            "shown": shown,
+            "returns": self.returns,
+        }
+
+    def __setstate__(self, values: dict[str, Any]) -> None:
+        Position.__init__(self, None)
+        state: GameState | None = values["state"]
+        self.dealt = values["dealt"]
+        self.finished = values["finished"]
+        self.returns = values["returns"]
+        if state is not None:
+            self.anchor = Anchor(state)
+            self.engine = Engine.from_state(state)
+            self.number = state.hand_number
+            self.start = state.scores
+            self._state = state
+            self._shown = values["shown"]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        mine = (self.state, self.dealt, self.finished, self.shown, self.returns)
+        return mine == (other.state, other.dealt, other.finished, other.shown, other.returns)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _shown(state: GameState) -> GameState:
+    """The state whose hand is the last one played, from the state after it."""
+    return state if state.is_over else make_state(state.game, state.history[-1])
 
 
 _UNDEALT: Final = Position(None)
-"""The position before the first tile is dealt, shared by every new state (a position is
-immutable). OpenSpiel makes a new state each time it is asked for a tensor, to learn the
-tensor's size, so a new state is kept cheap."""
+"""The position before the first tile is dealt, shared by every new state until its first
+chance outcome (OpenSpiel makes a new state each time it clones one, and each time it is
+asked for a tensor's size, so a new state is kept cheap)."""
 
-
-def _with_state(p: Position, state: GameState) -> Position:
-    """``p`` with the moonrules state ``state`` (``attrs.evolve(p, state=state)``, quicker)."""
-    return Position(state, p.dealt, p.finished, p.shown, p.returns)
-
-
-def _with_dealt(p: Position, dealt: tuple[int, ...] | None) -> Position:
-    """``p`` with the tiles dealt ``dealt`` (``attrs.evolve(p, dealt=dealt)``, quicker)."""
-    return Position(p.state, dealt, p.finished, p.shown, p.returns)
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 
 
 class MoonState(pyspiel.State):  # type: ignore[misc]
@@ -215,8 +381,9 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
 
     Chance deals the tiles one at a time (an outcome is a tile index): seat 0's seven
     tiles first, then seat 1's, …, then the widow. The players' actions are the ids of
-    :class:`~moonrules.game.encoding.ActionSpace`. :attr:`position` holds the
-    moonrules :class:`~moonrules.game.state.GameState`.
+    :class:`~moonrules.game.encoding.ActionSpace`. :attr:`position` holds the game as an
+    :class:`~moonrules.engine.Engine`; :attr:`moon_state` is its reference
+    :class:`~moonrules.game.state.GameState`, worked out when asked for.
     """
 
     def __init__(self, game: MoonGame) -> None:
@@ -230,6 +397,14 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
         game: MoonGame = self.get_game()
         return game
 
+    def _spec(self, p: Position) -> Spec:
+        spec = p.spec
+        if spec is None:  # an unpickled position: its game tells
+            spec = self._game.spec
+            if p is not _UNDEALT:
+                p.spec = spec
+        return spec
+
     @property
     def moon_state(self) -> GameState | None:
         """The moonrules state (``None`` before the first hand is dealt)."""
@@ -238,89 +413,126 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
     def moon_view(self, player: int) -> PlayerView | None:
         """What ``player`` sees (``None`` while the first hand is being dealt)."""
         p = self.position
-        if p.shown is not None:
-            return view(p.shown, player)
-        if p.state is None or p.dealt is not None:
+        if p.returns is not None:
+            shown = p.shown
+            assert shown is not None
+            return view(shown, player)
+        if p.engine is None or p.dealt is not None:
             return None
-        return view(p.state, player)
+        state = p.state
+        assert state is not None
+        return view(state, player)
 
     def current_player(self) -> int:
         p = self.position
         if p.returns is not None:
-            player = int(pyspiel.PlayerId.TERMINAL)
-        elif p.dealt is not None:
-            player = int(pyspiel.PlayerId.CHANCE)
-        else:
-            assert p.state is not None and p.state.to_act is not None
-            player = p.state.to_act
-        return player
+            return _TERMINAL
+        if p.dealt is not None:
+            return _CHANCE
+        assert p.engine is not None
+        return p.engine.seat_to_act()
 
     def is_terminal(self) -> bool:
         return self.position.returns is not None
 
+    def is_chance_node(self) -> bool:
+        return self.position.dealt is not None
+
     def returns(self) -> list[float]:
-        r = self.position.returns
-        return list(r) if r is not None else [0.0] * self._game.rules.players
+        p = self.position
+        r = p.returns
+        return list(r) if r is not None else [0.0] * self._spec(p).players
 
     def _legal_actions(self, player: int) -> list[int]:
-        state = self.position.state
-        assert state is not None
-        return list(legal_action_ids(state))
+        engine = self.position.engine
+        assert engine is not None
+        return engine.legal_ids()
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions (OpenSpiel's ``legal_actions``, answered here without the
+        round trip through OpenSpiel's C++ for a player to act)."""
+        p = self.position
+        engine = p.engine
+        if (
+            p.dealt is None
+            and p.returns is None
+            and engine is not None
+            and (player is None or player == engine.seat_to_act())
+        ):
+            return engine.legal_ids()
+        if player is None:
+            return list(pyspiel.State.legal_actions(self))
+        return list(pyspiel.State.legal_actions(self, player))
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """OpenSpiel's ``observation_tensor`` (the default observer's), written from the
+        engine for a player's turn without the round trip through OpenSpiel's C++."""
+        return self._tensor(player, False)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """OpenSpiel's ``information_state_tensor``, as :meth:`observation_tensor`."""
+        return self._tensor(player, True)
+
+    def _tensor(self, player: int | None, history: bool) -> list[float]:
+        p = self.position
+        engine = p.engine
+        if p.dealt is None and p.returns is None and engine is not None:
+            spec = self._spec(p)
+            if player is None:
+                player = engine.seat_to_act()
+            if type(player) is int and 0 <= player < spec.players:
+                out = engine.observe(player, history)
+                if spec.whole:
+                    out.append(p.finished / spec.max_hands)
+                return array("f", out).tolist()  # OpenSpiel's tensors hold 4-byte floats
+        base = (
+            pyspiel.State.information_state_tensor if history else pyspiel.State.observation_tensor
+        )
+        return list(base(self) if player is None else base(self, player))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        dealt = self.position.dealt
+        p = self.position
+        dealt = p.dealt
         assert dealt is not None
+        spec = self._spec(p)
+        if not dealt:
+            q = 1.0 / spec.tiles
+            return [(i, q) for i in spec.tile_indices]
         taken = set(dealt)
-        left = [i for i in self._game.tile_indices if i not in taken]
-        p = 1.0 / len(left)
-        return [(i, p) for i in left]
+        left = [i for i in spec.tile_indices if i not in taken]
+        q = 1.0 / len(left)
+        return [(i, q) for i in left]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal {TILES[action]}"
-        return str(self._game.space.action_of(action))
+        return str(self._spec(self.position).space.action_of(action))
 
     def __str__(self) -> str:
         p = self.position
         if p.dealt is not None:
             dealt = " ".join(str(TILES[i]) for i in p.dealt)
             return f"dealing hand {p.finished + 1}: {dealt}"
-        assert p.state is not None
-        return state_string(p.shown or p.state)
+        shown = p.shown or p.state
+        assert shown is not None
+        return state_string(shown)
 
     # -- moving on -------------------------------------------------------------
 
     def _apply_action(self, action: int) -> None:
         p = self.position
-        game = self._game
         if p.dealt is not None:
-            self.position = _dealt(game.rules, p, action)
+            if p is _UNDEALT:
+                p = self.position = Position(self._game.spec)
+            _deal(self._spec(p), p, action)
             return
-        assert p.state is not None
-        before = p.state
-        after = apply(before, game.space.action_of(action))
-        if after.game is before.game:  # the hand goes on
-            self.position = _with_state(p, after)
-            return
-        finished = p.finished + 1
-        done = after.hand if after.is_over else after.history[-1]
-        shown = after if after.is_over else make_state(after.game, done)
-        rules = game.rules
-        if not game.whole:
-            deltas = done.deltas or (0,) * rules.sides
-            returns = tuple(float(deltas[rules.side_of(s)]) for s in range(rules.players))
-            self.position = Position(after, None, finished, shown, returns)
-        elif after.is_over:
-            assert after.winner is not None
-            winners = tuple(1 if s == after.winner else 0 for s in range(rules.sides))
-            self.position = Position(
-                after, None, finished, shown, standings_returns(rules, winners)
-            )
-        elif finished >= game.max_hands:
-            returns = standings_returns(rules, after.scores)
-            self.position = Position(after, None, finished, shown, returns)
-        else:
-            self.position = Position(after, (), finished)
+        engine = p.engine
+        assert engine is not None
+        engine.step(action)
+        p.moves.append(action)
+        p._state = None
+        if engine.hand_number != p.number or engine.is_over:
+            _hand_over(self._spec(p), p, engine)
 
     # -- resampling ------------------------------------------------------------
 
@@ -338,41 +550,70 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
             rng = random.Random(int(float(probability_sampler()) * 2**53))
         out = self._game.new_initial_state()
         p = self.position
-        if p.returns is not None:
-            out.position = p
-        elif p.dealt is not None:
-            out.position = attrs.evolve(p, dealt=_redeal(self._game.rules, p.dealt, player_id, rng))
-        else:
-            assert p.state is not None
-            guess = resample(view(p.state, player_id), rng)
-            out.position = attrs.evolve(p, state=guess)
+        q = copy.deepcopy(p)
+        if p.returns is None and p.dealt is not None:
+            q.dealt = _redeal(self._spec(p), p.dealt, player_id, rng)
+        elif p.returns is None:
+            state = p.state
+            assert state is not None
+            guess = resample(view(state, player_id), rng)
+            q.engine = Engine.from_state(guess)
+            q.anchor = Anchor(guess)
+            q.moves = []
+            q._state = guess
+        out.position = q
         return out
 
 
-def _dealt(rules: RuleSet, p: Position, tile: int) -> Position:
+def _deal(spec: Spec, p: Position, tile: int) -> None:
     """``p`` after chance deals tile index ``tile``; the hand starts once all are dealt."""
     assert p.dealt is not None
     dealt = (*p.dealt, tile)
-    if len(dealt) < len(rules.tile_set.tiles):
-        return _with_dealt(p, dealt)
+    if len(dealt) < spec.tiles:
+        p.dealt = dealt
+        return
+    rules = spec.rules
     hands = [
         tuple(TILES[i] for i in sorted(dealt[7 * s : 7 * s + 7])) for s in range(rules.players)
     ]
     deal = Deal(tuple(hands), TILES[dealt[-1]] if rules.has_widow else None)
-    if p.state is None:
+    if p.engine is None:
         state = new_game(rules, 0, first_bidder=0, deal=deal)
+        p.anchor = Anchor(state)
     else:
-        state = with_deal(p.state, deal)
-    return attrs.evolve(p, state=state, dealt=None)
+        state = with_deal(p.engine.to_state(), deal)
+        p.anchor = Anchor(None, p.anchor, tuple(p.moves), deal)
+    p.engine = Engine.from_state(state)
+    p.moves = []
+    p.dealt = None
+    p.number = state.hand_number
+    p.start = state.scores
+    p._state = state
 
 
-def _redeal(
-    rules: RuleSet, dealt: tuple[int, ...], player: int, rng: random.Random
-) -> tuple[int, ...]:
+def _hand_over(spec: Spec, p: Position, engine: Engine) -> None:
+    """``p`` once its engine's hand is over: the returns if the game ends, else the next
+    hand is to be dealt."""
+    p.finished += 1
+    rules = spec.rules
+    if not spec.whole:
+        deltas = [a - b for a, b in zip(engine.scores, p.start, strict=True)]
+        p.returns = tuple(float(deltas[rules.side_of(s)]) for s in range(rules.players))
+    elif engine.is_over:
+        won = engine.winner
+        winners = tuple(1 if s == won else 0 for s in range(rules.sides))
+        p.returns = standings_returns(rules, winners)
+    elif p.finished >= spec.max_hands:
+        p.returns = standings_returns(rules, engine.scores)
+    else:
+        p.dealt = ()
+
+
+def _redeal(spec: Spec, dealt: tuple[int, ...], player: int, rng: random.Random) -> tuple[int, ...]:
     """The tiles dealt so far, with those not dealt to ``player`` drawn again at random."""
     mine = range(7 * player, 7 * player + 7)
     own = {dealt[k] for k in mine if k < len(dealt)}
-    pool = [t.index for t in rules.tile_set.tiles if t.index not in own]
+    pool = [i for i in spec.tile_indices if i not in own]
     rng.shuffle(pool)
     it = iter(pool)
     return tuple(dealt[k] if k in mine else next(it) for k in range(len(dealt)))
@@ -415,6 +656,8 @@ class MoonObserver:
         }
         if max_hands is not None:
             self.dict["hands"] = self.tensor[size : size + 1]
+        self._size = size
+        self._view = self.tensor.data  # written from an array of 4-byte floats
         # While a hand is dealt (see _dealing). By tile index: the float of ``hand`` that
         # marks the tile. By player, then by side: the float of ``scores`` holding that side's
         # score, counted from the player's side. OpenSpiel also asks for player -1 (its
@@ -429,27 +672,31 @@ class MoonObserver:
         )
 
     def set_from(self, state: MoonState, player: int) -> None:
-        v = state.moon_view(player)
-        if v is None:
-            self.tensor.fill(0.0)
-            self._dealing(state, player)
-        else:
-            self.tensor[: self.layout.size] = self.layout.encode(v)
-        if self.max_hands is not None:
-            self.tensor[-1] = state.position.finished / self.max_hands
-
-    def _dealing(self, state: MoonState, player: int) -> None:
-        """The player's tiles dealt so far and the scores, into the zeroed tensor."""
         p = state.position
+        engine = p.engine
+        if p.dealt is None and p.returns is None and engine is not None:
+            self._view[: self._size] = array("f", engine.observe(player, self.history))
+        elif p.returns is not None:
+            shown = p.shown
+            assert shown is not None
+            self.tensor[: self.layout.size] = self.layout.encode(view(shown, player))
+        else:
+            self.tensor.fill(0.0)
+            self._dealing(p, player)
+        if self.max_hands is not None:
+            self.tensor[-1] = p.finished / self.max_hands
+
+    def _dealing(self, p: Position, player: int) -> None:
+        """The player's tiles dealt so far and the scores, into the zeroed tensor."""
         assert p.dealt is not None
         tensor = self.tensor
         dealt_at = self._dealt_at
         for i in p.dealt[7 * player : 7 * player + 7]:
             tensor[dealt_at[i]] = 1.0
-        if p.state is None:  # the first hand is being dealt: every score is 0, as zeroed
+        if p.engine is None:  # the first hand is being dealt: every score is 0, as zeroed
             return
         target = self.layout.rules.target
-        for at, score in zip(self._scores_at[player], p.state.scores, strict=True):
+        for at, score in zip(self._scores_at[player], p.engine.scores, strict=True):
             tensor[at] = max(-target, min(target, score)) / target
 
     def string_from(self, state: MoonState, player: int) -> str:
@@ -458,7 +705,7 @@ class MoonObserver:
         if v is None:
             assert p.dealt is not None
             own = " ".join(str(TILES[i]) for i in sorted(p.dealt[7 * player : 7 * player + 7]))
-            scores = p.state.scores if p.state is not None else ()
+            scores = p.engine.scores if p.engine is not None else ()
             return f"p{player} dealing hand {p.finished + 1} scores {list(scores)} tiles {own}"
         return view_string(v, history=self.history)
 

@@ -38,6 +38,7 @@ SPEC_FILES = ("protocol.md", "schema/*.json", "vectors/*.jsonl")
 COMPILED_FILES = {
     "moonrules/kernel/masks" + SUFFIX,
     "moonrules/analysis/search" + SUFFIX,
+    "moonrules/game/shuffle" + SUFFIX,
     "moonrules/engine/tables" + SUFFIX,
     "moonrules/engine/core" + SUFFIX,
     "moonrules/kernel/native__mypyc" + SUFFIX,

@@ -5,7 +5,7 @@ object made of plain integers and lists of them (hand masks, the trick, the auct
 the scores), stepped by the ids of :class:`~moonrules.game.encoding.ActionSpace` and taken
 back by :meth:`Engine.undo`. Every per-step rule is a look-up in the tables of
 :mod:`moonrules.engine.tables`, computed from the rulebook; the per-hand events call the
-rulebook: the deal is :func:`~moonrules.game.deal.shuffled` (DEAL-1), the score
+rulebook: the deal is :func:`~moonrules.game.shuffle.shuffled` (DEAL-1), the score
 :func:`~moonrules.rules.scoring.score_hand` (memoised) and the game's end
 :func:`~moonrules.rules.scoring.decided_winner`. An illegal id is refused by the reference
 itself: the engine's state is turned into a :class:`~moonrules.game.state.GameState` and
@@ -22,11 +22,12 @@ from typing import Final
 
 from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP, Tables, tables_for
 from moonrules.game.actions import Phase
-from moonrules.game.deal import new_game, shuffled
+from moonrules.game.deal import new_game
 from moonrules.game.encoding import ActionSpace, _tables, _whole_number
 from moonrules.game.encoding import _SeatTables as SeatTables
 from moonrules.game.encoding import _Tables as EncoderTables
 from moonrules.game.play import apply
+from moonrules.game.shuffle import dealt_masks
 from moonrules.game.state import (
     GameState,
     Hand,
@@ -602,16 +603,10 @@ class Engine:
         self.due = False
         h = self.h
         t = self.t
-        pool = shuffled(t.rules, self.seed, h.number)
-        deal = [0] * t.players
-        for s in range(t.players):
-            m = 0
-            for i in pool[7 * s : 7 * s + 7]:
-                m |= 1 << i
-            deal[s] = m
+        deal, widow = dealt_masks(t.rules, self.seed, h.number)
         h.deal = deal
         h.hands = list(deal)
-        h.widow = pool[len(pool) - 1] if t.has_widow else -1
+        h.widow = widow
 
     def _refuse(self, action_id: int) -> None:
         """Raise what the reference raises for this action id here."""

@@ -11,6 +11,7 @@ import random
 from typing import Final
 
 from moonrules.game.actions import Phase
+from moonrules.game.shuffle import dealt_masks, shuffled
 from moonrules.game.state import (
     Deal,
     GameState,
@@ -23,7 +24,7 @@ from moonrules.game.state import (
 )
 from moonrules.rules.errors import ArgumentError, IllegalDeal, OutOfTurn, shown, wrong_type
 from moonrules.rules.ruleset import RuleSet, as_rules
-from moonrules.rules.tiles import TILES, Tile, TileSet, mask_of
+from moonrules.rules.tiles import TILES, Tile, mask_of
 
 
 def _check_types(rules: RuleSet, deal: Deal) -> None:
@@ -132,42 +133,10 @@ def seeded_deal(rules: RuleSet, seed: int, hand_number: int) -> Deal:
     return Deal(hands, widow)
 
 
-_DRAW_BITS: Final = tuple((i, (i + 1).bit_length()) for i in range(27, 0, -1))
-"""(position, bits to draw for a number below position + 1), last position first."""
-
-
-_SHUFFLE_PLAN: Final = {
-    ts: (tuple(t._index for t in ts.tiles), _DRAW_BITS[28 - len(ts.tiles) :]) for ts in TileSet
-}
-"""Per tile set: its tile indices in tile order, and the draws that shuffle them."""
-
-
-def shuffled(rules: RuleSet, seed: int, hand_number: int) -> list[int]:
-    """The tile indices of the rule set, shuffled for hand ``hand_number`` of game ``seed``.
-
-    The shuffle of ``random.shuffle`` in CPython 3.11-3.13, written out so that
-    a change there cannot change the deals: from the last position down, swap
-    with a position below it drawn by rejection from ``getrandbits``.
-    """
-    indices, draws = _SHUFFLE_PLAN[rules.tile_set]
-    pool = list(indices)
-    bits = random.Random(f"moonrules/deal/{seed}/{hand_number}").getrandbits
-    for i, k in draws:
-        j = bits(k)
-        while j > i:
-            j = bits(k)
-        pool[i], pool[j] = pool[j], pool[i]
-    return pool
-
-
 def _seeded_hand(rules: RuleSet, seed: int, number: int, first_bidder: int) -> Hand:
     """The hand :func:`seeded_deal` deals, built straight from tile indices."""
-    pool = shuffled(rules, seed, number)
-    masks = tuple(sum(map(_BIT_OF, pool[k : k + 7])) for k in range(0, 7 * rules.players, 7))
-    return _dealt(rules, number, first_bidder, masks, pool[-1] if rules.has_widow else -1)
-
-
-_BIT_OF: Final = tuple(1 << i for i in range(28)).__getitem__
+    masks, widow = dealt_masks(rules, seed, number)
+    return _dealt(rules, number, first_bidder, tuple(masks), widow)
 
 
 def _new_hand(rules: RuleSet, number: int, first_bidder: int, deal: Deal) -> Hand:

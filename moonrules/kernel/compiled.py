@@ -33,13 +33,15 @@ from typing import Final
 
 COMPILED_MODULES: Final = (
     "moonrules.kernel.masks",
+    "moonrules.game.shuffle",
     "moonrules.analysis.search",
     "moonrules.engine.tables",
     "moonrules.engine.core",
 )
 """The modules an install may compile: the legal-play masks and the solver's search,
-the library's hot loop (about three times as fast compiled), and the fast engine
-(:class:`moonrules.engine.Engine`) with its tables."""
+the library's hot loop (about three times as fast compiled), DEAL-1's shuffle, and the fast
+engine (``moonrules.engine.Engine``) with its tables. In this order: the source form of each
+is loaded before any module of the package imports the next."""
 
 GROUP: Final = "moonrules.kernel.native"
 """The name mypyc gives the modules compiled together (``setup.py``): their code is one

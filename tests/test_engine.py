@@ -35,6 +35,7 @@ from hypothesis.stateful import (
 
 import moonrules
 from moonrules import GameState, Phase, apply, legal_actions, new_game, view
+from moonrules.bots.resample import resample
 from moonrules.game.encoding import (
     ActionSpace,
     encode_information_state,
@@ -432,3 +433,20 @@ def test_the_playout_generator_is_as_documented(core: ModuleType) -> None:
         for _ in range(50):
             x, y = core.next_state(x), next_state(x)
             assert x == y and 0 < x < 2**32
+
+
+def test_resample_draws_what_the_bots_resampler_draws(core: ModuleType) -> None:
+    """``Engine.resample`` is ``moonrules.bots.resample.resample`` of the seat's view."""
+    rng = random.Random(8)
+    state = new_game("standard", seed=8)
+    for _ in range(14):
+        state = apply(state, rng.choice(legal_actions(state)))
+    engine = core.Engine.from_state(state)
+    for seat in range(3):
+        drawn = engine.resample(seat, random.Random(seat))
+        expected = resample(view(state, seat), random.Random(seat))
+        assert_same(drawn, expected)
+        assert view(drawn.to_state(), seat) == view(state, seat)
+    assert engine.to_state() == state
+    with pytest.raises(TypeError, match="seat: expected a seat number"):
+        engine.resample("1", rng)

@@ -18,6 +18,7 @@ compiled form. With ``MOONRULES_COMPILE=1`` this module is compiled by mypyc.
 
 from __future__ import annotations
 
+import random
 from typing import Final
 
 from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP, Tables, tables_for
@@ -27,6 +28,7 @@ from moonrules.game.encoding import ActionSpace, _tables, _whole_number
 from moonrules.game.encoding import _SeatTables as SeatTables
 from moonrules.game.encoding import _Tables as EncoderTables
 from moonrules.game.play import apply
+from moonrules.game.resample import resample
 from moonrules.game.shuffle import dealt_masks
 from moonrules.game.state import (
     GameState,
@@ -37,6 +39,7 @@ from moonrules.game.state import (
     make_state,
     make_trick,
 )
+from moonrules.game.views import view
 from moonrules.rules.errors import ArgumentError, IllegalAction, shown, wrong_type
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.scoring import decided_winner
@@ -679,6 +682,17 @@ class Engine:
         else:
             h.in_trick -= 1
         h.hands[(h.leader + h.in_trick) % n] |= 1 << tile
+
+    # -- worlds ---------------------------------------------------------------
+
+    def resample(self, seat: int, rng: random.Random) -> Engine:
+        """An engine at a state ``seat`` cannot tell from this one, drawn uniformly with
+        ``rng``: :func:`moonrules.game.resample.resample` (``moonrules.bots.resample``) of
+        the seat's view, read into an engine. The earlier hands and the undo log are not
+        carried over (the draw knows only the view)."""
+        if type(seat) is not int:
+            raise wrong_type("seat", "a seat number", seat)
+        return Engine.from_state(resample(view(self.to_state(), seat), rng))
 
     # -- random play ----------------------------------------------------------
 

@@ -2,7 +2,7 @@
 
 :class:`Engine` plays the same game as :func:`~moonrules.game.play.apply`, as a mutable
 object made of plain integers and lists of them (hand masks, the trick, the auction's node,
-the scores), stepped by the ids of :class:`~moonrules.game.encoding.ActionSpace` and taken
+the scores), stepped by the ids of ``moonrules.ActionSpace`` and taken
 back by :meth:`Engine.undo`. Every per-step rule is a look-up in the tables of
 :mod:`moonrules.engine.tables`, computed from the rulebook; the per-hand events call the
 rulebook: the deal is :func:`~moonrules.game.shuffle.shuffled` (DEAL-1), the score
@@ -161,7 +161,7 @@ class Engine:
     ``Engine(rules, seed, first_bidder)`` deals what ``new_game(rules, seed=seed,
     first_bidder=first_bidder)`` deals; :meth:`from_state` and :meth:`to_state` convert
     from and to the reference :class:`~moonrules.game.state.GameState`. Action ids are those
-    of :class:`~moonrules.game.encoding.ActionSpace`.
+    of ``moonrules.ActionSpace``.
     """
 
     t: Tables

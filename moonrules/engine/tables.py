@@ -1,7 +1,7 @@
 """The engine's tables for one rule set, computed from the rulebook and the kernel.
 
 :class:`Tables` holds, as flat lists of plain integers, everything the engine reads on a
-step: the numbering of the actions (:class:`~moonrules.game.encoding.ActionSpace`), the
+step: the numbering of the actions (``moonrules.ActionSpace``), the
 kernel's follow, trump and strength tables (:mod:`moonrules.kernel.tables`, themselves
 computed from :mod:`moonrules.rules.suits` and :mod:`moonrules.rules.tricks`), and the
 auction as a tree of every sequence of calls the rulebook allows (each node's legal calls

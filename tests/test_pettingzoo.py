@@ -137,3 +137,33 @@ def test_bad_arguments_name_the_parameter() -> None:
     illegal = int(np.flatnonzero(wrapped.observe(agent)["action_mask"] == 0)[0])
     wrapped.step(illegal)  # PettingZoo's wrapper ends the episode, the culprit scores -1
     assert wrapped.rewards[agent] == -1 and all(wrapped.terminations.values())
+
+
+def test_the_wrappers_are_pettingzoos_and_behave_as_theirs() -> None:
+    """``env()`` wraps in PettingZoo's three wrappers (subclassed to read the env's state
+    straight from the env): the order is enforced, the bounds asserted, the name kept."""
+    from pettingzoo.utils import wrappers
+
+    e = env()
+    assert isinstance(e, wrappers.OrderEnforcingWrapper)
+    assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(e.env.env, wrappers.TerminateIllegalWrapper)
+    assert isinstance(e.unwrapped, raw_env) and str(e) == "moonrules_v0"
+    for name in ("agent_selection", "terminations", "truncations", "rewards", "infos"):
+        with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
+            getattr(e, name)
+    e.reset(seed=2)
+    raw = e.unwrapped
+    for w in (e, e.env, e.env.env):
+        assert w.agent_selection == raw.agent_selection and w.agents == raw.agents
+        assert (
+            w.terminations is raw.terminations and w._cumulative_rewards is raw._cumulative_rewards
+        )
+    size = raw.space.size
+    for bad in (size, -1, 2.0):
+        with pytest.raises(AssertionError, match="action is not in action space"):
+            e.step(bad)
+    legal = np.flatnonzero(e.observe(e.agent_selection)["action_mask"])
+    before = e.agent_selection
+    e.step(legal[0])  # a numpy integer is an action too
+    assert e.agent_selection != before and raw.state.hand.calls

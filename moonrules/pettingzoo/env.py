@@ -1,11 +1,17 @@
 """The PettingZoo AEC environment of Moon: one hand or a whole game, seats as agents.
 
-See :mod:`moonrules.pettingzoo`; this module holds :class:`raw_env` and :func:`env`.
+See :mod:`moonrules.pettingzoo`; this module holds :class:`raw_env` and :func:`env`. The
+game is an :class:`~moonrules.engine.Engine`, stepped by the agents' action ids; the
+observations and the action masks come from it, and its reference
+:class:`~moonrules.game.state.GameState` is worked out only when asked for (``state``,
+``render``, the observations of a finished hand).
 """
 
 from __future__ import annotations
 
 import random
+from array import array
+from operator import attrgetter
 from typing import Any, Final
 
 import numpy as np
@@ -14,15 +20,14 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from moonrules.game.deal import new_game
+from moonrules.engine import Engine
 from moonrules.game.encoding import (
     ActionSpace,
     ObservationLayout,
     legal_action_ids,
     state_string,
 )
-from moonrules.game.play import apply
-from moonrules.game.state import GameState
+from moonrules.game.state import GameState, make_state
 from moonrules.game.views import view
 from moonrules.rules.errors import wrong_type
 from moonrules.rules.ruleset import RuleSet, rules_by_name
@@ -51,6 +56,11 @@ def _standings(rules: RuleSet, scores: tuple[int, ...]) -> list[float]:
     win = (sides - w) / (w * (sides - 1))
     lose = -1 / (sides - 1)
     return [win if scores[rules.side_of(p)] == top else lose for p in range(rules.players)]
+
+
+def _finished(state: GameState) -> GameState:
+    """The hand just finished, from the state after it (the next hand dealt)."""
+    return make_state(state.game, state.history[-1])
 
 
 class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignore[misc]
@@ -123,10 +133,28 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
         )
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
+        self._history = history
+        self._size = self.layout.size
+        self._actions = self.space.size
+        self._seats = {a: k for k, a in enumerate(self.possible_agents)}
         self._rng = random.Random()
-        self.state: GameState = new_game(self.rules, self._rng.getrandbits(63))
-        self._shown: GameState = self.state
+        self.engine = Engine(self.rules, self._rng.getrandbits(63))
+        """The game, stepped by the agents' actions."""
+        self._start: tuple[int, ...] = self.engine.scores
+        self._number = self.engine.hand_number
+        self._state: GameState | None = None
+        self._shown: GameState | None = None
+        """The finished hand the observations show once the episode is over (``None``
+        while they show the engine's position)."""
         self.hands_played = 0
+
+    @property
+    def state(self) -> GameState:
+        """The reference :class:`~moonrules.game.state.GameState` of the game."""
+        state = self._state
+        if state is None:
+            state = self._state = self.engine.to_state()
+        return state
 
     # -- PettingZoo's interface -------------------------------------------------
 
@@ -137,21 +165,29 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
         return self.action_spaces[agent]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
-        v = view(self._shown, seat)
-        mask = np.zeros(self.space.size, np.int8)
+        seat = self._seats[agent]
+        shown = self._shown
+        mask = bytearray(self._actions)
         if agent == self.agent_selection and not self.terminations.get(agent, True):
-            for i in legal_action_ids(self._shown):  # a few ids: quicker one by one
+            for i in self.engine.legal_ids() if shown is None else legal_action_ids(shown):
                 mask[i] = 1
-        size = self.layout.size
-        observation = np.fromiter(self.layout.encode(v), np.float32, size)
-        return {"observation": observation, "action_mask": mask}
+        if shown is None:
+            values = array("f", self.engine.observe(seat, self._history))
+        else:
+            values = array("f", self.layout.encode(view(shown, seat)))
+        return {
+            "observation": np.frombuffer(values, np.float32),
+            "action_mask": np.frombuffer(mask, np.int8),
+        }
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = random.Random(seed)
-        self.state = new_game(self.rules, self._rng.getrandbits(63))
-        self._shown = self.state
+        self.engine = Engine(self.rules, self._rng.getrandbits(63))
+        self._start = self.engine.scores
+        self._number = self.engine.hand_number
+        self._state = None
+        self._shown = None
         self.hands_played = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -159,7 +195,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self._agent_of(self.state)
+        self.agent_selection = self.possible_agents[self.engine.seat_to_act()]
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -168,37 +204,42 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
             return
         if action is None:
             raise ValueError(f"action: {agent} is to act, and None is not an action")
-        before = self.state
-        after = apply(before, self.space.action_of(int(action)))
+        a = int(action)
+        if not 0 <= a < self._actions:
+            self.space.action_of(a)  # raises what the reference raises for the id
+        engine = self.engine
+        engine.step(a)
+        self._state = None
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.state = after
-        self._shown = after
-        if after.game is not before.game:
-            self._hand_ended(after)
+        if engine.hand_number != self._number or engine.is_over:
+            self._hand_ended(engine)
         if not any(self.terminations.values()) and not any(self.truncations.values()):
-            self.agent_selection = self._agent_of(after)
+            self.agent_selection = self.possible_agents[engine.seat_to_act()]
         self._accumulate_rewards()
         self._deads_step_first()
         if self.render_mode == "human":
             self.render()
 
-    def _hand_ended(self, after: GameState) -> None:
+    def _hand_ended(self, engine: Engine) -> None:
         rules = self.rules
         self.hands_played += 1
-        done = after.hand if after.is_over else after.history[-1]
+        scores = engine.scores
         if self.mode == "hand":
-            deltas = done.deltas or (0,) * rules.sides
+            deltas = [a - b for a, b in zip(scores, self._start, strict=True)]
             values = [float(deltas[rules.side_of(p)]) for p in range(rules.players)]
             self._end(values, truncated=False)
-            self._shown = after if after.is_over else GameState(after.game, done)
-        elif after.is_over:
-            assert after.winner is not None
-            won = tuple(1 if s == after.winner else 0 for s in range(rules.sides))
-            self._end(_standings(rules, won), truncated=False)
+            if not engine.is_over:
+                self._shown = _finished(self.state)
+        elif engine.is_over:
+            won = engine.winner
+            winners = tuple(1 if s == won else 0 for s in range(rules.sides))
+            self._end(_standings(rules, winners), truncated=False)
         elif self.hands_played >= self.max_hands:
-            self._end(_standings(rules, after.scores), truncated=True)
-            self._shown = GameState(after.game, done)
+            self._end(_standings(rules, scores), truncated=True)
+            self._shown = _finished(self.state)
+        self._start = scores
+        self._number = engine.hand_number
 
     def _end(self, values: list[float], *, truncated: bool) -> None:
         for p, a in enumerate(self.possible_agents):
@@ -208,15 +249,10 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
             else:
                 self.terminations[a] = True
 
-    def _agent_of(self, state: GameState) -> str:
-        seat = state.to_act
-        assert seat is not None
-        return self.possible_agents[seat]
-
     def render(self) -> str | None:
         if self.render_mode is None:
             return None
-        text = state_string(self._shown)
+        text = state_string(self._shown or self.state)
         if self.render_mode == "human":
             print(text)
             return None
@@ -226,12 +262,85 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
         pass
 
 
+_STATE: Final = ("agent_selection", "terminations", "truncations", "rewards", "infos")
+"""The attributes the wrappers read at every step that exist only once the env is reset."""
+
+
+def _read(name: str) -> property:
+    """A wrapper's ``name``, read straight from the moonrules env under it (PettingZoo's
+    wrappers find it by a failed look-up and a ``getattr`` at each level)."""
+    return property(attrgetter(f"_moon.{name}"))
+
+
+def _read_after_reset(name: str) -> property:
+    """:func:`_read` of ``name``, refused before ``reset`` as :class:`OrderEnforcingWrapper`
+    refuses it."""
+
+    def get(self: Any) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._moon, name)
+
+    return property(get)
+
+
+class _TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """PettingZoo's wrapper, reading the env's state without its look-up chain."""
+
+    def __init__(self, env: raw_env, illegal_reward: float) -> None:
+        super().__init__(env, illegal_reward)
+        self._moon = env
+
+
+class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
+    """PettingZoo's wrapper, reading the env's state without its look-up chain; an ``int``
+    action is checked against the ``Discrete`` space's bounds directly."""
+
+    def __init__(self, env: _TerminateIllegal) -> None:
+        super().__init__(env)
+        self._moon = env._moon
+        self._actions = env._moon.space.size
+
+    def step(self, action: Any) -> None:
+        if type(action) is int and 0 <= action < self._actions:  # in every agent's Discrete
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's wrapper, reading the env's state without its look-up chain (and
+    refusing it before ``reset`` as PettingZoo's does)."""
+
+    def __init__(self, env: _AssertOutOfBounds) -> None:
+        super().__init__(env)
+        self._moon = env._moon
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+for _name in (*_STATE, "agents", "_cumulative_rewards"):
+    setattr(_TerminateIllegal, _name, _read(_name))
+    setattr(_AssertOutOfBounds, _name, _read(_name))
+    setattr(
+        _OrderEnforcing,
+        _name,
+        _read(_name) if _name.startswith("_") else _read_after_reset(_name),
+    )
+
+
 def env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:
     """:class:`raw_env` wrapped as PettingZoo's classic environments are: an illegal
     action ends the episode with reward -1 for its agent, an action outside the space is
-    refused, and the calls must come in order (reset before step)."""
-    e: Any = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    refused, and the calls must come in order (reset before step).
+
+    The wrappers are PettingZoo's (``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper``,
+    ``OrderEnforcingWrapper``), each reading the env's state (``agent_selection``,
+    ``terminations``, …) straight from :class:`raw_env` rather than through the wrappers
+    under it."""
+    raw = raw_env(**kwargs)
+    return _OrderEnforcing(_AssertOutOfBounds(_TerminateIllegal(raw, illegal_reward=-1)))

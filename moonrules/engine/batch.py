@@ -49,6 +49,7 @@ each game the ``k``-th of its ``count`` legal ids, ascending, ``k = floor(u * co
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
@@ -95,21 +96,17 @@ _CHUNK: Final = 14
 _ONE: Final = np.int64(1)
 
 
-def _popcount8() -> npt.NDArray[np.uint8]:
-    return np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
-
-
-def _select8() -> npt.NDArray[np.int64]:
-    """``[byte, k]``: the position of the ``k``-th set bit of ``byte`` (lowest first)."""
-    out = np.zeros((256, 8), dtype=np.int64)
+def _select8() -> Ints:
+    """``[byte * 8 + k]``: the position of the ``k``-th set bit of ``byte`` (lowest first)."""
+    out = np.zeros(256 * 8, dtype=np.int64)
     for b in range(256):
         for k, j in enumerate(j for j in range(8) if b >> j & 1):
-            out[b, k] = j
+            out[b * 8 + k] = j
     return out
 
 
-_POPCOUNT8: Final = _popcount8()
 _SELECT8: Final = _select8()
+_LOW16: Final = np.uint64(0xFFFF)
 
 
 class BatchTables:
@@ -197,7 +194,7 @@ class BatchTables:
         self.bid_count = len(bids)
         self.shifts = np.array([3 * s for s in range(n)], dtype=np.int64)
         rows = n * len(bids) * 8**n
-        self.deltas = np.zeros((rows, t.sides), dtype=np.int64)
+        deltas = np.zeros((rows, t.sides), dtype=np.int64)
         self.game_won = np.zeros(rows, dtype=np.bool_)
         splits = [c for c in itertools.product(range(8), repeat=n) if sum(c) == 7]
         for bidder in range(n):
@@ -207,8 +204,10 @@ class BatchTables:
                         x << 3 * s for s, x in enumerate(tricks)
                     )
                     result = scored(rules, bidder, bid, tricks)
-                    self.deltas[key] = result.deltas
+                    deltas[key] = result.deltas
                     self.game_won[key] = result.game_won
+        self.deltas = np.ascontiguousarray(deltas.T)
+        """``deltas[side, key]``: the side's score change."""
         self.target = rules.target
         self.bidder_out = rules.tie is TieRule.BIDDER_OUT
 
@@ -236,36 +235,47 @@ def batch_tables(rules: RuleSet) -> BatchTables:
     return found
 
 
+def _decided(rules: RuleSet, scores: Sequence[Ints], side: Ints) -> Ints:
+    """:func:`decided_winners` of the columns ``scores`` (one array per side)."""
+    top = scores[0]
+    for column in scores[1:]:
+        top = np.maximum(top, column)
+    count = np.zeros(len(side), dtype=np.int64)
+    first = np.full(len(side), -1, dtype=np.int64)
+    among = np.zeros(len(side), dtype=np.bool_)
+    for k in range(len(scores) - 1, -1, -1):
+        leads = scores[k] == top
+        count += leads
+        first = np.where(leads, k, first)
+        among |= leads & (side == k)
+    out = np.where(count == 1, first, -1)
+    if rules.tie is TieRule.BIDDER_OUT:
+        out = np.where((count > 1) & among, side, out)
+    return np.where(top >= rules.target, out, -1)
+
+
 def decided_winners(rules: RuleSet, scores: npt.ArrayLike, bidder_side: npt.ArrayLike) -> Ints:
     """:func:`~moonrules.rules.scoring.decided_winner` of each row of ``scores`` ``[m, sides]``
     with its ``bidder_side`` ``[m]``: the winning side, or -1 while the game goes on
     (END-1: the top score reaches the target, held by one side; END-2/END-3 by ``rules.tie``:
     a tie at the top plays on, or the bidder's side goes out if it is among the leaders)."""
     s = np.asarray(scores, dtype=np.int64)
-    b = np.asarray(bidder_side, dtype=np.int64)
-    top = s.max(axis=1)
-    leads = s == top[:, None]
-    count = leads.sum(axis=1)
-    out = np.where(count == 1, leads.argmax(axis=1), -1)
-    if rules.tie is TieRule.BIDDER_OUT:
-        among = leads[np.arange(len(b)), b]
-        out = np.where((count > 1) & among, b, out)
-    return np.where(top >= rules.target, out, -1).astype(np.int64)
+    side = np.asarray(bidder_side, dtype=np.int64)
+    return _decided(rules, [s[:, k] for k in range(s.shape[1])], side)
 
 
 def _positions(bt: BatchTables, masks: Ints) -> Words:
     """Tile masks as masks of positions in tile order (bit ``k``: the ``k``-th tile)."""
-    out: Words = bt.low[masks & ((1 << _CHUNK) - 1)] | bt.high[masks >> _CHUNK]
+    low = np.take(bt.low, masks & ((1 << _CHUNK) - 1))
+    out: Words = low | np.take(bt.high, masks >> _CHUNK)
     return out
 
 
 def _unpack(words: Words, width: int) -> npt.NDArray[np.uint8]:
     """The low ``width`` bits of each word, lowest first, as 0/1 bytes (shape ``[..., width]``)."""
     little = np.ascontiguousarray(words, dtype="<u8")
-    bits = np.unpackbits(
-        little.view(np.uint8).reshape(*little.shape, 8), axis=-1, bitorder="little"
-    )
-    return bits[..., :width]
+    octets = little.view(np.uint8).reshape(*little.shape, 8)
+    return np.unpackbits(octets, axis=-1, bitorder="little")[..., :width]
 
 
 class Batch:
@@ -274,7 +284,12 @@ class Batch:
     ``Batch(rules, n, seed, deals="seeded")``: ``rules`` a :class:`RuleSet` or a preset
     name, ``n`` the number of games, ``seed`` the seed of game 0 (game ``i``: ``seed + i``),
     ``deals`` ``"seeded"`` (DEAL-1's deals, as :class:`~moonrules.engine.Engine`) or
-    ``"fast"`` (the batch's own shuffle, from ``numpy.random.default_rng(seed)``).
+    ``"fast"`` (the batch's own shuffle, from ``numpy.random.default_rng(seed)``; for a
+    negative seed ``default_rng([1, -seed])``).
+
+    The state is a struct of arrays, one entry per game (per seat or per side: arrays
+    ``[players, n]`` or ``[sides, n]`` inside, read as ``[n, players]`` or ``[n, sides]``
+    through :attr:`hands`, :attr:`scores`, :attr:`rewards`, :attr:`tricks_won`).
     """
 
     def __init__(
@@ -304,17 +319,16 @@ class Batch:
         """The arrays of the games' state, before the first deal."""
         n = self.n
         players = self.bt.players
+        sides = self.bt.sides
         self._rows: Ints = np.arange(n, dtype=np.int64)
-        self._seat_rows: Ints = self._rows * players
-        self._seq_rows: Ints = self._rows * 28
         z = np.zeros(n, dtype=np.int64)
-        self.offset: Ints = self._rows.copy()
+        self.offset: Ints = z.copy()
         """Each game's seed, less ``seed``."""
-        self._next_offset = 0  # the first deal below takes offsets 0 … n - 1
-        self.hands: Ints = np.zeros((n, players), dtype=np.int64)
-        """Each seat's tiles, as masks (bit ``i``: the tile of index ``i``)."""
-        self.deal_masks: Ints = np.zeros((n, players), dtype=np.int64)
+        self._next_offset = 0  # the first deal takes offsets 0 … n - 1
+        self._hands: Ints = np.zeros((players, n), dtype=np.int64)
+        self._dealt: Ints = np.zeros((players, n), dtype=np.int64)
         self.widow: Ints = z - 1
+        """The widow's tile index in each game (-1 without one)."""
         self.hand_number: Ints = z.copy()
         self.first_bidder: Ints = z.copy()
         self.node: Ints = z.copy()
@@ -323,8 +337,10 @@ class Batch:
         self.bid: Ints = z.copy()
         self.discard: Ints = z - 1
         self.trump: Ints = z - 1
+        """``Trump.value`` of the trump named, or -1."""
         self.widow_taken: Bools = np.zeros(n, dtype=np.bool_)
         self.phase: Ints = z.copy()
+        """Phase numbers: 0 bidding, 1 discard, 2 trump, 3 play (4, done, is never current)."""
         self.leader: Ints = z - 1
         self.to_act: Ints = z.copy()
         """The seat to act in each game."""
@@ -336,16 +352,19 @@ class Batch:
         self.best: Ints = z.copy()
         """The strength of the winning tile of the trick so far, and its position in it."""
         self.best_position: Ints = z.copy()
-        self.sequence = np.zeros((n, 28), dtype=np.int8)
-        """The tiles played in the hand, in order."""
-        self.leaders = np.zeros((n, 8), dtype=np.int8)
+        self.trick_mask: Ints = z.copy()
+        """The tiles of the trick in progress."""
+        self._tricks: Ints = np.zeros((7, n), dtype=np.int64)
+        """The tiles of each completed trick of the hand."""
+        self._leaders: Ints = np.zeros((8, n), dtype=np.int64)
         """The leader of each trick of the hand."""
-        self.tricks_won: Ints = np.zeros((n, players), dtype=np.int64)
-        self.scores: Ints = np.zeros((n, self.bt.sides), dtype=np.int64)
-        """Points (or marks) per side in each game."""
-        self.rewards: Floats = np.zeros((n, self.bt.sides), dtype=np.float32)
+        self._won: Ints = np.zeros((players, n), dtype=np.int64)
+        self._scores: Ints = np.zeros((sides, n), dtype=np.int64)
+        self._rewards: Floats = np.zeros((sides, n), dtype=np.float32)
         self.done: Bools = np.zeros(n, dtype=np.bool_)
+        """Which games ended at the last step (each is already replaced by a new game)."""
         self.winner: Ints = z - 1
+        """The winning side of each game that ended at the last step (-1 elsewhere)."""
         self.hands_played: int = 0
         """Hands played out (scored) since the batch was made, all games together."""
         self.hands_thrown_in: int = 0
@@ -353,6 +372,8 @@ class Batch:
         self.games_played: int = 0
         """Games ended since the batch was made."""
         self._ids: Words | None = None
+        self._flat: Ints = z
+        self._held: Ints = z
 
     # -- reading --------------------------------------------------------------------
 
@@ -376,6 +397,31 @@ class Batch:
         """Each game's seed."""
         return [self.seed + int(k) for k in self.offset]
 
+    @property
+    def hands(self) -> Ints:
+        """``[n, players]``: each seat's tiles, as masks (bit ``i``: the tile of index ``i``)."""
+        return self._hands.T
+
+    @property
+    def deal_masks(self) -> Ints:
+        """``[n, players]``: each seat's tiles as dealt in the hand in progress."""
+        return self._dealt.T
+
+    @property
+    def tricks_won(self) -> Ints:
+        """``[n, players]``: tricks won by each seat in the hand in progress."""
+        return self._won.T
+
+    @property
+    def scores(self) -> Ints:
+        """``[n, sides]``: points (or marks) per side in each game."""
+        return self._scores.T
+
+    @property
+    def rewards(self) -> Floats:
+        """``[n, sides]``: each side's score change at the last step (absolute sides)."""
+        return self._rewards.T
+
     def legal_ids(self) -> Words:
         """The legal ids of each game as a 64-bit mask (bit ``i``: id ``i`` is legal)."""
         if self._ids is None:
@@ -385,12 +431,17 @@ class Batch:
     def _legal_ids(self) -> Words:
         bt = self.bt
         phase = self.phase
-        held = self.hands.reshape(-1)[self._seat_rows + self.to_act]
+        flat = self.to_act * self.n + self._rows
+        held = np.take(self._hands, flat)
+        self._flat = flat
+        self._held = held
         must = held & self.require
         tiles = np.where(must != 0, must, held)
-        ids = _positions(bt, tiles) << bt.base_of_phase[phase]
-        ids = np.where(phase == BIDDING, bt.node_ids[self.node], ids)
-        return np.where(phase == NAMING, bt.trump_ids, ids)
+        ids = _positions(bt, tiles) << np.take(bt.base_of_phase, phase)
+        bidding = np.flatnonzero(phase == BIDDING)
+        ids[bidding] = np.take(bt.node_ids, self.node[bidding])
+        ids[phase == NAMING] = bt.trump_ids
+        return ids
 
     def legal_mask(self) -> Bools:
         """``[n, num_actions]``: ``True`` where the id is legal in the game."""
@@ -401,23 +452,36 @@ class Batch:
         game, the ``k``-th of its ``count`` legal ids, ascending, ``k = floor(u * count)``."""
         if not isinstance(generator, np.random.Generator):
             raise wrong_type("generator", "a numpy.random.Generator", generator)
-        ids = np.ascontiguousarray(self.legal_ids(), dtype="<u8")
+        ids = self.legal_ids()
         u = generator.random(self.n)
-        count = np.bitwise_count(ids).astype(np.int64)
-        k = (u * count).astype(np.int64)
-        octets = ids.view(np.uint8).reshape(self.n, 8)
-        counts = _POPCOUNT8[octets]
-        upto = np.cumsum(counts, axis=1, dtype=np.int64)
-        byte = (upto <= k[:, None]).sum(axis=1)
-        rows = self._rows
-        rest = k - upto[rows, byte] + counts[rows, byte]
-        return np.asarray(byte * 8 + _SELECT8[octets[rows, byte], rest], dtype=np.int64)
+        c0 = np.bitwise_count(ids & _LOW16).astype(np.int64)
+        c1 = np.bitwise_count(ids >> np.uint64(16) & _LOW16)
+        c2 = np.bitwise_count(ids >> np.uint64(32) & _LOW16)
+        c3 = np.bitwise_count(ids >> np.uint64(48))
+        k = (u * (c0 + c1 + c2 + c3)).astype(np.int64)
+        s1 = c0
+        s2 = s1 + c1
+        s3 = s2 + c2
+        h1 = k >= s1
+        h2 = k >= s2
+        h3 = k >= s3
+        chunk = h1.astype(np.int64) + h2 + h3
+        before = np.where(h3, s3, np.where(h2, s2, np.where(h1, s1, 0)))
+        word = (ids >> (chunk * 16).astype(np.uint64) & _LOW16).astype(np.int64)
+        rest = k - before
+        low = word & 0xFF
+        below = np.bitwise_count(low)
+        high = rest >= below
+        byte = np.where(high, word >> 8, low)
+        rest -= below * high
+        out: Ints = chunk * 16 + high * 8 + np.take(_SELECT8, byte * 8 + rest)
+        return out
 
     def deal(self, game: int) -> Deal:
         """The deal of the hand in progress of game ``game``."""
         i = self._game(game)
         hands = tuple(
-            tuple(TILES[k] for k in range(28) if int(m) >> k & 1) for m in self.deal_masks[i]
+            tuple(TILES[k] for k in range(28) if int(m) >> k & 1) for m in self._dealt[:, i]
         )
         w = int(self.widow[i])
         return Deal(hands, TILES[w] if w >= 0 else None)
@@ -429,6 +493,18 @@ class Batch:
             raise ArgumentError(f"game: games are numbered 0 to {self.n - 1}, not {shown(game)}")
         return game
 
+    def _played(self) -> Ints:
+        """``[players, n]``: the tiles each seat has played in the hand: dealt (the widow with
+        them once taken), not held, not discarded."""
+        bidder = self.bidder
+        widow = np.where(self.widow_taken, _ONE << np.maximum(self.widow, 0), 0)
+        gone = np.where(self.discard >= 0, _ONE << np.maximum(self.discard, 0), 0)
+        out = self._dealt & ~self._hands
+        for s in range(self.bt.players):
+            mine = (self._dealt[s] | widow) & ~self._hands[s] & ~gone
+            out[s] = np.where(bidder == s, mine, out[s])
+        return out
+
     def state(self, game: int) -> GameState:
         """The reference :class:`~moonrules.game.state.GameState` of game ``game``'s position:
         its rules, seed, scores and hand in progress (the earlier hands are not kept: its
@@ -436,23 +512,26 @@ class Batch:
         i = self._game(game)
         t = self.bt.engine_tables
         n = t.players
-        played = [
-            int(x) for x in self.sequence[i, : int(self.tricks_done[i]) * n + int(self.in_trick[i])]
-        ]
-        leaders = [int(x) for x in self.leaders[i]]
+        played = [int(m) for m in self._played()[:, i]]
         done = int(self.tricks_done[i])
+        leaders = [int(x) for x in self._leaders[:, i]]
+
+        def tiles_of(leader: int, mask: int, count: int) -> list[int]:
+            return [(played[(leader + j) % n] & mask).bit_length() - 1 for j in range(count)]
+
         tricks = tuple(
             make_trick(
                 leaders[k],
-                tuple(TILES[x] for x in played[k * n : k * n + n]),
+                tuple(TILES[x] for x in tiles_of(leaders[k], int(self._tricks[k, i]), n)),
                 leaders[k + 1],
             )
             for k in range(done)
         )
+        trick = tiles_of(int(self.leader[i]), int(self.trick_mask[i]), int(self.in_trick[i]))
         contract = make_contract(
             int(self.hand_number[i]),
             int(self.first_bidder[i]),
-            tuple(int(m) for m in self.deal_masks[i]),
+            tuple(int(m) for m in self._dealt[:, i]),
             int(self.widow[i]),
             t.node_calls[int(self.node[i])],
             int(self.bidder[i]),
@@ -463,19 +542,19 @@ class Batch:
         )
         hand = make_hand(
             contract,
-            tuple(int(m) for m in self.hands[i]),
+            tuple(int(m) for m in self._hands[:, i]),
             PHASES[int(self.phase[i])],
             int(self.leader[i]),
-            tuple(played[done * n :]),
+            tuple(trick),
             tricks,
-            tuple(int(x) for x in self.tricks_won[i]),
+            tuple(int(x) for x in self._won[:, i]),
             None,
             -1,
         )
         game_value = make_game(
             self.rules,
             self.seed + int(self.offset[i]),
-            tuple(int(x) for x in self.scores[i]),
+            tuple(int(x) for x in self._scores[:, i]),
             (),
             None,
             True,
@@ -497,13 +576,13 @@ class Batch:
             )
         a = actions.astype(np.int64, copy=False)
         size = self.bt.size
-        bad = (a < 0) | (a >= size)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
+        wide = a.astype(np.uint64)  # a negative id wraps to a huge one
+        if (wide >= size).any():
+            i = int(np.flatnonzero(wide >= size)[0])
             raise ArgumentError(
                 f"actions[{i}]: ids run from 0 to {size - 1}, not {shown(int(a[i]))}"
             )
-        legal = (self.legal_ids() >> a.astype(np.uint64)) & np.uint64(1)
+        legal = self.legal_ids() >> wide & np.uint64(1)
         if not legal.all():
             i = int(np.flatnonzero(legal == 0)[0])
             raise ArgumentError(f"actions[{i}]: {self._why(i, int(a[i]))}")
@@ -525,13 +604,12 @@ class Batch:
         ended games are replaced by new ones (see the module)."""
         a = self._checked(actions)
         self._ids = None
-        self.rewards[:] = 0
-        self.done[:] = False
-        self.winner[:] = -1
-        kind = self.bt.kind[a]
+        self._rewards.fill(0)
+        self.done.fill(False)
+        self.winner.fill(-1)
+        kind = np.take(self.bt.kind, a)
         play = kind == PLAY
-        if play.any():
-            self._play(a, play)
+        self._play(a, play)
         dealt = np.zeros(self.n, dtype=np.bool_)
         fresh = np.zeros(self.n, dtype=np.bool_)
         if not play.all():
@@ -539,7 +617,7 @@ class Batch:
                 g = np.flatnonzero(kind == k)
                 if len(g):
                     handler(g, a[g], dealt)
-        ended = np.flatnonzero(play & (self.tricks_done == 7))
+        ended = np.flatnonzero(self.tricks_done == 7)
         if len(ended):
             self._score(ended, dealt, fresh)
         g = np.flatnonzero(dealt)
@@ -547,73 +625,82 @@ class Batch:
             self._deal(g, fresh[g])
 
     def _play(self, a: Ints, play: Bools) -> None:
-        """Play the tile of each game where ``play`` (all games computed, those kept)."""
+        """Play the tile of each game where ``play`` (every game computed, those kept)."""
         bt = self.bt
-        tile = bt.arg[a]
-        bit = np.where(play, _ONE << tile, 0)
-        seat = self.to_act
-        flat = self._seat_rows + seat
-        hands = self.hands.reshape(-1)
-        hands[flat] ^= bit
+        p = bt.players
+        tile = np.take(bt.arg, a)
+        playing = play.astype(np.int64)
+        bit = (_ONE << tile) & -playing
+        np.put(self._hands, self._flat, self._held ^ bit)
         in_trick = self.in_trick
         lead = in_trick == 0
-        trump = np.maximum(self.trump, 0)
-        at = trump * 28 + tile
-        suit = np.where(lead, bt.led_suit[at], self.led_suit)
-        strength = bt.strength[(trump * 8 + suit) * 28 + tile]
-        better = play & (lead | (strength > self.best))
+        trump = self.trump
+        g = np.flatnonzero(lead & play)
+        if len(g):
+            at = trump[g] * 28 + tile[g]
+            self.led_suit[g] = np.take(bt.led_suit, at)
+            self.require[g] = np.take(bt.follow, at)
+        at = (trump * 8 + self.led_suit) * 28 + tile
+        strength = np.take(bt.strength, at, mode="wrap")  # only the plays' are kept
+        better = (lead | (strength > self.best)) & play
         self.best = np.where(better, strength, self.best)
         self.best_position = np.where(better, in_trick, self.best_position)
-        self.led_suit = suit
-        first = play & lead
-        self.require = np.where(first, bt.follow[at], self.require)
-        g = np.flatnonzero(play)
-        self.sequence.reshape(-1)[
-            self._seq_rows[g] + self.tricks_done[g] * bt.players + in_trick[g]
-        ] = tile[g]
-        in_trick += play
-        self.to_act = np.where(play, bt.next_seat[seat], seat)
-        full = np.flatnonzero(in_trick == bt.players)
+        self.trick_mask |= bit
+        in_trick += playing
+        to_act = self.to_act + playing
+        to_act -= p * (to_act == p)
+        self.to_act = to_act
+        full = np.flatnonzero(in_trick == p)
         if len(full):
             self._trick_won(full)
 
     def _trick_won(self, g: Ints) -> None:
         """TRICK-2: the trick of each game ``g`` is complete; its winner leads the next."""
-        n = self.bt.players
-        win = (self.leader[g] + self.best_position[g]) % n
-        self.tricks_won.reshape(-1)[self._seat_rows[g] + win] += 1
+        n = self.n
+        p = self.bt.players
+        win = self.leader[g] + self.best_position[g]
+        win -= p * (win >= p)
+        k = win * n + g
+        np.put(self._won, k, np.take(self._won, k) + 1)
         self.leader[g] = win
         self.to_act[g] = win
         self.in_trick[g] = 0
-        done = self.tricks_done[g] + 1
-        self.tricks_done[g] = done
         self.require[g] = 0
-        self.leaders[g, done] = win
+        done = self.tricks_done[g]
+        np.put(self._tricks, done * n + g, self.trick_mask[g])
+        self.trick_mask[g] = 0
+        done += 1
+        self.tricks_done[g] = done
+        np.put(self._leaders, done * n + g, win)
 
     def _call(self, g: Ints, a: Ints, dealt: Bools) -> None:
         """A call in each game ``g`` (BID-2 … BID-8): the auction's next node, and its end."""
         bt = self.bt
-        child = bt.node_child[self.node[g] * bt.size + a]
+        p = bt.players
+        child = np.take(bt.node_child, self.node[g] * bt.size + a)
         self.node[g] = child
-        self.to_act[g] = bt.next_seat[self.to_act[g]]
-        over = bt.node_over[child]
+        nxt = self.to_act[g] + 1
+        self.to_act[g] = nxt - p * (nxt == p)
+        over = np.take(bt.node_over, child)
         if not over.any():
             return
         g = g[over]
         child = child[over]
-        position = bt.node_winner[child]
+        position = np.take(bt.node_winner, child)
         thrown = position < 0  # every player passed: thrown in (BID-7)
         if thrown.any():
             dealt[g[thrown]] = True
             self.hands_thrown_in += int(thrown.sum())
-            g = g[~thrown]
-            child = child[~thrown]
-            position = position[~thrown]
+            kept = ~thrown
+            g = g[kept]
+            child = child[kept]
+            position = position[kept]
         if not len(g):
             return
-        bidder = (self.first_bidder[g] + position) % bt.players
+        bidder = self.first_bidder[g] + position
+        bidder -= p * (bidder >= p)
         self.bidder[g] = bidder
-        self.bid[g] = bt.node_bid[child]
+        self.bid[g] = np.take(bt.node_bid, child)
         self.to_act[g] = bidder
         t = bt.engine_tables
         if t.has_widow and t.widow_before_trump:
@@ -623,15 +710,17 @@ class Batch:
             self.phase[g] = NAMING
 
     def _take_widow(self, g: Ints, bidder: Ints) -> None:
-        self.hands.reshape(-1)[self._seat_rows[g] + bidder] |= _ONE << self.widow[g]
+        k = bidder * self.n + g
+        np.put(self._hands, k, np.take(self._hands, k) | _ONE << self.widow[g])
         self.widow_taken[g] = True
 
     def _discard(self, g: Ints, a: Ints, dealt: Bools) -> None:
         """The bidder's discard in each game ``g`` (WIDOW-1, WIDOW-2)."""
         bt = self.bt
-        tile = bt.arg[a]
+        tile = np.take(bt.arg, a)
         bidder = self.bidder[g]
-        self.hands.reshape(-1)[self._seat_rows[g] + bidder] ^= _ONE << tile
+        k = bidder * self.n + g
+        np.put(self._hands, k, np.take(self._hands, k) ^ _ONE << tile)
         self.discard[g] = tile
         if bt.engine_tables.widow_before_trump:
             self.phase[g] = NAMING
@@ -642,7 +731,7 @@ class Batch:
         """The bidder names trump in each game ``g`` (TRUMP-1 … TRUMP-5)."""
         bt = self.bt
         t = bt.engine_tables
-        self.trump[g] = bt.arg[a]
+        self.trump[g] = np.take(bt.arg, a)
         bidder = self.bidder[g]
         if t.has_widow and not t.widow_before_trump:
             self._take_widow(g, bidder)
@@ -655,9 +744,9 @@ class Batch:
         self.phase[g] = PLAYING
         self.leader[g] = bidder
         self.to_act[g] = bidder
-        self.leaders[g, 0] = bidder
+        self._leaders[0, g] = bidder
         if self.bt.engine_tables.first_lead_trump:
-            self.require[g] = self.bt.trumps_of[self.trump[g]]
+            self.require[g] = np.take(self.bt.trumps_of, self.trump[g])
         else:
             self.require[g] = 0
 
@@ -666,14 +755,20 @@ class Batch:
         (END-1 … END-3)."""
         bt = self.bt
         bidder = self.bidder[g]
-        code = (self.tricks_won[g] << bt.shifts).sum(axis=1)
-        key = (bidder * bt.bid_count + bt.bid_index[self.bid[g]]) * 8**bt.players + code
-        deltas = bt.deltas[key]
-        scores = self.scores[g] + deltas
-        self.scores[g] = scores
-        self.rewards[g] = deltas
-        side = bt.side_of[bidder]
-        win = np.where(bt.game_won[key], side, decided_winners(self.rules, scores, side))
+        code = self._won[0, g]
+        for s in range(1, bt.players):
+            code = code + (self._won[s, g] << 3 * s)
+        bid = np.take(bt.bid_index, self.bid[g])
+        key = (bidder * bt.bid_count + bid) * 8**bt.players + code
+        columns = []
+        for s in range(bt.sides):
+            delta = np.take(bt.deltas[s], key)
+            score = self._scores[s, g] + delta
+            self._scores[s, g] = score
+            self._rewards[s, g] = delta
+            columns.append(score)
+        side = np.take(bt.side_of, bidder)
+        win = np.where(np.take(bt.game_won, key), side, _decided(self.rules, columns, side))
         self.hands_played += len(g)
         dealt[g] = True
         over = win >= 0
@@ -692,11 +787,11 @@ class Batch:
         if len(new):
             self.offset[new] = np.arange(self._next_offset, self._next_offset + len(new))
             self._next_offset += len(new)
-            self.scores[new] = 0
+            self._scores[:, new] = 0
             self.hand_number[new] = 0
         old = g[~fresh]
         if len(old):
-            self.first_bidder[old] = bt.next_seat[self.first_bidder[old]]
+            self.first_bidder[old] = np.take(bt.next_seat, self.first_bidder[old])
         self.hand_number[g] += 1
         if self.deals == "seeded":
             self._seeded_deals(g, fresh)
@@ -714,8 +809,9 @@ class Batch:
         self.in_trick[g] = 0
         self.tricks_done[g] = 0
         self.require[g] = 0
-        self.tricks_won[g] = 0
-        self.hands[g] = self.deal_masks[g]
+        self.trick_mask[g] = 0
+        self._won[:, g] = 0
+        self._hands[:, g] = self._dealt[:, g]
 
     def _seeded_deals(self, g: Ints, fresh: Bools) -> None:
         """DEAL-1: each new game as :func:`new_game` deals it, each next hand as
@@ -723,19 +819,27 @@ class Batch:
         rules = self.rules
         n = self.bt.players
         has_widow = rules.has_widow
-        masks = self.deal_masks
         base = self.seed
-        for i, is_new in zip(g.tolist(), fresh.tolist(), strict=True):
-            seed = base + int(self.offset[i])
+        masks = []
+        widows = []
+        firsts = []
+        offsets = self.offset[g].tolist()
+        numbers = self.hand_number[g].tolist()
+        for k, is_new in enumerate(fresh.tolist()):
+            seed = base + offsets[k]
             if is_new:
                 c = new_game(rules, seed).hand.contract
-                masks[i] = c.deal
-                self.widow[i] = c.widow
-                self.first_bidder[i] = c.first_bidder
+                masks.append(c.deal)
+                widows.append(c.widow)
+                firsts.append(c.first_bidder)
             else:
-                pool = shuffled(rules, seed, int(self.hand_number[i]))
-                masks[i] = [sum(1 << x for x in pool[7 * s : 7 * s + 7]) for s in range(n)]
-                self.widow[i] = pool[-1] if has_widow else -1
+                pool = shuffled(rules, seed, numbers[k])
+                masks.append(tuple(sum(1 << x for x in pool[7 * s : 7 * s + 7]) for s in range(n)))
+                widows.append(pool[-1] if has_widow else -1)
+        self._dealt[:, g] = np.array(masks, dtype=np.int64).T
+        self.widow[g] = widows
+        if firsts:
+            self.first_bidder[g[fresh]] = firsts
 
     def _fast_deals(self, g: Ints, new: Ints) -> None:
         """The batch's own deals (see the module): first bidders, then shuffles."""
@@ -744,9 +848,13 @@ class Batch:
         assert rng is not None
         if len(new):
             self.first_bidder[new] = rng.integers(bt.players, size=len(new))
-        pools = rng.permuted(np.broadcast_to(bt.tiles, (len(g), bt.count)), axis=1)
-        seven = pools[:, : 7 * bt.players].reshape(len(g), bt.players, 7)
-        self.deal_masks[g] = np.bitwise_or.reduce(_ONE << seven, axis=2)
+        m = len(g)
+        pools = rng.permuted(np.broadcast_to(bt.tiles, (m, bt.count)), axis=1)
+        bits = (_ONE << pools[:, : 7 * bt.players]).reshape(m, bt.players, 7)
+        masks = bits[:, :, 0]
+        for j in range(1, 7):
+            masks = masks | bits[:, :, j]
+        self._dealt[:, g] = masks.T
         self.widow[g] = pools[:, -1] if bt.engine_tables.has_widow else -1
 
     # -- observations -----------------------------------------------------------
@@ -765,26 +873,14 @@ class Batch:
         phase = self.phase
         out[rows, at["phase"] + phase] = 1.0
         out[rows, at["to_act"]] = 1.0
-        hands = self.hands
-        # the tiles each seat has played: dealt (the widow with them once taken), not held,
-        # not discarded
-        is_bidder = np.arange(p)[None, :] == self.bidder[:, None]
-        had = self.deal_masks | np.where(
-            is_bidder & self.widow_taken[:, None], _ONE << np.maximum(self.widow, 0)[:, None], 0
-        )
-        gone = np.where(
-            is_bidder & (self.discard >= 0)[:, None],
-            _ONE << np.maximum(self.discard, 0)[:, None],
-            0,
-        )
-        played = had & ~hands & ~gone
-        trick = self._trick_masks()
-        order = (me[:, None] + np.arange(p)[None, :]) % p  # seats counted from me
-        seat_rows = self._seat_rows[:, None] + order
-        held = hands.reshape(-1)[self._seat_rows + me]
+        played = self._played()
+        trick = played & self.trick_mask
+        order = (me[None, :] + np.arange(p)[:, None]) % p  # [k, n]: the k-th seat from me
+        flat = order * n + rows
+        held = np.take(self._hands, me * n + rows)
         out[:, at["hand"] : at["hand"] + count] = _unpack(_positions(bt, held), count)
         for name, masks in (("played", played), ("trick", trick)):
-            bits = _unpack(_positions(bt, masks.reshape(-1)[seat_rows]), count)
+            bits = _unpack(_positions(bt, np.take(masks, flat.T)), count)
             out[:, at[name] : at[name] + p * count] = bits.reshape(n, p * count)
         playing = np.flatnonzero((phase == PLAYING) & (self.leader >= 0))
         out[playing, at["leader"] + (self.leader[playing] - me[playing]) % p] = 1.0
@@ -806,34 +902,15 @@ class Batch:
         out[w, at["widow"] + bt.position[self.widow[w]]] = 1.0
         d = np.flatnonzero(mine & (self.discard >= 0))
         out[d, at["discard"] + bt.position[self.discard[d]]] = 1.0
-        won = self.tricks_won.reshape(-1)[seat_rows]
+        won = np.take(self._won, flat.T)
         out[:, at["tricks_won"] : at["tricks_won"] + p] = bt.tricks_value[won]
         sides = bt.sides
         target = bt.target
-        scaled = (np.clip(self.scores, -target, target) / target).astype(np.float32)
+        scaled = (np.clip(self._scores, -target, target) / target).astype(np.float32)
         mine_side = bt.side_of[me]
-        side_order = (mine_side[:, None] + np.arange(sides)[None, :]) % sides
-        out[:, at["scores"] : at["scores"] + sides] = scaled[rows[:, None], side_order]
-        return out
-
-    def _trick_masks(self) -> Ints:
-        """``[n, players]``: the tile each seat has played to the trick in progress, as a mask."""
-        p = self.bt.players
-        out = np.zeros((self.n, p), dtype=np.int64)
-        start = self._seq_rows + self.tricks_done * p
-        flat = self.sequence.reshape(-1)
-        for j in range(p):
-            g = np.flatnonzero(self.in_trick > j)
-            tile = flat[start[g] + j].astype(np.int64)
-            seat = (self.leader[g] + j) % p
-            out[g, seat] = _ONE << tile
+        side_order = (mine_side[None, :] + np.arange(sides)[:, None]) % sides
+        out[:, at["scores"] : at["scores"] + sides] = np.take(scaled, side_order * n + rows).T
         return out
 
 
-__all__ = [
-    "DEAL_MODES",
-    "Batch",
-    "BatchTables",
-    "batch_tables",
-    "decided_winners",
-]
+__all__ = ["DEAL_MODES", "Batch", "BatchTables", "batch_tables", "decided_winners"]

@@ -459,14 +459,12 @@ class Batch:
         c2 = np.bitwise_count(ids >> np.uint64(32) & _LOW16)
         c3 = np.bitwise_count(ids >> np.uint64(48))
         k = (u * (c0 + c1 + c2 + c3)).astype(np.int64)
-        s1 = c0
-        s2 = s1 + c1
-        s3 = s2 + c2
-        h1 = k >= s1
+        s2 = c0 + c1
+        h1 = k >= c0
         h2 = k >= s2
-        h3 = k >= s3
+        h3 = k >= s2 + c2
         chunk = h1.astype(np.int64) + h2 + h3
-        before = np.where(h3, s3, np.where(h2, s2, np.where(h1, s1, 0)))
+        before = c0 * h1 + c1 * h2 + c2 * h3  # the legal ids in the chunks below
         word = (ids >> (chunk * 16).astype(np.uint64) & _LOW16).astype(np.int64)
         rest = k - before
         low = word & 0xFF

@@ -30,6 +30,7 @@ COMMANDS = (
     "claim",
     "solve",
     "advise",
+    "review",
     "serve",
     "conform",
     "fuzz",

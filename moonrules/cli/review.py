@@ -1,0 +1,154 @@
+"""``moonrules review RECORD``: every decision of a game graded against its alternatives.
+
+Each call, discard, trump and tile played is valued double dummy and single dummy (over
+deals consistent with what the seat could see, weighted by the calls it had seen:
+:mod:`moonrules.bots.inference`), the loss of the choice marked ``?!``, ``?`` or ``??``
+(:mod:`moonrules.analysis.review` defines the values, the thresholds and the accuracy).
+Exit status: 0 reviewed, 1 the record breaks a rule (arbitration's ruling is printed, then
+the review of the legal part before it), 2 it cannot be read or an option is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from pathlib import Path
+
+from moonrules.analysis.review import (
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    SAMPLES,
+    Review,
+    action_json,
+    review,
+    review_json,
+)
+from moonrules.arbitration import check, format_report
+from moonrules.arbitration.review_html import review_html
+from moonrules.bots.base import knowledge
+from moonrules.bots.inference import inferred_deals
+from moonrules.bots.sampling import Sampler
+from moonrules.bots.worlds import world
+from moonrules.cli.check import add_max_bytes, load, unreadable
+from moonrules.cli.main import error
+from moonrules.cli.options import check_output, check_workers, whole_number
+from moonrules.cli.progress import ProgressLine
+from moonrules.game import GameState, PlayerView
+from moonrules.records.record import RecordError
+
+HELP = "review a game record: every call, discard, trump and tile against the alternatives"
+
+
+def inferred_worlds(v: PlayerView, rng: random.Random, count: int) -> list[GameState]:
+    """``count`` states at ``v``'s position, the deals weighted by the calls and the trump
+    the seat has seen (the strong bot's inference, :func:`inferred_deals`)."""
+    know = knowledge(v)
+    deals = inferred_deals(v, know, Sampler(know), rng, count)
+    return [world(v, know, hands, extra) for hands, extra in deals]
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "record", metavar="RECORD", help="the record file (JSON or notation); - for stdin"
+    )
+    p.add_argument("--seat", type=whole_number, metavar="S", help="only seat S's decisions")
+    p.add_argument("--hand", type=whole_number, metavar="K", help="only hand K (from 1)")
+    p.add_argument(
+        "--samples",
+        type=whole_number,
+        default=SAMPLES,
+        metavar="N",
+        help=f"deals per decision for the single-dummy values (default {SAMPLES}; "
+        "0: double dummy only)",
+    )
+    p.add_argument("--seed", type=whole_number, default=0, metavar="N", help="default 0")
+    p.add_argument(
+        "--jobs",
+        type=whole_number,
+        default=1,
+        metavar="N",
+        help="processes sharing the decisions (the result is the same for any N)",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the review as JSON (spec/schema/cli/review.schema.json)",
+    )
+    p.add_argument("--html", metavar="FILE", help="also write the review as one HTML page")
+    p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    add_max_bytes(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    prog = "moonrules review"
+    check_workers(args.jobs, "--jobs")
+    if args.html:
+        check_output(args.html, "--html")
+    try:
+        source, name = load(args.record, args.max_bytes)
+    except RecordError as e:
+        return unreadable("review", args.record, e)
+    report = check(source)
+    state = report.state
+    players = state.rules.players
+    if args.seat is not None and args.seat >= players:
+        return error(prog, f"--seat: a seat from 0 to {players - 1}, not {args.seat}")
+    if report.status:
+        print(format_report(report))
+        print()
+        print("The review of the legal part before the ruling:")
+    with ProgressLine("review", "decisions", quiet=args.quiet) as progress:
+        result = review(
+            state,
+            seat=args.seat,
+            hand=args.hand,
+            samples=args.samples,
+            seed=args.seed,
+            jobs=args.jobs,
+            worlds=inferred_worlds,
+            progress=lambda done, total: progress(done, total=total),
+        )
+    if args.json:
+        print(json.dumps(review_json(result), indent=2))
+    else:
+        print(format_review(result))
+    if args.html:
+        page = review_html(result, title=f"Moon game review: {Path(name).name}")
+        Path(args.html).write_text(page, encoding="utf-8")
+    return report.status
+
+
+def format_review(r: Review) -> str:
+    """The review as text: each player's summary, then each marked decision."""
+    lines = [
+        f"Review: {r.samples} deals per decision, seed {r.seed}; marks by expected points "
+        f"lost: ?! {INACCURACY}, ? {MISTAKE}, ?? {BLUNDER} (not within the noise)",
+        "",
+        "seat  decisions   ?!    ?   ??  points lost  accuracy",
+    ]
+    for p in r.players:
+        acc = "-" if p.accuracy is None else f"{p.accuracy:.1f}%"
+        lines.append(
+            f"{p.seat:>4}  {p.decisions:>9}  {p.marks[0]:>3}  {p.marks[1]:>3}  {p.marks[2]:>3}"
+            f"  {p.points_lost:>11.2f}  {acc:>8}"
+        )
+    for h in r.hands:
+        marked = [d for d in h.decisions if d.mark]
+        lines.append("")
+        lines.append(f"Hand {h.number}: {len(h.decisions)} decisions, {len(marked)} marked")
+        for d in marked:
+            where = f"trick {d.trick} " if d.trick is not None else ""
+            best = max(
+                d.alternatives,
+                key=lambda a: a.dd_points if a.sd_points is None else a.sd_points,
+            )
+            lines.append(
+                f"  seat {d.seat} {where}{d.kind} {action_json(d.chosen)}{d.mark}: "
+                f"loses {d.loss:.2f} points (± {d.noise:.2f}); best {action_json(best.action)}"
+            )
+    return "\n".join(lines)
+
+
+__all__ = ["format_review", "inferred_worlds", "run"]

@@ -167,3 +167,33 @@ def test_the_wrappers_are_pettingzoos_and_behave_as_theirs() -> None:
     before = e.agent_selection
     e.step(legal[0])  # a numpy integer is an action too
     assert e.agent_selection != before and raw.state.hand.calls
+
+
+@pytest.mark.parametrize(
+    ("rules", "mode", "history"), [("standard", "hand", True), ("partnership", "game", False)]
+)
+def test_every_observation_is_the_reference_encoding_to_the_end(
+    rules: str, mode: str, history: bool
+) -> None:
+    """Every agent's observation at every step, the last ones (a finished hand's, or the
+    game's end) included, is the encoding of the seat's view of the reference state shown."""
+    from moonrules.game.state import make_state
+
+    layout = ObservationLayout(rules, history=history)
+    for seed in range(2):
+        e = raw_env(rules=rules, mode=mode, history=history, max_hands=2)
+        e.reset(seed=seed)
+        rng = random.Random(seed)
+        for _agent in e.agent_iter():
+            state = e.state
+            ended = any(e.terminations.values()) or any(e.truncations.values())
+            if ended and not state.is_over:
+                state = make_state(state.game, state.history[-1])  # the hand just finished
+            for seat, a in enumerate(e.possible_agents):
+                obs = e.observe(a)["observation"]
+                assert obs.tolist() == pytest.approx(layout.encode(view(state, seat)))
+            obs, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+            else:
+                e.step(int(rng.choice(list(np.flatnonzero(obs["action_mask"])))))

@@ -180,10 +180,37 @@ class MoonWholeGame(MoonGame):
         super().__init__(params, whole=True)
 
 
+def _bounds(layout: ObservationLayout, name: str) -> tuple[int, int]:
+    section = layout.section(name)
+    return section.start, section.stop
+
+
+_FLOAT32: Final[dict[float, float]] = {}
+"""Each fraction met in a tensor, as the 4-byte float nearest it (what OpenSpiel's C++
+tensors hold), read back as a Python float."""
+
+
+def _float32(x: float) -> float:
+    """``x`` rounded to the nearest 4-byte float (memoised: a tensor's fractions are few)."""
+    y = _FLOAT32.get(x)
+    if y is None:
+        y = _FLOAT32[x] = array("f", (x,))[0]
+    return y
+
+
 class Spec:
     """What every state of one game needs to know of it, shared by its states."""
 
-    __slots__ = ("max_hands", "players", "rules", "space", "tile_indices", "tiles", "whole")
+    __slots__ = (
+        "fractions",
+        "max_hands",
+        "players",
+        "rules",
+        "space",
+        "tile_indices",
+        "tiles",
+        "whole",
+    )
 
     def __init__(self, rules: RuleSet, whole: bool, max_hands: int) -> None:
         self.rules = rules
@@ -194,6 +221,12 @@ class Spec:
         # the indices of the rule set's tiles, in tile order: the chance outcomes of a deal
         self.tile_indices = tuple(t.index for t in rules.tile_set.tiles)
         self.tiles = len(self.tile_indices)
+        # the floats of a tensor that may be fractions (``tricks_won`` and ``scores``, the
+        # same in both layouts): the rest are 0 or 1, the same in 4 bytes as in 8
+        layout = ObservationLayout(rules)
+        self.fractions = tuple(
+            i for name in ("tricks_won", "scores") for i in range(*_bounds(layout, name))
+        )
 
 
 class Anchor:
@@ -481,10 +514,15 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
             if player is None:
                 player = engine.seat_to_act()
             if type(player) is int and 0 <= player < spec.players:
+                # OpenSpiel's tensors hold 4-byte floats: the fractions are rounded to them
                 out = engine.observe(player, history)
+                for i in spec.fractions:
+                    x = out[i]
+                    if x:
+                        out[i] = _float32(x)
                 if spec.whole:
-                    out.append(p.finished / spec.max_hands)
-                return array("f", out).tolist()  # OpenSpiel's tensors hold 4-byte floats
+                    out.append(_float32(p.finished / spec.max_hands))
+                return out
         base = (
             pyspiel.State.information_state_tensor if history else pyspiel.State.observation_tensor
         )

@@ -28,7 +28,6 @@ from moonrules.game.encoding import (
     state_string,
 )
 from moonrules.game.state import GameState, make_state
-from moonrules.game.views import view
 from moonrules.rules.errors import wrong_type
 from moonrules.rules.ruleset import RuleSet, rules_by_name
 
@@ -146,6 +145,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
         self._shown: GameState | None = None
         """The finished hand the observations show once the episode is over (``None``
         while they show the engine's position)."""
+        self._shown_engine: Engine | None = None
         self.hands_played = 0
 
     @property
@@ -173,8 +173,10 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
                 mask[i] = 1
         if shown is None:
             values = array("f", self.engine.observe(seat, self._history))
-        else:
-            values = array("f", self.layout.encode(view(shown, seat)))
+        else:  # the finished hand, as an engine (made once)
+            if self._shown_engine is None:
+                self._shown_engine = Engine.from_state(shown)
+            values = array("f", self._shown_engine.observe(seat, self._history))
         return {
             "observation": np.frombuffer(values, np.float32),
             "action_mask": np.frombuffer(mask, np.int8),
@@ -188,6 +190,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
         self._number = self.engine.hand_number
         self._state = None
         self._shown = None
+        self._shown_engine = None
         self.hands_played = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

@@ -197,23 +197,19 @@ def seeded_loop(preset: str, seconds: float) -> Rate:
 
 
 def batch_games(preset: str, n: int, seconds: float, deals: str) -> tuple[float, int]:
-    """(hands/s, peak resident MB) of random whole games in a batch of ``n`` games; the random
-    legal id of each game drawn here by numpy (the k-th legal id, k uniform)."""
+    """(hands/s, peak resident MB) of random whole games in a batch of ``n`` games, each game's
+    id drawn by the batch's documented random choice (``Batch.random_actions``)."""
     import numpy as np
+
     from moonrules.engine.batch import Batch
 
     rng = np.random.default_rng(1)
     b = Batch(preset, n, 1, deals=deals)
-    mask = b.legal_mask()
     start = time.perf_counter()
     first = b.hands_played
     steps = 0
     while time.perf_counter() - start < seconds or steps < 3:
-        mask = b.legal_mask()
-        counts = mask.sum(axis=1)
-        k = (rng.random(n) * counts).astype(np.int64)
-        chosen = (np.cumsum(mask, axis=1) > k[:, None]).argmax(axis=1)
-        b.step(chosen)
+        b.step(b.random_actions(rng))
         steps += 1
     taken = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024

@@ -181,8 +181,10 @@ import json
 EXTRAS: dict[str, tuple[str, ...]] = {
     "openspiel": ("pyspiel", "open_spiel", "numpy"),
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
+    "moonrules.engine.batch": ("numpy", "jax"),
 }
-"""The libraries of the game-AI extras, by the one subpackage that may import them."""
+"""The libraries of the game-AI extras, by the one subpackage (or module: the batched
+engine, extra ``[batch]``) that may import them."""
 
 
 def _third_party_imports(path: Path) -> set[str]:
@@ -197,12 +199,14 @@ def _third_party_imports(path: Path) -> set[str]:
 
 
 def test_the_game_ai_extras_are_imported_only_in_their_subpackages() -> None:
-    """pyspiel, PettingZoo, gymnasium and numpy only in moonrules.openspiel and
-    moonrules.pettingzoo: the rest of the library never needs them."""
+    """pyspiel, PettingZoo, gymnasium and numpy only in moonrules.openspiel,
+    moonrules.pettingzoo and the batched engine (numpy, and jax where it installs): the rest
+    of the library never needs them."""
     wrong = []
     for path in modules():
-        here = subpackage_of(module_name(path))
-        allowed = set(EXTRAS.get(here or "", ()))
+        name = module_name(path)
+        here = subpackage_of(name)
+        allowed = set(EXTRAS.get(here or "", ())) | set(EXTRAS.get(name, ()))
         for lib in _third_party_imports(path) & {x for libs in EXTRAS.values() for x in libs}:
             if lib not in allowed:
                 wrong.append(f"{path.relative_to(ROOT)} imports {lib}")

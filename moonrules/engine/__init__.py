@@ -4,7 +4,7 @@
 ``undo``, ``clone`` and random ``playout``: the form for search. It is derived from the
 rulebook's tables (:mod:`moonrules.engine.tables`) and tested in lockstep with
 :func:`~moonrules.game.play.apply` (``tests/test_engine.py``); with ``MOONRULES_COMPILE=1``
-it is compiled by mypyc. The batched form for learning is ``moonrules.engine.batch``
+it is compiled by mypyc. The batched form for learning is :mod:`moonrules.engine.batch`
 (extra ``[batch]``: numpy), imported only on its own. The names are imported on first use
 (:mod:`moonrules.kernel.lazy`): ``moonrules.kernel.compiled`` chooses the engine's form first.
 """

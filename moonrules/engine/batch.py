@@ -2,7 +2,7 @@
 
 :class:`Batch` holds ``n`` games of one rule set as a struct of arrays (hand masks, the
 trick, the auction's node, the scores, …) and steps all of them with one array of action
-ids (the ids of :class:`~moonrules.game.encoding.ActionSpace`), with no Python loop over the
+ids (the ids of ``moonrules.ActionSpace``), with no Python loop over the
 games in a step. It plays the same games as :class:`~moonrules.engine.Engine` and the
 reference :func:`~moonrules.game.play.apply`, and states no rule of its own:
 

@@ -10,7 +10,8 @@ in a process group of its own, stopped at the end of the session, at interpreter
 ``postgres`` user that Debian's package creates.
 
 The fixtures: ``postgres_server`` (one server per test process, i.e. per pytest-xdist worker)
-and ``postgres_url`` (a fresh, empty database on it for each test, as a ``postgresql://`` URL).
+and ``postgres_url`` (a fresh, empty database on it for each test, as a ``postgresql://`` URL);
+a test module uses them by importing ``postgres_server_fixture`` and ``postgres_url_fixture``.
 Without the programs they skip, saying how to install them (``bash scripts/postgres.sh``);
 without ``psycopg`` they skip, saying which extra to install.
 """
@@ -204,8 +205,8 @@ class PostgresServer:
         atexit.unregister(self.stop)
 
 
-@pytest.fixture(scope="session")
-def postgres_server() -> Iterator[PostgresServer]:
+@pytest.fixture(scope="session", name="postgres_server")
+def postgres_server_fixture() -> Iterator[PostgresServer]:
     """A PostgreSQL server for this test process (skips, with the reason, without one)."""
     programs = bindir()
     if programs is None:
@@ -222,7 +223,7 @@ def postgres_server() -> Iterator[PostgresServer]:
         server.stop()
 
 
-@pytest.fixture
-def postgres_url(postgres_server: PostgresServer) -> str:
+@pytest.fixture(name="postgres_url")
+def postgres_url_fixture(postgres_server: PostgresServer) -> str:
     """A fresh, empty database for this test, as a ``postgresql://`` URL."""
     return postgres_server.new_database()

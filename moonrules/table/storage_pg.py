@@ -1,0 +1,678 @@
+"""Rooms and their accepted actions in PostgreSQL, shared by several server processes.
+
+The same interface as :class:`moonrules.table.storage.Storage` (the SQLite store: one
+thread owns the connection, the event loop hands it jobs and awaits them, every job waiting
+at that moment is committed in one transaction, each in its own savepoint) over ``psycopg``
+3 (the ``postgres`` extra), plus **room leases**, so that several processes, on one machine
+or several, can serve one database:
+
+- each room is served by one process at a time, its *owner*: a row of ``leases`` names the
+  owner, where it is reached (``address``, for a proxy or a redirect) and until when it
+  holds the room. :meth:`PgStorage.acquire` takes a room that is free, whose lease has
+  expired or whose owner is gone, :meth:`PgStorage.renew` extends the leases a process holds
+  (and tells which it lost), :meth:`PgStorage.release` gives rooms up, and
+  :meth:`PgStorage.owner_of` finds a room's owner;
+- an owner is *gone* as soon as its database session is: each lease records the server
+  process (``pg_backend_pid()`` and its start time) of the owner's connection, so a process
+  that dies, even by SIGKILL, frees its rooms at once, without waiting for the expiry; the
+  expiry covers a machine that stops answering without closing its connection;
+- every write to a room (an action, the seats joined, the names, a rematch) first locks the
+  room's lease row (``FOR SHARE``) and checks that this process still owns it, in the same
+  transaction: a process that lost a room can store nothing more in it (:class:`NotOwner`),
+  and one that takes a room over waits for the previous owner's transaction, then reads
+  everything it committed. With the primary key ``(room, seq)`` of ``actions`` and the
+  check that the room is at ``seq - 1``, no acknowledged action is lost or stored twice.
+
+The errors are the SQLite store's classes (``sqlite3.IntegrityError`` when the room had
+moved on, ``sqlite3.OperationalError`` when the database cannot be used), so that the table
+handles either store's the same way. Times (``created``, an action's ``at``) are the server
+process's ``time.time()``, as in SQLite; lease expiries are the database's clock, the one
+clock every process shares. Turn clocks' deadlines are not stored yet.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import os
+import queue
+import secrets
+import socket
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, Final, TypeVar
+
+import attrs
+import psycopg
+from psycopg import conninfo, errors
+
+from moonrules.records.record import JSON
+from moonrules.rules.errors import wrong_type
+from moonrules.table.storage import RoomRow, Step, StorageError
+
+SCHEMA_VERSION: Final = 1
+"""The PostgreSQL schema's version (its own numbering; the SQLite file has another)."""
+
+_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY,
+    created DOUBLE PRECISION NOT NULL,
+    rules TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    tokens TEXT NOT NULL,
+    bot_seed TEXT NOT NULL,
+    initial TEXT NOT NULL,
+    record TEXT NOT NULL,
+    seq INTEGER NOT NULL CHECK (seq >= 0),
+    joined TEXT NOT NULL,
+    over BOOLEAN NOT NULL,
+    bot_turn BOOLEAN NOT NULL,
+    record_seq INTEGER NOT NULL,
+    names TEXT NOT NULL DEFAULT '[]',
+    options TEXT NOT NULL DEFAULT '{}',
+    next TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    room TEXT NOT NULL REFERENCES rooms(id),
+    seq INTEGER NOT NULL CHECK (seq > 0),
+    seat SMALLINT NOT NULL,
+    action TEXT NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (room, seq)
+);
+CREATE TABLE IF NOT EXISTS leases (
+    room TEXT PRIMARY KEY REFERENCES rooms(id),
+    owner TEXT NOT NULL,
+    address TEXT,
+    expires TIMESTAMPTZ NOT NULL,
+    backend_pid INTEGER NOT NULL,
+    backend_start TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rooms_moving ON rooms(id) WHERE NOT over AND bot_turn;
+CREATE INDEX IF NOT EXISTS leases_owner ON leases(owner);
+"""
+
+_SCHEMA_LOCK: Final = 0x6D6F6F6E  # "moon": one process at a time creates the tables
+
+MAX_BATCH: Final = 512
+"""At most this many jobs in one transaction."""
+
+LEASE_SECONDS: Final = 15.0
+"""How long a lease lasts unless renewed (a process renews its leases every few seconds)."""
+
+_LIVE: Final = (
+    "EXISTS (SELECT 1 FROM pg_stat_activity a "
+    "WHERE a.pid = leases.backend_pid AND a.backend_start = leases.backend_start)"
+)
+"""Whether a lease's owner still has its database session."""
+
+_HELD: Final = f"(leases.expires > now() AND {_LIVE})"
+"""Whether a lease still holds its room."""
+
+T = TypeVar("T")
+Job = Callable[[psycopg.Connection[Any]], Any]
+
+
+class NotOwner(sqlite3.OperationalError):
+    """This process does not own the room (any longer): it may not write to it. The room is
+    to be dropped from memory and its clients sent to its owner (:meth:`PgStorage.owner_of`)."""
+
+    def __init__(self, room: str) -> None:
+        super().__init__(room)
+        self.room = room
+
+    def __str__(self) -> str:
+        return f"room {self.room} is not this process's: another owns it now"
+
+
+class Unavailable(sqlite3.OperationalError):
+    """The database could not be used for this job (connection lost, a timeout)."""
+
+
+class SeqTaken(sqlite3.IntegrityError):
+    """The room already has an action of this number, or is not at the one before."""
+
+
+@attrs.frozen(slots=True)
+class Lease:
+    """Who serves a room: the owner's id and address, and whether the asker holds it."""
+
+    room: str
+    owner: str
+    address: str | None
+    expires: float
+    """When the lease ends unless renewed (seconds since the epoch, the database's clock)."""
+    mine: bool
+    """Whether the process that asked is the owner."""
+
+
+def new_owner_id() -> str:
+    """A process's owner id: host, process id and a random part (unique across restarts)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def describe(url: str) -> str:
+    """The database a URL names, without its password (for messages and logs)."""
+    try:
+        parts = conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "the PostgreSQL database (an invalid URL)"
+    host = parts.get("host") or "localhost"
+    port = parts.get("port") or "5432"
+    return f"postgresql://{host}:{port}/{parts.get('dbname') or ''}"
+
+
+class PgStorage:
+    """The table's PostgreSQL database (its tables created if missing), used from the
+    event loop by one server process among several.
+
+    ``url`` is a libpq connection string or ``postgresql://`` URL. ``owner`` names this
+    process in the leases (default :func:`new_owner_id`); ``address`` is where it is
+    reached (``http://10.0.0.2:8001``), told to whoever asks for a room it owns.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        owner: str | None = None,
+        address: str | None = None,
+        lease_seconds: float = LEASE_SECONDS,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        if not isinstance(url, str):
+            raise wrong_type("url", "a postgresql:// URL (str)", url)
+        if not isinstance(lease_seconds, (int, float)) or not 0.1 <= lease_seconds <= 3600:
+            raise ValueError(f"lease_seconds: 0.1 to 3600, not {lease_seconds!r}")
+        self.url = url
+        self.where = describe(url)
+        self.owner = new_owner_id() if owner is None else owner
+        self.address = address
+        self.lease_seconds = float(lease_seconds)
+        self._connect_timeout = connect_timeout
+        self._jobs: queue.SimpleQueue[tuple[Job, Callable[[tuple[bool, Any]], None]] | None]
+        self._jobs = queue.SimpleQueue()
+        self._db: psycopg.Connection[Any] | None = None
+        try:
+            db = self._connect()
+            with db.transaction():
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+                db.execute(_SCHEMA)
+                self._check_version(db)
+        except psycopg.Error as e:
+            if self._db is not None:
+                self._db.close()
+            raise StorageError(
+                f"{self.where}: cannot use the database ({_first_line(e)})"
+            ) from None
+        self.commits = 0
+        """Transactions committed (a figure for the bench: jobs per commit)."""
+        self.jobs_done = 0
+        self._thread = threading.Thread(target=self._run, name="moonrules-table-pg", daemon=True)
+        self._thread.start()
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        db: psycopg.Connection[Any] = psycopg.connect(
+            self.url,
+            autocommit=True,
+            connect_timeout=max(1, round(self._connect_timeout)),
+            application_name="moonrules-table",
+            # a peer that vanishes without closing the connection is noticed within ~20 s
+            keepalives=1,
+            keepalives_idle=10,
+            keepalives_interval=5,
+            keepalives_count=2,
+        )
+        # a job never waits long for another's lock: it fails and the table retries
+        db.execute("SET lock_timeout = '5s'")
+        db.execute("SET statement_timeout = '30s'")
+        self._db = db
+        return db
+
+    @staticmethod
+    def _check_version(db: psycopg.Connection[Any]) -> None:
+        row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if row is None:
+            db.execute("INSERT INTO meta VALUES ('schema', %s)", (str(SCHEMA_VERSION),))
+        elif row[0] != str(SCHEMA_VERSION):
+            raise psycopg.DataError(f"schema version {row[0]}, this server reads {SCHEMA_VERSION}")
+
+    # -- the database thread ---------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                break
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    self._jobs.put(None)  # stop after this batch
+                    break
+                batch.append(job)
+            results = self._commit(batch)
+            for (_, done), result in zip(batch, results, strict=True):
+                done(result)
+        if self._db is not None:
+            self._db.close()
+
+    def _commit(
+        self, batch: list[tuple[Job, Callable[[tuple[bool, Any]], None]]]
+    ) -> list[tuple[bool, Any]]:
+        results: list[tuple[bool, Any]] = []
+        db = self._db
+        try:
+            if db is None or db.closed or db.broken:
+                if db is not None:
+                    db.close()
+                self._db = None
+                db = self._connect()
+            single = len(batch) == 1
+            db.execute("BEGIN")
+            for fn, _ in batch:
+                if single:  # no savepoint needed: the job's failure is the transaction's
+                    try:
+                        results.append((True, fn(db)))
+                    except Exception as e:
+                        db.execute("ROLLBACK")
+                        return [(False, _translate(e))]
+                    continue
+                db.execute("SAVEPOINT job")
+                try:
+                    results.append((True, fn(db)))
+                    db.execute("RELEASE job")
+                except Exception as e:
+                    if isinstance(e, psycopg.OperationalError) or db.broken:
+                        raise
+                    db.execute("ROLLBACK TO job")
+                    db.execute("RELEASE job")
+                    results.append((False, _translate(e)))
+            db.execute("COMMIT")
+            self.commits += 1
+            self.jobs_done += len(batch)
+        except psycopg.Error as e:
+            if db is not None and not db.broken and not db.closed:
+                try:
+                    db.execute("ROLLBACK")
+                except psycopg.Error:
+                    db.close()
+            failure = Unavailable(f"{self.where}: {_first_line(e)}")
+            return [(False, failure)] * len(batch)
+        return results
+
+    async def _call(self, fn: Callable[[psycopg.Connection[Any]], T]) -> T:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+
+        def settle(outcome: tuple[bool, Any]) -> None:
+            ok, value = outcome
+            loop.call_soon_threadsafe(_settle, future, ok, value)
+
+        self._jobs.put((fn, settle))
+        return await future
+
+    def close(self) -> None:
+        """Finish the jobs already handed over, then close the connection (the leases stay:
+        :meth:`release` them first to hand the rooms over at once)."""
+        if self._thread.is_alive():
+            self._jobs.put(None)
+            self._thread.join()
+
+    # -- leases -------------------------------------------------------------
+
+    def _fence(self, db: psycopg.Connection[Any], room: str) -> None:
+        """Lock the room's lease and check that this process holds it (every write's first
+        step: a takeover waits for this transaction, and is seen by it if first)."""
+        row = db.execute("SELECT owner FROM leases WHERE room = %s FOR SHARE", (room,)).fetchone()
+        if row is None or row[0] != self.owner:
+            raise NotOwner(room)
+
+    def _take(self, db: psycopg.Connection[Any], room: str) -> Lease | None:
+        """Take or keep ``room``'s lease if it is free, expired, its owner gone, or ours;
+        the lease as it stands after (``None``: no such room)."""
+        row = db.execute(
+            "INSERT INTO leases AS leases "
+            "(room, owner, address, expires, backend_pid, backend_start) "
+            "SELECT r.id, %(owner)s, %(address)s, now() + make_interval(secs => %(ttl)s), "
+            "pg_backend_pid(), a.backend_start "
+            "FROM rooms r, pg_stat_activity a WHERE r.id = %(room)s AND a.pid = pg_backend_pid() "
+            "ON CONFLICT (room) DO UPDATE SET owner = excluded.owner, address = excluded.address, "
+            "expires = excluded.expires, backend_pid = excluded.backend_pid, "
+            f"backend_start = excluded.backend_start WHERE leases.owner = excluded.owner "
+            f"OR NOT {_HELD} "
+            "RETURNING owner, address, extract(epoch FROM expires)",
+            {"owner": self.owner, "address": self.address, "ttl": self.lease_seconds, "room": room},
+        ).fetchone()
+        if row is not None:
+            return Lease(room, row[0], row[1], float(row[2]), True)
+        return self._holder(db, room)
+
+    def _holder(self, db: psycopg.Connection[Any], room: str) -> Lease | None:
+        row = db.execute(
+            f"SELECT owner, address, extract(epoch FROM expires), {_HELD} FROM leases "
+            "WHERE room = %s",
+            (room,),
+        ).fetchone()
+        if row is None or not row[3]:
+            return None
+        return Lease(room, row[0], row[1], float(row[2]), row[0] == self.owner)
+
+    async def acquire(self, room: str) -> Lease | None:
+        """Take ``room`` for this process if nobody holds it (free, expired, or its owner's
+        session gone), or renew it if this process holds it. The lease as it stands:
+        ``mine`` says whether this process now owns the room; ``None`` if there is no such
+        room. A room taken over is to be loaded afresh (:meth:`load`, :meth:`steps`): every
+        action the previous owner stored is there."""
+
+        def job(db: psycopg.Connection[Any]) -> Lease | None:
+            lease = self._take(db, room)
+            if lease is None and self._exists(db, room):  # pragma: no cover - a lost race
+                raise Unavailable(f"room {room}: its lease changed hands meanwhile; try again")
+            return lease
+
+        return await self._call(job)
+
+    @staticmethod
+    def _exists(db: psycopg.Connection[Any], room: str) -> bool:
+        return db.execute("SELECT 1 FROM rooms WHERE id = %s", (room,)).fetchone() is not None
+
+    async def renew(self, rooms: Iterable[str] | None = None) -> set[str]:
+        """Extend this process's leases (of ``rooms``, or all of them); the rooms it still
+        holds. A room it held and is not among them was taken over: drop it."""
+        wanted = None if rooms is None else sorted(set(rooms))
+
+        def job(db: psycopg.Connection[Any]) -> set[str]:
+            rows = db.execute(
+                "UPDATE leases SET expires = now() + make_interval(secs => %s), "
+                "address = %s, backend_pid = pg_backend_pid(), backend_start = "
+                "(SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()) "
+                "WHERE owner = %s AND (%s::text[] IS NULL OR room = ANY(%s::text[])) "
+                "RETURNING room",
+                (self.lease_seconds, self.address, self.owner, wanted, wanted),
+            ).fetchall()
+            return {r[0] for r in rows}
+
+        return await self._call(job)
+
+    async def release(self, rooms: Iterable[str] | None = None) -> int:
+        """Give up this process's leases (of ``rooms``, or all of them, as a server does
+        when it stops): another process may take them at once. How many were released."""
+        wanted = None if rooms is None else sorted(set(rooms))
+
+        def job(db: psycopg.Connection[Any]) -> int:
+            cur = db.execute(
+                "DELETE FROM leases WHERE owner = %s "
+                "AND (%s::text[] IS NULL OR room = ANY(%s::text[]))",
+                (self.owner, wanted, wanted),
+            )
+            return cur.rowcount
+
+        return await self._call(job)
+
+    async def owner_of(self, room: str) -> Lease | None:
+        """Who holds ``room`` now (``None``: nobody; any process may take it)."""
+        return await self._call(lambda db: self._holder(db, room))
+
+    async def held(self) -> list[str]:
+        """The rooms this process holds, by the database."""
+
+        def job(db: psycopg.Connection[Any]) -> list[str]:
+            rows = db.execute(
+                "SELECT room FROM leases WHERE owner = %s ORDER BY room", (self.owner,)
+            ).fetchall()
+            return [r[0] for r in rows]
+
+        return await self._call(job)
+
+    # -- what the table asks ----------------------------------------------
+
+    async def create_room(self, row: RoomRow, *, bot_turn: bool) -> None:
+        """Store a new room, owned by this process."""
+        insert = self._insert(row, bot_turn=bot_turn)
+
+        def job(db: psycopg.Connection[Any]) -> None:
+            insert(db)
+            self._take(db, row.id)
+
+        await self._call(job)
+
+    @staticmethod
+    def _insert(row: RoomRow, *, bot_turn: bool) -> Callable[[psycopg.Connection[Any]], None]:
+        values = (
+            row.id,
+            row.created,
+            _dump(row.rules),
+            _dump(list(row.seats)),
+            _dump(list(row.tokens)),
+            row.bot_seed,
+            _dump(row.initial),
+            _dump(row.record),
+            row.seq,
+            _dump(sorted(row.joined)),
+            row.over,
+            bot_turn,
+            row.record_seq,
+            _dump(list(row.names)),
+            _dump(row.options),
+            row.next,
+        )
+
+        def job(db: psycopg.Connection[Any]) -> None:
+            db.execute(
+                f"INSERT INTO rooms ({_COLUMNS_IN}) VALUES ({', '.join(['%s'] * 16)})", values
+            )
+
+        return job
+
+    async def append(
+        self,
+        room: str,
+        step: Step,
+        record: JSON | None,
+        *,
+        over: bool,
+        bot_turn: bool,
+    ) -> None:
+        """Store an accepted action and the room's state after it, in one transaction;
+        ``record``, if given, is the game's record after this action (at the end of a hand).
+
+        Raises :class:`SeqTaken` (a ``sqlite3.IntegrityError``) when the room already has an
+        action numbered ``step.seq`` (the room moved on meanwhile), :class:`NotOwner` when
+        this process no longer owns the room.
+        """
+        await self.append_many(room, [step], record, over=over, bot_turn=bot_turn)
+
+    async def append_many(
+        self,
+        room: str,
+        steps: list[Step],
+        record: JSON | None,
+        *,
+        over: bool,
+        bot_turn: bool,
+    ) -> None:
+        """Store several actions taken at once (a claim's tricks played out) and the room's
+        state after them, in one transaction: all of them or none."""
+        if not steps:
+            raise ValueError("steps: at least one action")
+        for a, b in itertools.pairwise(steps):
+            if b.seq != a.seq + 1:
+                raise ValueError(f"steps: numbered one after another, not {a.seq} then {b.seq}")
+        now = time.time()
+        rows = [(room, st.seq, st.seat, _dump(st.action), now) for st in steps]
+        text = None if record is None else _dump(record)
+        first, last = steps[0].seq, steps[-1].seq
+
+        def job(db: psycopg.Connection[Any]) -> None:
+            self._fence(db, room)
+            cur = db.execute(
+                "UPDATE rooms SET record = coalesce(%s, record), "
+                "record_seq = CASE WHEN %s::text IS NULL THEN record_seq ELSE %s END, "
+                "seq = %s, over = %s, bot_turn = %s WHERE id = %s AND seq = %s",
+                (text, text, last, last, over, bot_turn, room, first - 1),
+            )
+            if cur.rowcount != 1:
+                raise SeqTaken(f"room {room} is not at action {first - 1}")
+            with db.cursor() as c:
+                c.executemany("INSERT INTO actions VALUES (%s, %s, %s, %s, %s)", rows)
+
+        await self._call(job)
+
+    async def set_names(self, room: str, names: tuple[str | None, ...]) -> None:
+        """Store the names the seats' players chose."""
+        text = _dump(list(names))
+
+        def job(db: psycopg.Connection[Any]) -> None:
+            self._fence(db, room)
+            db.execute("UPDATE rooms SET names = %s WHERE id = %s", (text, room))
+
+        await self._call(job)
+
+    async def create_rematch(self, room: str, row: RoomRow, *, bot_turn: bool) -> bool:
+        """Store ``row``, the rematch of ``room``, and mark it as ``room``'s next, in one
+        transaction (this process owns the new room); false (nothing stored) when ``room``
+        already has its rematch."""
+        create = self._insert(row, bot_turn=bot_turn)
+
+        def job(db: psycopg.Connection[Any]) -> bool:
+            self._fence(db, room)
+            cur = db.execute(
+                "UPDATE rooms SET next = %s WHERE id = %s AND next IS NULL", (row.id, room)
+            )
+            if cur.rowcount != 1:
+                return False
+            create(db)
+            self._take(db, row.id)
+            return True
+
+        return await self._call(job)
+
+    async def set_joined(self, room: str, joined: frozenset[int], *, bot_turn: bool) -> None:
+        """Store which seats have joined the room."""
+        text = _dump(sorted(joined))
+
+        def job(db: psycopg.Connection[Any]) -> None:
+            self._fence(db, room)
+            db.execute(
+                "UPDATE rooms SET joined = %s, bot_turn = %s WHERE id = %s",
+                (text, bot_turn, room),
+            )
+
+        await self._call(job)
+
+    async def load(self, room: str) -> RoomRow | None:
+        """The stored room, or ``None``."""
+
+        def job(db: psycopg.Connection[Any]) -> RoomRow | None:
+            r = db.execute(f"SELECT {_COLUMNS_OUT} FROM rooms WHERE id = %s", (room,)).fetchone()
+            return None if r is None else _row(r)
+
+        return await self._call(job)
+
+    async def moving(self) -> list[str]:
+        """The rooms whose game goes on with a bot to act and that no other process holds:
+        this process may take them over (:meth:`acquire`) and resume them."""
+
+        def job(db: psycopg.Connection[Any]) -> list[str]:
+            rows = db.execute(
+                "SELECT r.id FROM rooms r LEFT JOIN leases ON leases.room = r.id "
+                f"WHERE NOT r.over AND r.bot_turn AND (leases.room IS NULL "
+                f"OR leases.owner = %s OR NOT {_HELD}) ORDER BY r.id",
+                (self.owner,),
+            ).fetchall()
+            return [r[0] for r in rows]
+
+        return await self._call(job)
+
+    async def steps(self, room: str, after: int = 0) -> list[Step]:
+        """The accepted actions of a room after the first ``after``, in order."""
+
+        def job(db: psycopg.Connection[Any]) -> list[Step]:
+            rows = db.execute(
+                "SELECT seq, seat, action FROM actions WHERE room = %s AND seq > %s ORDER BY seq",
+                (room, after),
+            ).fetchall()
+            return [Step(s, seat, json.loads(a)) for s, seat, a in rows]
+
+        return await self._call(job)
+
+
+def _translate(e: Exception) -> Exception:
+    """A job's failure as the table sees it: the SQLite store's exception classes."""
+    if isinstance(e, (NotOwner, SeqTaken, Unavailable)):
+        return e
+    if isinstance(e, errors.UniqueViolation):
+        return SeqTaken(_first_line(e))
+    if isinstance(e, psycopg.IntegrityError):  # a foreign key: no such room
+        return sqlite3.IntegrityError(_first_line(e))
+    if isinstance(e, psycopg.Error):
+        return Unavailable(_first_line(e))
+    return e
+
+
+def _first_line(e: BaseException) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]
+
+
+def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    if future.cancelled():
+        return
+    if ok:
+        future.set_result(value)
+    else:
+        future.set_exception(value)
+
+
+def _dump(value: JSON) -> str:
+    return json.dumps(value, separators=(",", ":"), allow_nan=False)
+
+
+_COLUMNS_IN: Final = (
+    "id, created, rules, seats, tokens, bot_seed, initial, record, seq, joined, over, "
+    "bot_turn, record_seq, names, options, next"
+)
+_COLUMNS_OUT: Final = (
+    "id, created, rules, seats, tokens, bot_seed, initial, record, seq, joined, over, "
+    "record_seq, names, options, next"
+)
+
+
+def _row(r: tuple[Any, ...]) -> RoomRow:
+    return RoomRow(
+        id=r[0],
+        created=r[1],
+        rules=json.loads(r[2]),
+        seats=tuple(json.loads(r[3])),
+        tokens=tuple(json.loads(r[4])),
+        bot_seed=r[5],
+        initial=json.loads(r[6]),
+        record=json.loads(r[7]),
+        seq=r[8],
+        joined=frozenset(json.loads(r[9])),
+        over=bool(r[10]),
+        record_seq=r[11],
+        names=tuple(json.loads(r[12])),
+        options=json.loads(r[13]),
+        next=r[14],
+    )
+
+
+__all__ = [
+    "LEASE_SECONDS",
+    "SCHEMA_VERSION",
+    "Lease",
+    "NotOwner",
+    "PgStorage",
+    "SeqTaken",
+    "Unavailable",
+    "describe",
+    "new_owner_id",
+]

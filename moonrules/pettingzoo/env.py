@@ -146,6 +146,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
         """The finished hand the observations show once the episode is over (``None``
         while they show the engine's position)."""
         self._shown_engine: Engine | None = None
+        self._ended = False
+        """Whether the episode has ended (every agent terminated or truncated)."""
         self.hands_played = 0
 
     @property
@@ -191,6 +193,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
         self._state = None
         self._shown = None
         self._shown_engine = None
+        self._ended = False
         self.hands_played = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -217,10 +220,11 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if engine.hand_number != self._number or engine.is_over:
             self._hand_ended(engine)
-        if not any(self.terminations.values()) and not any(self.truncations.values()):
+        if self._ended:  # the rewards, and the agents' last steps
+            self._accumulate_rewards()
+            self._deads_step_first()
+        else:  # every reward is 0: nothing to add
             self.agent_selection = self.possible_agents[engine.seat_to_act()]
-        self._accumulate_rewards()
-        self._deads_step_first()
         if self.render_mode == "human":
             self.render()
 
@@ -245,6 +249,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
         self._number = engine.hand_number
 
     def _end(self, values: list[float], *, truncated: bool) -> None:
+        self._ended = True
         for p, a in enumerate(self.possible_agents):
             self.rewards[a] = values[p]
             if truncated:

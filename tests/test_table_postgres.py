@@ -287,11 +287,46 @@ def test_one_owner_at_a_time_then_a_release_or_an_expiry_hands_the_room_over(
             taken = await a.acquire("o")
             assert taken is not None and taken.mine and taken.owner == "A"
             assert await b.renew() == set()  # B learns it lost the room
+            with pytest.raises(NotOwner):  # and can store nothing more in it
+                await b.append("o", step2, None, over=False, bot_turn=False)
             assert await b.held() == [] and await a.held() == ["o"]
             assert [s.seq for s in await a.steps("o")] == [1, 2]
         finally:
             a.close()
             b.close()
+
+    asyncio.run(main())
+
+
+def test_a_lost_connection_fails_a_job_and_the_store_reconnects(postgres_url: str) -> None:
+    """The database ends the store's session (a restart, a network cut): the job under way
+    fails as the table expects (``sqlite3.OperationalError``: "try again"), the next one
+    reconnects, and the renewal moves the leases to the new session, keeping the rooms."""
+
+    async def main() -> None:
+        store = PgStorage(postgres_url, owner="A")
+        try:
+            row = new_row("l", seed=6)
+            await store.create_room(row, bot_turn=False)
+            with psycopg.connect(postgres_url, autocommit=True) as db:
+                db.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE application_name = 'moonrules-table'"
+                )
+            step, _, _ = next_step(from_record(row.record), 1, random.Random(2))
+            with pytest.raises(sqlite3.OperationalError):
+                await store.append("l", step, None, over=False, bot_turn=False)
+            assert await store.renew() == {"l"}
+            other = PgStorage(postgres_url, owner="B")
+            try:
+                lease = await other.acquire("l")
+                assert lease is not None and not lease.mine  # A's new session holds it
+            finally:
+                other.close()
+            await store.append("l", step, None, over=False, bot_turn=False)
+            assert [s.seq for s in await store.steps("l")] == [1]
+        finally:
+            store.close()
 
     asyncio.run(main())
 

@@ -204,6 +204,7 @@ class Spec:
     __slots__ = (
         "fractions",
         "max_hands",
+        "outcomes",
         "players",
         "rules",
         "space",
@@ -221,6 +222,10 @@ class Spec:
         # the indices of the rule set's tiles, in tile order: the chance outcomes of a deal
         self.tile_indices = tuple(t.index for t in rules.tile_set.tiles)
         self.tiles = len(self.tile_indices)
+        # by the number of tiles dealt, each tile's chance outcome: (its index, probability)
+        self.outcomes = tuple(
+            {i: (i, 1.0 / (self.tiles - k)) for i in self.tile_indices} for k in range(self.tiles)
+        )
         # the floats of a tensor that may be fractions (``tricks_won`` and ``scores``, the
         # same in both layouts): the rest are 0 or 1, the same in 4 bytes as in 8
         layout = ObservationLayout(rules)
@@ -516,10 +521,11 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
             if type(player) is int and 0 <= player < spec.players:
                 # OpenSpiel's tensors hold 4-byte floats: the fractions are rounded to them
                 out = engine.observe(player, history)
+                rounded = _FLOAT32
                 for i in spec.fractions:
                     x = out[i]
                     if x:
-                        out[i] = _float32(x)
+                        out[i] = rounded.get(x) or _float32(x)
                 if spec.whole:
                     out.append(_float32(p.finished / spec.max_hands))
                 return out
@@ -533,13 +539,11 @@ class MoonState(pyspiel.State):  # type: ignore[misc]
         dealt = p.dealt
         assert dealt is not None
         spec = self._spec(p)
+        outcomes = spec.outcomes[len(dealt)]
         if not dealt:
-            q = 1.0 / spec.tiles
-            return [(i, q) for i in spec.tile_indices]
+            return list(outcomes.values())
         taken = set(dealt)
-        left = [i for i in spec.tile_indices if i not in taken]
-        q = 1.0 / len(left)
-        return [(i, q) for i in left]
+        return [o for i, o in outcomes.items() if i not in taken]
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

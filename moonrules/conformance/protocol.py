@@ -445,10 +445,10 @@ def _dispatch(request: dict[str, JSON]) -> JSON:
             "unknown-op",
             f"op: no operation is called {quote(name)}; the operations are " + ", ".join(OPS),
         )
-    fields = (*_COMMON, *op.required, *op.optional)
+    fields = _FIELDS[name]
     for key in request:
         if key not in fields:
-            shown = ", ".join(f for f in fields if f != "id")
+            shown = ", ".join(f for f in (*_COMMON, *op.required, *op.optional) if f != "id")
             raise _bad(f"{_name(key)}: unknown field for op {name!r}; its fields are {shown}")
     for key in op.required:
         if key not in request:
@@ -458,12 +458,27 @@ def _dispatch(request: dict[str, JSON]) -> JSON:
     return op.run(rules, request)
 
 
+_FIELDS: Final[dict[str, frozenset[str]]] = {
+    name: frozenset((*_COMMON, *op.required, *op.optional)) for name, op in OPS.items()
+}
+"""The fields each op's request may have."""
+
+_PLAIN: Final = frozenset((str, int, bool, type(None)))
+"""The types :func:`_integral` leaves as they are, and the lists of them it does not copy."""
+
+
 def _integral(value: JSON) -> JSON:
     """``value`` with every number that has no fractional part as an :class:`int`.
 
     JSON has one kind of number, and ``5`` and ``5.0`` are the same number (as in
-    JSON Schema); only a number with a fractional part is not a whole number.
+    JSON Schema); only a number with a fractional part is not a whole number. Values
+    with no float in them come back as they are (a list of tiles, of bids).
     """
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if kind is list and all(type(v) in _PLAIN for v in value):
+        return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, list):
@@ -510,7 +525,11 @@ def encode(answer: dict[str, JSON]) -> str:
 
     Raises :class:`ValueError` for an answer that is not strict JSON (``NaN``).
     """
-    return json.dumps(answer, separators=(",", ":"), allow_nan=False)
+    return _ENCODER.encode(answer)
+
+
+_ENCODER: Final = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+"""What ``json.dumps(answer, separators=(",", ":"), allow_nan=False)`` makes, made once."""
 
 
 def refusal(error: JSONTextError) -> str:

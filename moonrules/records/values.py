@@ -29,7 +29,7 @@ from moonrules.rules.ruleset import (
     rules_by_name,
 )
 from moonrules.rules.suits import Trump
-from moonrules.rules.tiles import Tile, TileSet
+from moonrules.rules.tiles import TILES, Tile, TileSet
 
 JSON = Any
 """A JSON value as :mod:`json` reads it (the one definition; other modules import it)."""
@@ -151,6 +151,11 @@ def rules_from_json(value: JSON, path: str = "rules") -> RuleSet:
 
 
 _TILE_TEXT = re.compile(r"[0-9]-[0-9]")
+_TILE_TEXTS: Final[dict[str, Tile]] = {
+    text: t for t in TILES for text in (f"{t.high}-{t.low}", f"{t.low}-{t.high}")
+}
+"""Every tile's two writings (TILE-1), read once: what :func:`parse_tile_json` reads most.
+Any other text goes through the checks below, so its error stays the same."""
 
 
 def parse_tile_json(value: JSON, path: str) -> Tile:
@@ -159,7 +164,11 @@ def parse_tile_json(value: JSON, path: str) -> Tile:
     Exactly two digits 0-6 joined by ``-``, nothing around them; anything else
     raises :class:`RecordError` naming ``path``.
     """
-    if not isinstance(value, str):
+    if type(value) is str:
+        known = _TILE_TEXTS.get(value)
+        if known is not None:
+            return known
+    elif not isinstance(value, str):
         raise RecordError(path, f'expected a tile like "6-4", got {json_kind(value)}')
     if _TILE_TEXT.fullmatch(value) is None:
         raise RecordError(

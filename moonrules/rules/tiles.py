@@ -57,7 +57,11 @@ class Tile:
     def parse(text: str) -> Tile:
         """Read ``"6-4"`` or ``"4-6"`` (TILE-1); other text raises :class:`ParseError`, and
         anything but text :class:`TypeError`."""
-        if not isinstance(text, str):
+        if type(text) is str:
+            known = _WRITTEN.get(text)
+            if known is not None:
+                return known
+        elif not isinstance(text, str):
             raise wrong_type("text", "a tile written as text like '6-4'", text)
         m = _TILE_RE.match(text)
         if m is None:
@@ -120,6 +124,12 @@ TILES: Final[tuple[Tile, ...]] = tuple(Tile(h, lo) for h in range(7) for lo in r
 """All 28 tiles of a double-six set, by index."""
 
 assert all(t.index == i for i, t in enumerate(TILES))
+
+_WRITTEN: Final[dict[str, Tile]] = {
+    f"{a}-{b}": TILES[_index(max(a, b), min(a, b))] for a in range(7) for b in range(7)
+}
+"""The 49 texts ``"a-b"`` of ends 0-6, read once (:meth:`Tile.parse` looks here first; any
+other text goes through the pattern, so that what it refuses, and how, stays the same)."""
 
 
 def tile(text: str | Tile) -> Tile:

@@ -298,6 +298,37 @@ def test_one_owner_at_a_time_then_a_release_or_an_expiry_hands_the_room_over(
     asyncio.run(main())
 
 
+def test_a_room_asked_for_is_handed_over_by_its_owner(postgres_url: str) -> None:
+    """The process a proxy sends a room's connections to asks its owner for it; the owner
+    sees the request when it renews, releases the room, and the asker takes it."""
+
+    async def main() -> None:
+        a = PgStorage(postgres_url, owner="A")
+        b = PgStorage(postgres_url, owner="B")
+        try:
+            await a.create_room(new_row("h", seed=7), bot_turn=False)
+            await a.create_room(new_row("i", seed=8), bot_turn=False)
+            assert await a.wanted() == []
+            lease = await b.ask("h")
+            assert lease is not None and not lease.mine and lease.owner == "A"
+            assert await a.wanted() == ["h"]
+            assert await a.renew() == {"h", "i"}  # asked for, still A's until released
+            assert await a.wanted() == ["h"]
+            assert await a.release(await a.wanted()) == 1
+            lease = await b.acquire("h")
+            assert lease is not None and lease.mine
+            assert await b.wanted() == [] and await a.wanted() == []  # the request is done
+            assert await a.held() == ["i"] and await b.held() == ["h"]
+            await b.release()
+            lease = await a.ask("h")  # a free room is taken at once
+            assert lease is not None and lease.mine
+        finally:
+            a.close()
+            b.close()
+
+    asyncio.run(main())
+
+
 def test_a_lost_connection_fails_a_job_and_the_store_reconnects(postgres_url: str) -> None:
     """The database ends the store's session (a restart, a network cut): the job under way
     fails as the table expects (``sqlite3.OperationalError``: "try again"), the next one

@@ -21,7 +21,12 @@ or several, can serve one database:
   transaction: a process that lost a room can store nothing more in it (:class:`NotOwner`),
   and one that takes a room over waits for the previous owner's transaction, then reads
   everything it committed. With the primary key ``(room, seq)`` of ``actions`` and the
-  check that the room is at ``seq - 1``, no acknowledged action is lost or stored twice.
+  check that the room is at ``seq - 1``, no acknowledged action is lost or stored twice;
+- a room is *moved* to the process a reverse proxy sends its connections to (routing by
+  room: ``docs/guides/table-deploy.md``): that process asks for it (:meth:`PgStorage.ask`),
+  the owner finds it among its :meth:`PgStorage.wanted` rooms when it renews its leases,
+  closes the room's connections (they come back through the proxy) and releases it, and the
+  asker takes it (:meth:`PgStorage.acquire`).
 
 The errors are the SQLite store's classes (``sqlite3.IntegrityError`` when the room had
 moved on, ``sqlite3.OperationalError`` when the database cannot be used), so that the table
@@ -90,7 +95,8 @@ CREATE TABLE IF NOT EXISTS leases (
     address TEXT,
     expires TIMESTAMPTZ NOT NULL,
     backend_pid INTEGER NOT NULL,
-    backend_start TIMESTAMPTZ NOT NULL
+    backend_start TIMESTAMPTZ NOT NULL,
+    wanted_by TEXT
 );
 CREATE INDEX IF NOT EXISTS rooms_moving ON rooms(id) WHERE NOT over AND bot_turn;
 CREATE INDEX IF NOT EXISTS leases_owner ON leases(owner);
@@ -346,7 +352,9 @@ class PgStorage:
             "FROM rooms r, pg_stat_activity a WHERE r.id = %(room)s AND a.pid = pg_backend_pid() "
             "ON CONFLICT (room) DO UPDATE SET owner = excluded.owner, address = excluded.address, "
             "expires = excluded.expires, backend_pid = excluded.backend_pid, "
-            f"backend_start = excluded.backend_start WHERE leases.owner = excluded.owner "
+            "backend_start = excluded.backend_start, "
+            "wanted_by = CASE WHEN leases.owner = excluded.owner THEN leases.wanted_by END "
+            "WHERE leases.owner = excluded.owner "
             f"OR NOT {_HELD} "
             "RETURNING owner, address, extract(epoch FROM expires)",
             {"owner": self.owner, "address": self.address, "ttl": self.lease_seconds, "room": room},
@@ -414,6 +422,35 @@ class PgStorage:
                 (self.owner, wanted, wanted),
             )
             return cur.rowcount
+
+        return await self._call(job)
+
+    async def ask(self, room: str) -> Lease | None:
+        """Ask ``room``'s owner to hand it over to this process (it will find the room
+        among its :meth:`wanted` ones); or take it at once if nobody holds it. The lease as
+        it stands (``mine``: taken), ``None`` if there is no such room."""
+
+        def job(db: psycopg.Connection[Any]) -> Lease | None:
+            lease = self._take(db, room)
+            if lease is not None and not lease.mine:
+                db.execute(
+                    "UPDATE leases SET wanted_by = %s WHERE room = %s AND owner <> %s",
+                    (self.owner, room, self.owner),
+                )
+            return lease
+
+        return await self._call(job)
+
+    async def wanted(self) -> list[str]:
+        """The rooms this process holds that another process asked for (:meth:`ask`): to
+        be handed over, once the action under way is stored, by :meth:`release`."""
+
+        def job(db: psycopg.Connection[Any]) -> list[str]:
+            rows = db.execute(
+                "SELECT room FROM leases WHERE owner = %s AND wanted_by IS NOT NULL ORDER BY room",
+                (self.owner,),
+            ).fetchall()
+            return [r[0] for r in rows]
 
         return await self._call(job)
 

@@ -147,7 +147,7 @@ def test_the_record_before_the_end_is_refused_without_a_tile(tmp_path: Path) -> 
 
 def test_a_first_schema_database_is_read_and_its_rooms_resume(tmp_path: Path) -> None:
     """A database of schema 1 (the whole record stored with every action) is brought to
-    schema 2 in place: each room's record holds all its actions, and the game goes on."""
+    schema 3 in place: each room's record holds all its actions, and the game goes on."""
     import asyncio
     import sqlite3
 
@@ -171,15 +171,17 @@ def test_a_first_schema_database_is_read_and_its_rooms_resume(tmp_path: Path) ->
             "UPDATE rooms SET record = ? WHERE id = ?",
             (json.dumps(to_record(states[seq])), mine["room"]),
         )
-        c.execute("ALTER TABLE rooms DROP COLUMN record_seq")
+        for column in ("record_seq", "names", "options", "next"):
+            c.execute(f"ALTER TABLE rooms DROP COLUMN {column}")
         c.execute("UPDATE meta SET value = '1' WHERE key = 'schema'")
     storage = Storage(db)
     try:
         row = asyncio.run(storage.load(mine["room"]))
     finally:
         storage.close()
-    assert SCHEMA_VERSION == 2
+    assert SCHEMA_VERSION == 3
     assert row is not None and row.seq == row.record_seq == seq
+    assert row.names == () and row.options == {} and row.next is None
     with Server(db) as again, connect(again, mine["room"], mine["seats"][0]["token"]) as ws:
         state = next_state(ws)
         assert state["seq"] == seq and state["view"] == me.last_state["view"]

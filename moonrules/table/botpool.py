@@ -84,8 +84,9 @@ def _end_with_parent() -> None:
 
 
 def _work(conn: multiprocessing.connection.Connection) -> None:
-    """A worker process: answer each ``(make, view, seed)`` it is sent with ``(True,
-    action)`` or ``(False, "Error: message")``, until its pipe closes or its parent ends.
+    """A worker process: answer each ``(function, arguments)`` it is sent (a bot's
+    decision is ``(_decide, (make, view, seed))``) with ``(True, result)`` or ``(False,
+    "Error: message")``, until its pipe closes or its parent ends.
 
     SIGINT and SIGTERM are ignored: a signal to the server's whole process group (Ctrl-C in
     a terminal, ``systemctl stop``, ``docker stop``) is the server's to handle, and the
@@ -99,12 +100,12 @@ def _work(conn: multiprocessing.connection.Connection) -> None:
         return
     while True:
         try:
-            make, view, seed = conn.recv()
+            fn, args = conn.recv()
         except (EOFError, OSError):
             return
         answer: tuple[bool, Any]
         try:
-            answer = (True, _decide(make, view, seed))
+            answer = (True, fn(*args))
         except Exception as e:  # the bot's fault, reported to the server
             answer = (False, f"{type(e).__name__}: {e}")
         try:
@@ -133,7 +134,7 @@ class _Worker:
             self.ready = self.conn.recv() == _READY
         return self.ready
 
-    async def ask(self, job: tuple[Callable[[], Bot], PlayerView, str]) -> tuple[bool, Any]:
+    async def ask(self, job: tuple[Callable[..., Any], tuple[Any, ...]]) -> tuple[bool, Any]:
         """Send one job and wait (without blocking the event loop) for its answer."""
         if not self.ready:
             await self._readable()
@@ -307,7 +308,26 @@ class BotPool:
         takes its place).
         """
         spec = self.bots[level]
-        pool = spec.pool
+        value = await self.run(
+            spec.pool, _decide, (spec.make, view, seed), urgent=urgent, what=f"the {level} bot"
+        )
+        if not isinstance(value, Action):
+            raise BotFailed(f"the {level} bot answered {type(value).__name__}, no action")
+        return value
+
+    async def run(
+        self,
+        pool: str,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        *,
+        urgent: bool = False,
+        what: str = "the job",
+    ) -> Any:
+        """``fn(*args)`` computed in a worker of ``pool`` (``"quick"`` or ``"slow"``), as
+        :meth:`decide` computes a bot's decision (the same queue, timeout and failures):
+        a hint or a claim's check, which must not hold up the event loop. ``fn`` and
+        ``args`` must be picklable (a function of a module)."""
         slots = self._slots[pool]
         self.thinking += 1
         try:
@@ -319,20 +339,18 @@ class BotPool:
                 worker = idle.pop() if idle else self._start(pool)
                 healthy = False
                 try:
-                    ok, value = await worker.ask((spec.make, view, seed))
+                    ok, value = await worker.ask((fn, args))
                     healthy = True
                 finally:
                     self._give_back(pool, worker, healthy)
                     slots.release()
             if not ok:
-                raise BotFailed(f"the {level} bot failed: {value}")
-            if not isinstance(value, Action):
-                raise BotFailed(f"the {level} bot answered {type(value).__name__}, no action")
+                raise BotFailed(f"{what} failed: {value}")
             return value
         except TimeoutError:
-            raise BotFailed(f"the {level} bot did not answer in {self.timeout:g} s") from None
+            raise BotFailed(f"{what} did not answer in {self.timeout:g} s") from None
         except (EOFError, OSError) as e:
-            raise BotFailed(f"the {level} bot's worker ended: {type(e).__name__}: {e}") from None
+            raise BotFailed(f"{what}'s worker ended: {type(e).__name__}: {e}") from None
         finally:
             self.thinking -= 1
 

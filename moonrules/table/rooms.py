@@ -60,15 +60,17 @@ from moonrules.records.record import (
 )
 from moonrules.rules.errors import MoonError, quote, wrong_type
 from moonrules.rules.scoring import side_tricks
-from moonrules.table.botpool import BotFailed, BotPool
+from moonrules.table import assist
+from moonrules.table.botpool import DEFAULT_BOTS, BotFailed, BotPool
 from moonrules.table.storage import RoomRow, Step, Storage
 from moonrules.table.wire import (
     FrameError,
     action_json,
+    check_name,
     encode,
     legal_json,
     parse_action,
-    read_frame,
+    read_message,
     refused,
 )
 
@@ -76,6 +78,12 @@ log = logging.getLogger("moonrules.table")
 
 HUMAN: Final = "human"
 """A seat for a person (every seat not given to a bot)."""
+
+OPTIONS: Final = ("hints", "claims")
+"""A room's options (each on unless the request that created the room turns it off)."""
+
+HINT_EVERY: Final = 3.0
+"""Seconds a seat waits between two hints."""
 
 
 @attrs.frozen(slots=True)
@@ -117,6 +125,8 @@ class TableLimits:
     """... and a second, on average, after that."""
     bot_pace: float = 0.0
     """Seconds a bot waits before acting in a room where a person sits (0: none)."""
+    hint_every: float = HINT_EVERY
+    """Seconds a seat waits between two hints (a hint is seconds of a worker's time)."""
     max_bot_rooms: int = 256
     """Games of bots alone going on at once, all clients together; a further room of bots
     alone is refused (503) until one ends. Rooms with a seat for a person are not counted:
@@ -179,6 +189,21 @@ class Room:
         self._last_hand: tuple[GameState | None, JSON] = (None, None)
         self._sheet: tuple[GameState | None, list[JSON]] = (None, [])
         self._rules_json: dict[str, JSON] | None = None
+        self.names: list[str | None] = [
+            *row.names[: len(row.seats)],
+            *([None] * (len(row.seats) - len(row.names))),
+        ]
+        given = row.options if isinstance(row.options, dict) else {}
+        self.options = {k: given.get(k, True) is not False for k in OPTIONS}
+        self.next = row.next
+        self.order: list[Listener] = []
+        """The listeners in the order they came."""
+        self.active: dict[int, Listener] = {}
+        """Per seat, the one connection that may act for it (the newest, or the one that
+        took the seat back); the seat's other tabs watch."""
+        self.hint_at: dict[int, float] = {}
+        self.helping: set[int] = set()
+        """Seats whose hint or claim a worker is thinking out."""
 
     @property
     def rules(self) -> RuleSet:
@@ -233,12 +258,21 @@ class Room:
             "seat": seat,
             **self._rules_json,
             "seats": [
-                {"seat": s, "player": p, "joined": s in self.joined, "online": s in online}
+                {
+                    "seat": s,
+                    "player": p,
+                    "name": self.names[s],
+                    "joined": s in self.joined,
+                    "online": s in online,
+                }
                 for s, p in enumerate(self.seats)
             ],
             "spectators": sum(1 for x in self.listeners if x.seat is None),
             "started": self.started,
             "over": self.over,
+            "hints": self.options["hints"],
+            "claims": self.options["claims"],
+            "next": self.next,
         }
 
     def view_for(self, seat: int | None, state: GameState) -> dict[str, JSON]:
@@ -301,10 +335,13 @@ class Room:
             self._sheet = (st, [self._hand_summary(h) for h in hands])
         return self._sheet[1]
 
-    def state_message(self, seat: int | None) -> dict[str, JSON]:
+    def state_message(self, seat: int | None, active: bool = True) -> dict[str, JSON]:
+        """The state as the seat ``seat`` sees it, for one of its connections: ``active``
+        the one that may act (its other tabs are sent no legal action)."""
         st = self.state
         legal: list[JSON] = []
-        if seat is not None and self.started and st.to_act == seat:
+        active = seat is not None and active
+        if active and self.started and st.to_act == seat:
             legal = legal_json(legal_actions(st))
         seen = self.view_for(seat, st)
         return {
@@ -317,6 +354,8 @@ class Room:
             "hand_number": st.hand_number,
             **trick_marks(seen, self.rules.players),
             "sheet": self.sheet_json(),
+            "active": active,
+            "tabs": 0 if seat is None else sum(1 for x in self.listeners if x.seat == seat),
         }
 
     def legal_for(self, seat: int | None) -> list[JSON]:
@@ -327,12 +366,23 @@ class Room:
 
     def broadcast(self) -> None:
         """Send every listener the room as it now is (each what it may see)."""
-        texts: dict[int | None, str] = {}
+        texts: dict[tuple[int | None, bool], str] = {}
         for listener in list(self.listeners):
             seat = listener.seat
-            if seat not in texts:
-                texts[seat] = encode(self.state_message(seat))
-            listener.send_state(texts[seat])
+            key = (seat, seat is not None and self.active.get(seat) is listener)
+            if key not in texts:
+                texts[key] = encode(self.state_message(*key))
+            listener.send_state(texts[key])
+
+    def is_active(self, listener: Listener) -> bool:
+        seat = listener.seat
+        return seat is not None and self.active.get(seat) is listener
+
+    def tell(self, message: dict[str, JSON]) -> None:
+        """Send every listener the same message (nothing secret in it)."""
+        text = encode(message)
+        for listener in list(self.listeners):
+            listener.send(text)
 
 
 def trick_marks(seen: Mapping[str, JSON], players: int) -> dict[str, JSON]:
@@ -418,7 +468,8 @@ class Table:
                 await t
 
     def parse_request(self, body: JSON) -> tuple[RuleSet, tuple[str, ...]]:
-        """Read a ``POST /api/rooms`` body: ``{"rules": …, "bots": {"1": "basic", …}}``.
+        """Read a ``POST /api/rooms`` body: ``{"rules": …, "bots": {"1": "basic", …},
+        "hints": true, "claims": true}`` (the options: :meth:`parse_options`).
 
         Raises :class:`RoomError` naming the member at fault: status 400, or 422 for
         rules whose fields contradict each other.
@@ -426,8 +477,10 @@ class Table:
         if not isinstance(body, dict):
             raise RoomError(400, f"the request is a JSON object, not {json_kind(body)}")
         for key in body:
-            if key not in ("rules", "bots"):
-                raise RoomError(400, f"{quote(key)}: unknown member; a room has rules, bots")
+            if key not in ("rules", "bots", *OPTIONS):
+                raise RoomError(
+                    400, f"{quote(key)}: unknown member; a room has rules, bots, hints, claims"
+                )
         try:
             rules = rules_from_json(body.get("rules", "standard"))
         except RecordError as e:
@@ -451,9 +504,23 @@ class Table:
             seats[int(key)] = level
         return rules, tuple(seats)
 
+    @staticmethod
+    def parse_options(body: JSON) -> dict[str, JSON]:
+        """The options of a ``POST /api/rooms`` body: ``hints`` (a seat may ask what the
+        strong bot would do) and ``claims`` (CLAIM-1), each ``true`` (the default) or
+        ``false`` (a tournament's room)."""
+        options: dict[str, JSON] = {}
+        for key in OPTIONS:
+            value = body.get(key, True) if isinstance(body, dict) else True
+            if not isinstance(value, bool):
+                raise RoomError(400, f"{key}: true or false, not {json_kind(value)}")
+            options[key] = value
+        return options
+
     async def create(self, body: JSON) -> CreatedRoom:
         """Create a room from a ``POST /api/rooms`` body (see :meth:`parse_request`)."""
         rules, seats = self.parse_request(body)
+        options = self.parse_options(body)
         if HUMAN not in seats:
             playing = sum(1 for r in self.rooms.values() if not r.humans and not r.over)
             if playing >= self.limits.max_bot_rooms:
@@ -477,6 +544,7 @@ class Table:
             seq=0,
             joined=frozenset(),
             over=False,
+            options=options,
         )
         room = Room(row, state)
         await self.storage.create_room(row, bot_turn=room.bot_to_act() is not None)
@@ -543,7 +611,10 @@ class Table:
     async def join(self, room: Room, listener: Listener) -> None:
         """Add a listener; a seat joining for the first time may start the game."""
         room.listeners.add(listener)
+        room.order.append(listener)
         seat = listener.seat
+        if seat is not None:
+            room.active[seat] = listener  # the newest tab plays; the others watch
         if seat is not None and seat not in room.joined:
             async with room.lock:
                 if seat not in room.joined:
@@ -561,6 +632,15 @@ class Table:
 
     def leave(self, room: Room, listener: Listener) -> None:
         room.listeners.discard(listener)
+        with contextlib.suppress(ValueError):
+            room.order.remove(listener)
+        seat = listener.seat
+        if seat is not None and room.active.get(seat) is listener:
+            others = [x for x in room.order if x.seat == seat]
+            if others:
+                room.active[seat] = others[-1]  # the seat's newest tab left plays it
+            else:
+                del room.active[seat]
         room.last_used = time.monotonic()
         if not self.closing:
             room.broadcast()
@@ -568,18 +648,37 @@ class Table:
     # -- actions ---------------------------------------------------------------
 
     async def receive(self, room: Room, listener: Listener, text: str) -> None:
-        """One frame from a listener: an ``act`` message, or a refusal sent back."""
+        """One frame from a listener: its message carried out, or a refusal sent back."""
         seat = listener.seat
         try:
-            value = read_frame(text, max_bytes=self.limits.max_frame_bytes)
+            kind, message = read_message(text, max_bytes=self.limits.max_frame_bytes)
         except FrameError as e:
             listener.send(encode(refused(e.code, e.message, room.legal_for(seat))))
             return
         if seat is None:
-            message = "a spectator watches: only a seat's link may act"
-            listener.send(encode(refused("spectator", message, [])))
+            note = "a spectator watches: only a seat's link may act"
+            listener.send(encode(refused("spectator", note, [])))
             return
-        outcome = await self.act(room, seat, value)
+        outcome: dict[str, JSON] | None = None
+        if kind == "name":
+            outcome = await self.rename(room, seat, message["name"])
+        elif kind == "rematch":
+            outcome = await self.rematch(room, seat)
+        elif kind == "take-seat":
+            room.active[seat] = listener
+            room.broadcast()
+        elif not room.is_active(listener):
+            note = (
+                "this seat is played in another tab or window; choose “Play here” to play it "
+                "in this one"
+            )
+            outcome = refused("elsewhere", note, [])
+        elif kind == "act":
+            outcome = await self.act(room, seat, message["action"])
+        elif kind == "hint":
+            outcome = await self.hint(room, seat)
+        elif kind == "claim":
+            outcome = await self.claim(room, seat, message.get("tricks"))
         if outcome is not None:
             listener.send(encode(outcome))
 
@@ -646,6 +745,182 @@ class Table:
         room.last_used = time.monotonic()
         room.broadcast()
         self._schedule_bot(room)
+        return None
+
+    # -- names, help, rematch ----------------------------------------------------
+
+    async def rename(self, room: Room, seat: int, value: JSON) -> dict[str, JSON] | None:
+        """The seat's player chose a name (stored with the room, shown to everyone)."""
+        try:
+            name = check_name(value)
+        except FrameError as e:
+            return refused(e.code, e.message, [])
+        async with room.lock:
+            if room.names[seat] == name:
+                return None
+            names = list(room.names)
+            names[seat] = name
+            await self.storage.set_names(room.id, tuple(names))
+            room.names = names
+        room.broadcast()
+        return None
+
+    def _help_refusal(self, room: Room, seat: int, what: str) -> dict[str, JSON] | None:
+        """Why a seat may not have a hint or a claim now, as a refusal; ``None`` if it may."""
+        st = room.state
+        if not room.options[what + "s"]:
+            return refused("off", f"{what}s are turned off in this room (as in a tournament)", [])
+        if not room.started or st.is_over or st.to_act != seat:
+            return refused("not-now", f"a {what} is for your turn; it is not your turn", [])
+        if seat in room.helping:
+            return refused("too-fast", "your last hint or claim is still being worked out", [])
+        return None
+
+    async def hint(self, room: Room, seat: int) -> dict[str, JSON] | None:
+        """What the ``strong`` bot would do from this seat's view, and in the auction
+        bidding advice's chances: thought out in a worker, sent to this connection alone."""
+        no = self._help_refusal(room, seat, "hint")
+        if no is not None:
+            return no
+        now = time.monotonic()
+        wait = room.hint_at.get(seat, -1e9) + self.limits.hint_every - now
+        if wait > 0:
+            return refused("too-fast", f"one hint every {self.limits.hint_every:g} s: wait "
+                           f"{max(1, round(wait))} s", [])  # fmt: skip
+        room.hint_at[seat] = now
+        room.helping.add(seat)
+        seq = room.seq
+        spec = self.bots.bots.get("strong", DEFAULT_BOTS["strong"])
+        try:
+            action, advice = await self.bots.run(
+                "slow",
+                assist.hint,
+                (spec.make, view(room.state, seat), f"{room.row.bot_seed}/hint/{seq}"),
+                urgent=True,
+                what="the hint",
+            )
+        except BotFailed as e:
+            log.warning("room %s seat %d: %s", room.id, seat, e)
+            return refused("unavailable", "the hint could not be worked out; try again", [])
+        finally:
+            room.helping.discard(seat)
+            room.hint_at[seat] = time.monotonic()  # the next one counted from this answer
+        return {"type": "hint", "seq": seq, "action": action, "advice": advice}
+
+    async def claim(self, room: Room, seat: int, tricks: JSON) -> dict[str, JSON] | None:
+        """The seat claims the remaining tricks, or ``tricks`` of them (CLAIM-1): checked
+        in a worker against every line of play; accepted, the hand is played out along a
+        line the check proves (the game has no other way to end a hand by a claim) and every
+        listener told; refused, this seat is told why and play goes on."""
+        no = self._help_refusal(room, seat, "claim")
+        if no is not None:
+            return no
+        st = room.state
+        if st.phase is not Phase.PLAY:
+            return refused("not-now", "a claim is made during the play of a hand", [], "CLAIM-1")
+        remaining = 7 - len(st.hand.tricks)
+        if tricks is not None and (type(tricks) is not int or not 1 <= tricks <= remaining):
+            message = f"a claim is of 1 to {remaining} tricks (the tricks left), or of all"
+            return refused("bad-frame", f"tricks: {message}", [])
+        room.helping.add(seat)
+        seq = room.seq
+        try:
+            holds, guaranteed, claimed, left, line = await self.bots.run(
+                "slow", assist.claim, (st, seat, tricks), urgent=True, what="the claim's check"
+            )
+        except BotFailed as e:
+            log.warning("room %s seat %d: %s", room.id, seat, e)
+            return refused("unavailable", "the claim could not be checked; try again", [])
+        finally:
+            room.helping.discard(seat)
+        wanted = (
+            f"all {left} remaining tricks"
+            if tricks is None
+            else (f"{claimed} of the {left} remaining tricks")
+        )
+        side = "your team" if room.rules.partnership else "you"
+        if not holds:
+            message = (
+                f"your claim of {wanted} does not hold: against the best defence {side} "
+                f"can be held to {guaranteed}; play goes on"
+            )
+            return refused("claim", message, room.legal_for(seat), "CLAIM-1")
+        assert isinstance(line, list)
+        return await self._play_out(room, seat, seq, line, wanted)
+
+    async def _play_out(
+        self, room: Room, seat: int, seq: int, line: list[JSON], wanted: str
+    ) -> dict[str, JSON] | None:
+        async with room.lock:
+            if room.seq != seq:
+                message = "the game moved on while the claim was checked; claim again"
+                return refused("turn", message, room.legal_for(seat))
+            st = room.state
+            steps: list[Step] = []
+            for k, item in enumerate(line):
+                assert isinstance(item, list)
+                who, tile = item
+                assert isinstance(who, int)
+                st = apply(st, parse_action(st.phase, tile), seat=who)
+                steps.append(Step(seq + k + 1, who, tile))
+            nxt = st.to_act
+            bot_turn = nxt is not None and room.seats[nxt] != HUMAN and room.started
+            try:
+                await self.storage.append_many(
+                    room.id, steps, to_record(st), over=st.is_over, bot_turn=bot_turn
+                )
+            except sqlite3.Error as e:
+                log.error("room %s: the claim's tricks not stored: %s", room.id, e)
+                message = "the server could not store the claim; try again"
+                return refused("unavailable", message, room.legal_for(seat))
+            room.state = st
+            room.seq = steps[-1].seq
+            room.last_used = time.monotonic()
+            room.tell(
+                {
+                    "type": "notice",
+                    "kind": "claim",
+                    "seat": seat,
+                    "message": f"seat {seat} claimed {wanted}: the claim holds (CLAIM-1); "
+                    "the hand is played out along a line the check proves",
+                }
+            )
+            room.broadcast()
+            self._schedule_bot(room)
+        return None
+
+    async def rematch(self, room: Room, seat: int) -> dict[str, JSON] | None:
+        """At the game's end, a new room with the same seats (people, with their names and
+        links' tokens, and bots) and rules and options; every listener is told its id
+        (``table.next``) and goes there. Asked again, the same room."""
+        if not room.over:
+            return refused("not-now", "a rematch is offered once the game is over", [])
+        async with room.lock:
+            if room.next is None:
+                state = new_game(room.rules)
+                record = to_record(state)
+                row = RoomRow(
+                    id=new_id(),
+                    created=self.clock(),
+                    rules=rules_json(room.rules),
+                    seats=room.seats,
+                    tokens=room.row.tokens,  # the same links' tokens: each page knows its own
+                    bot_seed=secrets.token_hex(16),
+                    initial=record,
+                    record=record,
+                    seq=0,
+                    joined=frozenset(),
+                    over=False,
+                    names=tuple(room.names),
+                    options=dict(room.options),
+                )
+                new = Room(row, state)
+                if not await self.storage.create_rematch(room.id, row, bot_turn=False):
+                    await self._reload(room)  # pragma: no cover - one server per database
+                else:
+                    self.rooms[row.id] = new
+                    room.next = row.id
+        room.broadcast()
         return None
 
     # -- bots ------------------------------------------------------------------

@@ -32,7 +32,7 @@ import attrs
 from moonrules.records.record import JSON
 from moonrules.rules.errors import MoonError, wrong_type
 
-SCHEMA_VERSION: Final = 2
+SCHEMA_VERSION: Final = 3
 
 _SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -49,7 +49,10 @@ CREATE TABLE IF NOT EXISTS rooms (
     joined TEXT NOT NULL,
     over INTEGER NOT NULL,
     bot_turn INTEGER NOT NULL,
-    record_seq INTEGER NOT NULL
+    record_seq INTEGER NOT NULL,
+    names TEXT NOT NULL DEFAULT '[]',
+    options TEXT NOT NULL DEFAULT '{}',
+    next TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     room TEXT NOT NULL REFERENCES rooms(id),
@@ -95,6 +98,12 @@ class RoomRow:
     over: bool
     record_seq: int = 0
     """How many actions ``record`` holds."""
+    names: tuple[str | None, ...] = ()
+    """Per seat: the name its player chose, or ``None`` (``()``: none chosen yet)."""
+    options: JSON = attrs.field(factory=dict)
+    """The room's options: ``{"hints": bool, "claims": bool}`` (missing: on)."""
+    next: str | None = None
+    """The room of the rematch, once a player asked for one."""
 
 
 @attrs.frozen(slots=True)
@@ -141,14 +150,27 @@ class Storage:
         row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
         if row is None:
             self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif row[0] == "1":  # every action stored the whole record: it holds them all
+            return
+        version = row[0]
+        if version == "1":  # every action stored the whole record: it holds them all
             with self._db:
                 self._db.execute(
                     "ALTER TABLE rooms ADD COLUMN record_seq INTEGER NOT NULL DEFAULT 0"
                 )
                 self._db.execute("UPDATE rooms SET record_seq = seq")
                 self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", ("2",))
-        elif row[0] != str(SCHEMA_VERSION):
+            version = "2"
+        if version == "2":  # names, options and the rematch: rooms before them have none
+            with self._db:
+                for column in (
+                    "names TEXT NOT NULL DEFAULT '[]'",
+                    "options TEXT NOT NULL DEFAULT '{}'",
+                    "next TEXT",
+                ):
+                    self._db.execute(f"ALTER TABLE rooms ADD COLUMN {column}")
+                self._db.execute("UPDATE meta SET value = ? WHERE key = 'schema'", ("3",))
+            version = "3"
+        if version != str(SCHEMA_VERSION):
             raise sqlite3.DatabaseError(
                 f"schema version {row[0]}, this server reads {SCHEMA_VERSION} and older"
             )
@@ -221,10 +243,15 @@ class Storage:
 
     async def create_room(self, row: RoomRow, *, bot_turn: bool) -> None:
         """Store a new room."""
+        await self._call(self._insert(row, bot_turn=bot_turn))
 
+    @staticmethod
+    def _insert(row: RoomRow, *, bot_turn: bool) -> Callable[[sqlite3.Connection], None]:
         def job(db: sqlite3.Connection) -> None:
             db.execute(
-                "INSERT INTO rooms VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO rooms (id, created, rules, seats, tokens, bot_seed, initial, "
+                "record, seq, joined, over, bot_turn, record_seq, names, options, next) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     row.id,
                     row.created,
@@ -239,10 +266,13 @@ class Storage:
                     int(row.over),
                     int(bot_turn),
                     row.record_seq,
+                    _dump(list(row.names)),
+                    _dump(row.options),
+                    row.next,
                 ),
             )
 
-        await self._call(job)
+        return job
 
     async def append(
         self,
@@ -283,6 +313,62 @@ class Storage:
 
         await self._call(job)
 
+    async def append_many(
+        self,
+        room: str,
+        steps: list[Step],
+        record: JSON | None,
+        *,
+        over: bool,
+        bot_turn: bool,
+    ) -> None:
+        """Store several actions taken at once (a claim's tricks played out) and the room's
+        state after them, in one transaction: all of them or none."""
+        if not steps:
+            raise ValueError("steps: at least one action")
+        rows = [(room, st.seq, st.seat, _dump(st.action)) for st in steps]
+        text = None if record is None else _dump(record)
+        first, last = steps[0].seq, steps[-1].seq
+
+        def job(db: sqlite3.Connection) -> None:
+            now = time.time()
+            db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", [(*r, now) for r in rows])
+            cur = db.execute(
+                "UPDATE rooms SET record = coalesce(?, record), "
+                "record_seq = CASE WHEN ? IS NULL THEN record_seq ELSE ? END, "
+                "seq = ?, over = ?, bot_turn = ? WHERE id = ? AND seq = ?",
+                (text, text, last, last, int(over), int(bot_turn), room, first - 1),
+            )
+            if cur.rowcount != 1:
+                raise sqlite3.IntegrityError(f"room {room} is not at action {first - 1}")
+
+        await self._call(job)
+
+    async def set_names(self, room: str, names: tuple[str | None, ...]) -> None:
+        """Store the names the seats' players chose."""
+        text = _dump(list(names))
+
+        def job(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE rooms SET names = ? WHERE id = ?", (text, room))
+
+        await self._call(job)
+
+    async def create_rematch(self, room: str, row: RoomRow, *, bot_turn: bool) -> bool:
+        """Store ``row``, the rematch of ``room``, and mark it as ``room``'s next, in one
+        transaction; false (nothing stored) when ``room`` already has its rematch."""
+        create = self._insert(row, bot_turn=bot_turn)
+
+        def job(db: sqlite3.Connection) -> bool:
+            cur = db.execute(
+                "UPDATE rooms SET next = ? WHERE id = ? AND next IS NULL", (row.id, room)
+            )
+            if cur.rowcount != 1:
+                return False
+            create(db)
+            return True
+
+        return await self._call(job)
+
     async def set_joined(self, room: str, joined: frozenset[int], *, bot_turn: bool) -> None:
         """Store which seats have joined the room."""
         text = _dump(sorted(joined))
@@ -299,7 +385,7 @@ class Storage:
         """The stored room, or ``None``."""
 
         def job(db: sqlite3.Connection) -> RoomRow | None:
-            r = db.execute("SELECT * FROM rooms WHERE id = ?", (room,)).fetchone()
+            r = db.execute(f"SELECT {_COLUMNS} FROM rooms WHERE id = ?", (room,)).fetchone()
             return None if r is None else _row(r)
 
         return await self._call(job)
@@ -339,6 +425,12 @@ def _dump(value: JSON) -> str:
     return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
 
+_COLUMNS: Final = (
+    "id, created, rules, seats, tokens, bot_seed, initial, record, seq, joined, over, "
+    "record_seq, names, options, next"
+)
+
+
 def _row(r: tuple[Any, ...]) -> RoomRow:
     return RoomRow(
         id=r[0],
@@ -352,7 +444,10 @@ def _row(r: tuple[Any, ...]) -> RoomRow:
         seq=r[8],
         joined=frozenset(json.loads(r[9])),
         over=bool(r[10]),
-        record_seq=r[12],
+        record_seq=r[11],
+        names=tuple(json.loads(r[12])),
+        options=json.loads(r[13]),
+        next=r[14],
     )
 
 

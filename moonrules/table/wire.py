@@ -19,7 +19,8 @@ Nothing here decides a rule: the library's :func:`~moonrules.apply` does.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from moonrules.game import Action, Bid, Discard, NameTrump, Pass, Phase, Play
@@ -47,8 +48,28 @@ REFUSAL_CODES: Final = (
     "over",
     "too-fast",
     "unavailable",
+    "elsewhere",
+    "off",
+    "not-now",
+    "claim",
+    "bad-name",
 )
 """Every ``code`` a ``refused`` message may carry (see ``spec/table.md``)."""
+
+
+MAX_NAME: Final = 24
+"""The longest name a seat's player may choose (characters, after trimming)."""
+
+MESSAGES: Final[Mapping[str, tuple[str, ...]]] = {
+    "act": ("action",),
+    "name": ("name",),
+    "hint": (),
+    "claim": ("tricks",),
+    "rematch": (),
+    "take-seat": (),
+}
+"""Every message a client may send: its ``type`` and its other members (all required but
+``claim``'s ``tricks``, absent or ``null`` for every remaining trick)."""
 
 
 class FrameError(MoonError, ValueError):
@@ -119,13 +140,14 @@ def _phase_wants(phase: Phase) -> str:
     }[phase]
 
 
-def read_frame(text: str, *, max_bytes: int = MAX_FRAME_BYTES) -> JSON:
-    """The action of one ``act`` frame (its ``action`` member, not yet read as an action).
+def read_message(text: str, *, max_bytes: int = MAX_FRAME_BYTES) -> tuple[str, dict[str, JSON]]:
+    """The ``type`` of one client frame and the frame (a JSON object of the members
+    :data:`MESSAGES` gives its type; not yet read further: an action, a name, a count).
 
     Raises :class:`FrameError` (code ``bad-frame``) for text that is longer than
     ``max_bytes`` characters, not strict JSON (limits of
-    :mod:`moonrules.records.jsontext`), not an object, or an object other than
-    ``{"type": "act", "action": …}``.
+    :mod:`moonrules.records.jsontext`), not an object, of no known type, or with a member
+    missing or unknown.
     """
     if not isinstance(text, str):
         raise wrong_type("text", "the frame's text (str)", text)
@@ -138,15 +160,53 @@ def read_frame(text: str, *, max_bytes: int = MAX_FRAME_BYTES) -> JSON:
     if not isinstance(value, dict):
         raise FrameError("bad-frame", f"a message is a JSON object, not {json_kind(value)}")
     kind = value.get("type")
-    if kind != "act" or not isinstance(kind, str):
+    if not isinstance(kind, str) or kind not in MESSAGES:
         shown = quote(kind) if isinstance(kind, str) else json_kind(kind)
-        raise FrameError("bad-frame", f'type: a client sends only "act" messages, not {shown}')
+        known = ", ".join(f'"{k}"' for k in MESSAGES)
+        raise FrameError("bad-frame", f"type: a client sends {known}; not {shown}")
+    members = MESSAGES[kind]
     for key in value:
-        if key not in ("type", "action"):
-            raise FrameError("bad-frame", f'{quote(key)}: unknown member; "act" has type, action')
-    if "action" not in value:
-        raise FrameError("bad-frame", 'missing member "action": what the seat does')
+        if key != "type" and key not in members:
+            has = ", ".join(("type", *members))
+            raise FrameError("bad-frame", f'{quote(key)}: unknown member; "{kind}" has {has}')
+    for key in members:
+        if key not in value and kind != "claim":
+            raise FrameError("bad-frame", f'missing member "{key}" of "{kind}"')
+    return kind, value
+
+
+def read_frame(text: str, *, max_bytes: int = MAX_FRAME_BYTES) -> JSON:
+    """The action of one ``act`` frame (its ``action`` member, not yet read as an action).
+
+    Raises :class:`FrameError` (code ``bad-frame``) as :func:`read_message` does, and for
+    a message other than ``{"type": "act", "action": …}``.
+    """
+    kind, value = read_message(text, max_bytes=max_bytes)
+    if kind != "act":
+        raise FrameError("bad-frame", f'type: an action is an "act" message, not "{kind}"')
     return value["action"]
+
+
+def check_name(value: JSON) -> str:
+    """A seat's name as a player typed it: trimmed, 1 to :data:`MAX_NAME` characters, no
+    control or format character (a line break, a tab, a direction override). Raises
+    :class:`FrameError` (code ``bad-name``) saying what is wrong. The name is text: a page
+    shows it as text (never as HTML)."""
+    if not isinstance(value, str):
+        raise FrameError("bad-name", f"name: a name is text, not {json_kind(value)}")
+    name = " ".join(value.split())  # trimmed, runs of spaces as one
+    if not name:
+        raise FrameError("bad-name", "name: a name has at least one letter, not only spaces")
+    if len(name) > MAX_NAME:
+        raise FrameError("bad-name", f"name: at most {MAX_NAME} characters, not {len(name)}")
+    for ch in name:
+        if unicodedata.category(ch)[0] == "C":
+            raise FrameError(
+                "bad-name",
+                f"name: U+{ord(ch):04X} is a control or format character; a name is "
+                "letters, digits, spaces and signs",
+            )
+    return name
 
 
 def encode(message: dict[str, JSON]) -> str:
@@ -179,12 +239,16 @@ def refused(
 
 __all__ = [
     "MAX_FRAME_BYTES",
+    "MAX_NAME",
+    "MESSAGES",
     "REFUSAL_CODES",
     "FrameError",
     "action_json",
+    "check_name",
     "encode",
     "legal_json",
     "parse_action",
     "read_frame",
+    "read_message",
     "refused",
 ]

@@ -51,7 +51,7 @@ table { border-collapse: collapse; background: var(--paper); }
 th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: right; }
 th { background: #efe7d6; }
 td:first-child, th:first-child { text-align: left; }
-.wrap { overflow-x: auto; }
+.wrap { overflow-x: auto; margin: 0 0 12px; }
 ol.decisions { list-style: none; padding: 0; margin: 0; }
 ol.decisions > li { border: 1px solid var(--line); border-radius: 8px; margin: 4px 0;
   background: #fff; }

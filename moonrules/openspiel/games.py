@@ -14,6 +14,7 @@ import copy
 import random
 from array import array
 from collections.abc import Sequence
+from struct import Struct
 from typing import Any, Final
 
 import numpy as np
@@ -698,8 +699,8 @@ class MoonObserver:
         }
         if max_hands is not None:
             self.dict["hands"] = self.tensor[size : size + 1]
-        self._size = size
-        self._view = self.tensor.data  # written from an array of 4-byte floats
+        self._floats = Struct(f"={size}f")  # writes the engine's vector into the tensor
+        self._buffer = self.tensor.data
         # While a hand is dealt (see _dealing). By tile index: the float of ``hand`` that
         # marks the tile. By player, then by side: the float of ``scores`` holding that side's
         # score, counted from the player's side. OpenSpiel also asks for player -1 (its
@@ -717,7 +718,7 @@ class MoonObserver:
         p = state.position
         engine = p.engine
         if p.dealt is None and p.returns is None and engine is not None:
-            self._view[: self._size] = array("f", engine.observe(player, self.history))
+            self._floats.pack_into(self._buffer, 0, *engine.observe(player, self.history))
         elif p.returns is not None:
             shown = p.shown
             assert shown is not None

@@ -10,8 +10,8 @@ observations and the action masks come from it, and its reference
 from __future__ import annotations
 
 import random
-from array import array
 from operator import attrgetter
+from struct import Struct
 from typing import Any, Final
 
 import numpy as np
@@ -134,6 +134,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
         self._history = history
         self._size = self.layout.size
+        self._floats = Struct(f"={self._size}f")
         self._actions = self.space.size
         self._seats = {a: k for k, a in enumerate(self.possible_agents)}
         self._rng = random.Random()
@@ -174,15 +175,14 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
             for i in self.engine.legal_ids() if shown is None else legal_action_ids(shown):
                 mask[i] = 1
         if shown is None:
-            values = array("f", self.engine.observe(seat, self._history))
+            values = self.engine.observe(seat, self._history)
         else:  # the finished hand, as an engine (made once)
             if self._shown_engine is None:
                 self._shown_engine = Engine.from_state(shown)
-            values = array("f", self._shown_engine.observe(seat, self._history))
-        return {
-            "observation": np.frombuffer(values, np.float32),
-            "action_mask": np.frombuffer(mask, np.int8),
-        }
+            values = self._shown_engine.observe(seat, self._history)
+        observation = np.empty(self._size, np.float32)
+        self._floats.pack_into(observation.data, 0, *values)  # 4-byte floats, straight in
+        return {"observation": observation, "action_mask": np.frombuffer(mask, np.int8)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:

@@ -189,7 +189,11 @@ def test_serialization_and_clones_keep_the_state() -> None:
                 assert clone.observation_tensor(p) == state.observation_tensor(p)
         while not clone.is_terminal() and len(clone.history()) < len(state.history()) + 30:
             clone.apply_action(rng.choice(clone.legal_actions()))
+            copy.apply_action(clone.history()[-1])  # a state read back moves on alike
         assert (str(state), state.serialize(), state.legal_actions()) == before
+        assert copy.position == clone.position and str(copy) == str(clone)
+        again = game.deserialize_state(copy.serialize())
+        assert again.position == clone.position and again.history() == clone.history()
 
 
 @pytest.mark.parametrize("name", ["moonrules_hand", "moonrules_game(max_hands=3)"])

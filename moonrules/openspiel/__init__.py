@@ -17,7 +17,11 @@ Player actions are :class:`~moonrules.game.encoding.ActionSpace` ids; the observ
 and information-state tensors are :class:`~moonrules.game.encoding.ObservationLayout`'s,
 their strings :func:`~moonrules.game.encoding.view_string`'s;
 ``state.resample_from_infostate`` draws with :func:`~moonrules.bots.resample.resample`;
-states serialize through OpenSpiel's pickling of Python games.
+states serialize through OpenSpiel's pickling of Python games. Each state holds a
+:class:`~moonrules.engine.Engine` (``state.position.engine``): it is stepped by
+``apply_action``, answers the legal actions and the tensors, and is cloned with the state;
+the reference :class:`~moonrules.game.state.GameState` (``state.moon_state``) is worked
+out from it when asked for.
 
 >>> import pyspiel
 >>> import moonrules.openspiel

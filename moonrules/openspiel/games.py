@@ -366,8 +366,9 @@ class Position:
         state: GameState | None = None
         shown: GameState | None = None
         if self.anchor is not None:
-            assert self.spec is not None
-            state = self.anchor.after(self.spec.space, self.moves)
+            assert self.engine is not None
+            space = self.spec.space if self.spec is not None else ActionSpace(self.engine.rules)
+            state = self.anchor.after(space, self.moves)
             if self.returns is not None:
                 shown = _shown(state)
         return {

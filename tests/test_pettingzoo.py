@@ -149,7 +149,7 @@ def test_the_wrappers_are_pettingzoos_and_behave_as_theirs() -> None:
     assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
     assert isinstance(e.env.env, wrappers.TerminateIllegalWrapper)
     assert isinstance(e.unwrapped, raw_env) and str(e) == "moonrules_v0"
-    for name in ("agent_selection", "terminations", "truncations", "rewards", "infos"):
+    for name in ("agent_selection", "terminations", "truncations", "rewards", "infos", "agents"):
         with pytest.raises(AttributeError, match=f"{name} cannot be accessed before reset"):
             getattr(e, name)
     e.reset(seed=2)

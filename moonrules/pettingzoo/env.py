@@ -280,16 +280,14 @@ def _read(name: str) -> property:
     return property(attrgetter(f"_moon.{name}"))
 
 
-def _read_after_reset(name: str) -> property:
-    """:func:`_read` of ``name``, refused before ``reset`` as :class:`OrderEnforcingWrapper`
-    refuses it."""
-
-    def get(self: Any) -> Any:
-        if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._moon, name)
-
-    return property(get)
+def _agents_after_reset(self: Any) -> list[str]:
+    """``agents``, refused before ``reset`` as :class:`OrderEnforcingWrapper` refuses it (the
+    env has its agents from the start; the other attributes of :data:`_STATE` it has only
+    once reset, and PettingZoo's ``__getattr__`` refuses them until then)."""
+    if not self._has_reset:
+        raise AttributeError("agents cannot be accessed before reset")
+    agents: list[str] = self._moon.agents
+    return agents
 
 
 class _TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
@@ -334,11 +332,8 @@ class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
 for _name in (*_STATE, "agents", "_cumulative_rewards"):
     setattr(_TerminateIllegal, _name, _read(_name))
     setattr(_AssertOutOfBounds, _name, _read(_name))
-    setattr(
-        _OrderEnforcing,
-        _name,
-        _read(_name) if _name.startswith("_") else _read_after_reset(_name),
-    )
+    setattr(_OrderEnforcing, _name, _read(_name))
+_OrderEnforcing.agents = property(_agents_after_reset)
 
 
 def env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int]:

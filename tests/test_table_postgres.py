@@ -217,6 +217,16 @@ def test_a_second_store_on_the_database_reads_the_first_s_schema(postgres_url: s
         PgStorage("postgresql://moon:secret@127.0.0.1:1/x", connect_timeout=2)
 
 
+def test_without_psycopg_the_store_says_which_extra_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if it were not installed
+    from moonrules.table.storage import StorageError
+
+    with pytest.raises(StorageError, match=r"needs psycopg \(the postgres extra\): pip install"):
+        PgStorage("postgresql://127.0.0.1/moonrules")
+
+
 def test_a_duplicate_room_and_seq_is_refused_by_the_key(postgres_url: str) -> None:
     """Besides the store's own check that the room is at ``seq - 1``, the primary key
     ``(room, seq)`` refuses a second action of the same number from anyone."""

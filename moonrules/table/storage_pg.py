@@ -48,14 +48,12 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import attrs
-import psycopg
-from psycopg import conninfo, errors
 
 from moonrules.records.record import JSON
-from moonrules.rules.errors import wrong_type
+from moonrules.rules.errors import install_extra, wrong_type
 from moonrules.table.storage import RoomRow, Step, StorageError
 
 SCHEMA_VERSION: Final = 1
@@ -119,8 +117,23 @@ _LIVE: Final = (
 _HELD: Final = f"(leases.expires > now() AND {_LIVE})"
 """Whether a lease still holds its room."""
 
+if TYPE_CHECKING:  # the postgres extra: imported when a PgStorage is made
+    import psycopg
+
 T = TypeVar("T")
-Job = Callable[[psycopg.Connection[Any]], Any]
+Job = Callable[["psycopg.Connection[Any]"], Any]
+
+
+def _driver() -> Any:
+    """``psycopg``, or :class:`StorageError` saying how to install it."""
+    try:
+        import psycopg
+    except ImportError:
+        raise StorageError(
+            f"a postgresql:// database needs psycopg (the postgres extra): "
+            f"{install_extra('postgres')}"
+        ) from None
+    return psycopg
 
 
 class NotOwner(sqlite3.OperationalError):
@@ -163,8 +176,9 @@ def new_owner_id() -> str:
 
 def describe(url: str) -> str:
     """The database a URL names, without its password (for messages and logs)."""
+    psycopg = _driver()
     try:
-        parts = conninfo.conninfo_to_dict(url)
+        parts = psycopg.conninfo.conninfo_to_dict(url)
     except psycopg.ProgrammingError:
         return "the PostgreSQL database (an invalid URL)"
     host = parts.get("host") or "localhost"
@@ -192,6 +206,9 @@ class PgStorage:
     ) -> None:
         if not isinstance(url, str):
             raise wrong_type("url", "a postgresql:// URL (str)", url)
+        _driver()
+        import psycopg
+
         if not isinstance(lease_seconds, (int, float)) or not 0.1 <= lease_seconds <= 3600:
             raise ValueError(f"lease_seconds: 0.1 to 3600, not {lease_seconds!r}")
         self.url = url
@@ -222,6 +239,8 @@ class PgStorage:
         self._thread.start()
 
     def _connect(self) -> psycopg.Connection[Any]:
+        import psycopg
+
         db: psycopg.Connection[Any] = psycopg.connect(
             self.url,
             autocommit=True,
@@ -241,6 +260,8 @@ class PgStorage:
 
     @staticmethod
     def _check_version(db: psycopg.Connection[Any]) -> None:
+        import psycopg
+
         row = db.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
         if row is None:
             db.execute("INSERT INTO meta VALUES ('schema', %s)", (str(SCHEMA_VERSION),))
@@ -273,6 +294,8 @@ class PgStorage:
     def _commit(
         self, batch: list[tuple[Job, Callable[[tuple[bool, Any]], None]]]
     ) -> list[tuple[bool, Any]]:
+        import psycopg
+
         results: list[tuple[bool, Any]] = []
         db = self._db
         try:
@@ -644,6 +667,9 @@ class PgStorage:
 
 def _translate(e: Exception) -> Exception:
     """A job's failure as the table sees it: the SQLite store's exception classes."""
+    import psycopg
+    from psycopg import errors
+
     if isinstance(e, (NotOwner, SeqTaken, Unavailable)):
         return e
     if isinstance(e, errors.UniqueViolation):

@@ -65,11 +65,47 @@ LAYOUT = """() => {
 }"""
 
 HEARD = """window.heard = [];
+window.said = new Set();
 document.addEventListener('DOMContentLoaded', () => {
   const live = document.getElementById('announce');
   if (live) new MutationObserver(() => window.heard.push(live.textContent))
     .observe(live, {childList: true, characterData: true, subtree: true});
+  // every sentence the page shows or says, for the grammar check
+  const ids = ['status', 'prompt', 'announce', 'refusal', 'trick-note', 'contract', 'auction',
+    'last-body', 'over-text', 'seats', 'notice', 'hint-box', 'elsewhere-text', 'who'];
+  const look = () => ids.forEach(id => {
+    const e = document.getElementById(id);
+    if (e && !e.hidden && e.innerText) window.said.add(e.innerText);
+  });
+  new MutationObserver(look).observe(document.body,
+    {childList: true, characterData: true, subtree: true});
 });"""
+
+BAD_GRAMMAR = [
+    (r"\bYou (calls|bids|passes|plays|wins|leads|names|is|was|has)\b", "you + -s"),
+    (r"\b1 (tricks|tiles|points)\b", "1 + a plural"),
+    (r"(?<![-\d])\b([02-9]|[1-9][0-9]) (trick|tile)\b", "a plural without -s"),
+    (r"\b[Ss]eat 0\b", "a seat numbered from 0"),
+    (r"\b([A-Za-z]+) \1\b", "a doubled word"),
+    (r"\b(Seat [1-4]|Ann) (call|bid|win|lead|play|pass|name)\b(?! \d)", "a seat + no -s"),
+    (r"\.\.(?!\.)", "a doubled full stop"),
+]
+
+
+def check_grammar(texts: list[str]) -> None:
+    """Every message of the game in plain English: no "You calls", "1 tricks", "Seat 0" or
+    doubled word."""
+    import re
+
+    wrong = [
+        (why, line)
+        for text in texts
+        for line in text.splitlines()
+        for pattern, why in BAD_GRAMMAR
+        if re.search(pattern, line)
+    ]
+    assert wrong == [], wrong[:10]
+
 
 LABELS = """() => [
   ...Array.from(document.querySelectorAll('#hand button')).filter(
@@ -121,23 +157,60 @@ def test_a_whole_game_in_the_browser(
     page.on("pageerror", lambda e: errors.append(str(e)))
     rng = random.Random(width)
     taken: set[str] = set()
-    done = {"moves": 0, "refused": 0, "keyboard": 0, "tricks": 0, "sevenths": 0, "waited": 0}
+    done = {"moves": 0, "refused": 0, "keyboard": 0, "tricks": 0, "sevenths": 0, "waited": 0,
+            "hints": 0, "claims": 0}  # fmt: skip
+    said: list[str] = []
     # The bots' play is the server's: a short game can end before the person had a tile
     # that does not follow to try (or a tile to play by keyboard). Then another game.
-    for _ in range(GAMES_FOR_EVERY_MOVE):
+    for game in range(GAMES_FOR_EVERY_MOVE):
         room = server.create(game_rules(), {"1": "basic", "2": "basic"})
         page.goto(room["seats"][0]["url"])
+        if game == 0:
+            choose_a_name(page, shots, width, taken)
+        else:  # the name is remembered: the page gives it to the new seat by itself
+            page.wait_for_function("() => document.getElementById('who').textContent"
+                                   ".includes('(Ann <i>')")  # fmt: skip
         play_the_game(page, rng, shots, width, taken, done)
         shot(page, shots, width, "game-over", taken)
         check_the_end(page, tmp_path)
+        said += page.evaluate("() => Array.from(window.said)")
         if done["refused"] and done["keyboard"] and done["sevenths"]:
             break
     assert done["refused"] == 1 and done["keyboard"] == 1 and done["moves"] > 5, done
     assert done["tricks"] >= 7 and done["sevenths"] >= 1, done
+    assert done["hints"] == 1 and done["claims"] <= 1, done  # (a claim when a game allows)
     heard = " ".join(page.evaluate("() => window.heard"))
     assert " plays " in heard and "trick" in heard, heard  # others' plays, tricks' winners
+    check_grammar(said)
+    assert len(said) > 50, said  # (the check saw the game's messages)
+    play_again(page, room, shots, width)
     assert errors == []
     page.close()
+
+
+def choose_a_name(page: Any, shots: Path, width: str, taken: set[str]) -> None:
+    """The seat's page asks for a name; markup typed in it is shown as text."""
+    page.wait_for_selector("#name-form:not([hidden])")
+    shot(page, shots, width, "name", taken)
+    page.fill("#name-input", "  Ann <i>Lee</i> ")
+    page.click("#name-form button[type=submit]")
+    page.wait_for_selector("#name-form", state="hidden")
+    page.wait_for_function(
+        "() => document.getElementById('who').textContent.includes('(Ann <i>Lee</i>)')"
+    )
+    assert page.locator("#who i").count() == 0  # not made into markup
+
+
+def play_again(page: Any, room: Any, shots: Path, width: str) -> None:
+    """At the game's end "Play again" takes the page to a new room: the same seat, name,
+    bots and rules."""
+    page.click("#rematch")
+    page.wait_for_function("r => !location.pathname.endsWith('/' + r)", arg=room["room"])
+    page.wait_for_function("() => document.getElementById('who').textContent.includes('Ann')")
+    assert "#token=" + room["seats"][0]["token"] in page.url
+    assert page.locator("#game-over").is_hidden()
+    names = page.inner_text("#seats")
+    assert "Seat 2 (basic bot)" in names and "Seat 3 (basic bot)" in names, names
 
 
 GAMES_FOR_EVERY_MOVE = 5
@@ -173,6 +246,17 @@ def play_the_game(
             refuse_a_tile(page, wrong.first, shots, width, taken)
             done["refused"] += 1
             continue
+        if not done["hints"] and page.locator("#choices button.legal").count():
+            ask_for_a_hint(page, shots, width, taken)
+            done["hints"] += 1
+        tricks = page.evaluate("() => document.querySelectorAll('#last-trick').length && "
+                               "Number((document.getElementById('trick-h').textContent"
+                               ".match(/\\d+/) || [0])[0])")  # fmt: skip
+        if not done["claims"] and phase_tiles and tricks in (5, 6) and trick_on == 0:
+            if claim_the_rest(page, shots, width, taken):
+                done["claims"] += 1
+                continue
+            done["claims"] += 1
         legal = page.locator("#choices button.legal, #hand button.legal")
         n = legal.count()
         if n == 0:
@@ -207,6 +291,44 @@ def play_the_game(
         moves += 1
         done["moves"] += 1
         assert moves < 400, "the game does not end"
+
+
+def ask_for_a_hint(page: Any, shots: Path, width: str, taken: set[str]) -> None:
+    """A hint on the player's turn in the auction: the strong bot's call, marked, and the
+    chance of making each bid."""
+    page.click("#hint")
+    page.wait_for_function(
+        "() => { const b = document.getElementById('hint-box');"
+        " return !b.hidden && b.textContent.startsWith('Hint:'); }",
+        timeout=60_000,
+    )
+    text = page.inner_text("#hint-box")
+    assert "the strong bot would " in text and "Chance of making each bid" in text, text
+    assert page.locator("#choices button.hinted").count() == 1
+    shot(page, shots, width, "hint", taken)
+
+
+def claim_the_rest(page: Any, shots: Path, width: str, taken: set[str]) -> bool:
+    """A claim of every trick left, at the lead: it holds (the hand ends, everyone told) or
+    is refused with CLAIM-1 (play goes on). Whether it held."""
+    seq = page.evaluate("() => document.body.dataset.seq")
+    page.select_option("#claim-n", "all")
+    page.click("#claim")
+    page.wait_for_function(
+        "s => !document.getElementById('refusal').hidden || "
+        "!document.getElementById('notice').hidden",
+        arg=seq,
+        timeout=60_000,
+    )
+    if not page.locator("#refusal").is_hidden():
+        text = page.inner_text("#refusal")
+        assert text.startswith("Not allowed (CLAIM-1)") and "does not hold" in text, text
+        shot(page, shots, width, "claim-refused", taken)
+        return False
+    text = page.inner_text("#notice")
+    assert text.startswith("You claimed ") and "the claim holds (CLAIM-1)" in text, text
+    shot(page, shots, width, "claim", taken)
+    return True
 
 
 def check_the_turn(page: Any, width: str) -> None:

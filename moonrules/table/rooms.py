@@ -834,7 +834,9 @@ class Table:
         finally:
             room.helping.discard(seat)
         wanted = (
-            f"all {left} remaining tricks"
+            "the last trick"
+            if left == 1
+            else f"all {left} remaining tricks"
             if tricks is None
             else (f"{claimed} of the {left} remaining tricks")
         )

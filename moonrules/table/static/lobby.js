@@ -119,12 +119,38 @@
     return li;
   }
 
+  // Who sits where, with the names the players chose (GET /api/rooms/{room}: nothing secret),
+  // looked at again every few seconds while the page shows the room.
+  let watching = null;
+  function watchSeats(room) {
+    if (watching) clearInterval(watching);
+    const look = async () => {
+      let t;
+      try { t = await (await fetch("/api/rooms/" + encodeURIComponent(room))).json(); }
+      catch (e) { return; }
+      const list = $("room-seats");
+      list.replaceChildren();
+      t.seats.forEach((x) => {
+        const li = document.createElement("li");
+        const who = x.player !== "human" ? x.player + " bot" :
+          x.name ? x.name + (x.online ? " (at the table)" : " (away)") :
+          x.joined ? "a player without a name yet" : "nobody yet: send the link";
+        li.textContent = "Seat " + (x.seat + 1) + ": " + who;
+        list.append(li);
+      });
+      if (t.over && watching) { clearInterval(watching); watching = null; }
+    };
+    look();
+    watching = setInterval(look, 3000);
+  }
+
   $("rules").addEventListener("change", drawSeats);
   $("create").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const err = $("create-error");
     err.hidden = true;
-    const body = { rules: $("rules").value, bots: {} };
+    const body = { rules: $("rules").value, bots: {},
+      hints: $("opt-hints").checked, claims: $("opt-claims").checked };
     document.querySelectorAll("#seats select").forEach((s) => {
       if (s.value !== "human") body.bots[s.dataset.seat] = s.value;
     });
@@ -148,6 +174,7 @@
       li.textContent = "Every seat is a bot: open the watch link to see them play.";
       list.prepend(li);
     }
+    watchSeats(data.room);
     $("created").hidden = false;
     $("created").scrollIntoView();
     const first = list.querySelector("a");

@@ -21,6 +21,11 @@
   let focusedSeq = null;  // the state whose turn got the keyboard focus
   let retry = 0;
   let stopped = false;
+  let hintFor = null;     // the seq a hint was asked for
+  let noticeAt = null;    // the seq a notice came at (it goes a few actions later)
+  let named = false;      // the stored name was sent once
+  const NAME_KEY = "moon-name";
+  const MAX_NAME = 24;
 
   function el(tag, attrs, ...kids) {
     const e = document.createElement(tag);
@@ -50,15 +55,18 @@
     return t.partnership && t.seat !== null && s !== t.seat && s % 2 === t.seat % 2;
   }
 
+  // A seat's player's name (text, shown as text), or "Seat N".
+  function nameOf(s, t) { return t.seats[s].name || "Seat " + (s + 1); }
+
   function seatName(s, t) {
     if (s === null || s === undefined) return "nobody";
     if (t.seat === s) return "You";
     const p = t.seats[s].player;
-    return "Seat " + (s + 1) + (isPartner(s, t) ? " (your partner)" : "") +
+    return nameOf(s, t) + (isPartner(s, t) ? " (your partner)" : "") +
       (p === "human" ? "" : " (" + p + " bot)");
   }
 
-  function shortName(s, t) { return t.seat === s ? "You" : "Seat " + (s + 1); }
+  function shortName(s, t) { return t.seat === s ? "You" : nameOf(s, t); }
 
   // the verb agreeing with seatName: "You bid" / "Seat 2 bids"
   function verb(s, t, you, other) { return t.seat === s ? you : other; }
@@ -99,6 +107,8 @@
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
       if (msg.type === "state") { queue.push(msg); pump(); }
       else if (msg.type === "refused") showRefusal(msg);
+      else if (msg.type === "hint") showHint(msg);
+      else if (msg.type === "notice") showNotice(msg);
     };
     ws.onclose = (ev) => {
       ws = null;
@@ -110,6 +120,14 @@
         return;
       }
       if (stopped) return;
+      if (ev.code === 1012) {
+        // the server stops and says why: the table is restarting; the game waits
+        const why = ev.reason || "the table is restarting";
+        setConn(why.charAt(0).toUpperCase() + why.slice(1) + "…", true);
+        retry = Math.min(retry + 1, 6);
+        setTimeout(connect, 1000 + 400 * retry);
+        return;
+      }
       setConn("connection lost — reconnecting…", true);
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 400 * retry);
@@ -123,12 +141,149 @@
   }
 
   function send(action) {
+    if (sendMessage({ type: "act", action: action })) peek = false;
+  }
+
+  function sendMessage(message) {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
       showRefusal({ code: "offline", rule: null, reason: "Not connected: reconnecting…", legal: [] });
-      return;
+      return false;
     }
-    peek = false;
-    ws.send(JSON.stringify({ type: "act", action: action }));
+    ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  // -- people: a name per seat, one tab playing a seat, the rematch -----------------
+
+  function cleanName(text) {
+    return String(text || "").replace(/\s+/g, " ").trim();
+  }
+
+  function renderPeople(msg) {
+    const t = msg.table;
+    const mine = t.seat === null ? null : t.seats[t.seat];
+    const form = $("name-form");
+    if (mine && !mine.name && !t.over) {
+      let stored = null;
+      try { stored = localStorage.getItem(NAME_KEY); } catch (e) { /* private mode */ }
+      if (stored && !named && msg.active) { named = true; sendMessage({ type: "name", name: stored }); }
+      else if (form.hidden) {
+        form.hidden = false;
+        $("name-input").value = stored || "";
+      }
+    } else form.hidden = true;
+    const box = $("elsewhere");
+    if (t.seat !== null && !msg.active) {
+      box.hidden = false;
+      $("elsewhere-text").textContent = "This seat is open in another tab or window, and is played there: this one only watches.";
+      $("take-seat").hidden = false;
+    } else if (t.seat !== null && msg.tabs > 1) {
+      box.hidden = false;
+      $("elsewhere-text").textContent = "This seat is also open in another tab or window: you play it here; the other only watches.";
+      $("take-seat").hidden = true;
+    } else box.hidden = true;
+  }
+
+  $("name-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const name = cleanName($("name-input").value);
+    if (!name) { $("name-input").focus(); return; }
+    try { localStorage.setItem(NAME_KEY, name.slice(0, MAX_NAME)); } catch (e) { /* private mode */ }
+    named = true;
+    if (sendMessage({ type: "name", name: name })) { $("name-form").hidden = true; focusFirstChoice(); }
+  });
+
+  $("take-seat").addEventListener("click", () => sendMessage({ type: "take-seat" }));
+  $("rematch").addEventListener("click", () => {
+    if (sendMessage({ type: "rematch" })) $("rematch").textContent = "Setting up the next game…";
+  });
+
+  // A rematch was set up: every page goes to the new room, a seat with its own link's token.
+  function followRematch(prev, msg) {
+    const next = msg.table.next;
+    if (!next) return false;
+    const url = "/rooms/" + encodeURIComponent(next) + (token ? "#token=" + encodeURIComponent(token) : "");
+    const link = $("rematch-link");
+    link.href = url;
+    link.hidden = false;
+    $("rematch").hidden = true;
+    if (prev && !prev.table.next) { stopped = true; if (ws) ws.close(1000); location.assign(url); return true; }
+    return false;
+  }
+
+  // -- help: a hint, a claim --------------------------------------------------------
+
+  function renderHelp(msg, legal) {
+    const t = msg.table, v = msg.view;
+    const mine = legal.length > 0 && msg.active;
+    const bar = $("help");
+    bar.hidden = !mine;
+    const hint = $("hint");
+    hint.setAttribute("aria-disabled", t.hints ? "false" : "true");
+    hint.title = t.hints ? "What the strong bot would do now" : "Hints are turned off in this room";
+    const claim = $("claim-box");
+    claim.hidden = !(mine && v.phase === "play");
+    if (!claim.hidden) {
+      const left = 7 - v.tricks.length;
+      const sel = $("claim-n");
+      const want = sel.value;
+      sel.replaceChildren(el("option", { value: "all", text: left === 1 ? "the last trick" : "all " + left + " tricks left" }));
+      for (let k = left - 1; k >= 1; k--) sel.append(el("option", { value: String(k), text: k + (k === 1 ? " trick" : " tricks") }));
+      if (Array.from(sel.options).some((o) => o.value === want)) sel.value = want;
+      $("claim").setAttribute("aria-disabled", t.claims ? "false" : "true");
+      $("claim").title = t.claims ? "Claim: the server checks it against every line of play" : "Claims are turned off in this room";
+    }
+    if (hintFor !== null && (hintFor !== msg.seq || !msg.active)) { hintFor = null; $("hint-box").hidden = true; }
+  }
+
+  $("hint").addEventListener("click", () => {
+    if (!last) return;
+    hintFor = last.seq;
+    const box = $("hint-box");
+    box.hidden = false;
+    box.textContent = "Thinking…";
+    if (!sendMessage({ type: "hint" })) box.hidden = true;
+  });
+
+  $("claim").addEventListener("click", () => {
+    const n = $("claim-n").value;
+    sendMessage({ type: "claim", tricks: n === "all" ? null : Number(n) });
+  });
+
+  function pct(p) { return Math.round(p * 100) + "%"; }
+
+  function showHint(msg) {
+    const box = $("hint-box");
+    if (!last || msg.seq !== last.seq) { box.hidden = true; return; }  // the game moved on
+    const v = last.view;
+    const a = msg.action;
+    let what;
+    if (v.phase === "bidding") what = a === "pass" ? "pass" : "bid " + callText(a);
+    else if (v.phase === "trump") what = "name " + trumpName(a) + " as trump";
+    else if (v.phase === "discard") what = "discard " + a;
+    else what = "play " + a;
+    box.replaceChildren(el("strong", { text: "Hint: " }), "the strong bot would " + what + ".");
+    const ad = msg.advice;
+    if (ad) {
+      const parts = ad.bids.map((b) => callText(b.bid) + ": " + pct(b.p_make) + " in " + trumpName(b.trump));
+      const best = ad.best.bid === 0 ? "pass" : "bid " + callText(ad.best.bid) + " in " + trumpName(ad.best.trump);
+      box.append(el("br"), "Chance of making each bid (" + ad.samples + " sample deals): " + parts.join("; ") + ". Best expected score: " + best + ".");
+    }
+    box.hidden = false;
+    document.querySelectorAll("#hand button.hinted, #choices button.hinted").forEach((b) => b.classList.remove("hinted"));
+    const key = JSON.stringify(a);
+    document.querySelectorAll("#hand button, #choices button").forEach((b) => {
+      if (b.dataset.tile === a || b.dataset.action === key) b.classList.add("hinted");
+    });
+  }
+
+  function showNotice(msg) {
+    const t = last ? last.table : null;
+    const text = ourWords(msg.message, t).replace(/\s*$/, "") + ".";
+    $("notice").textContent = text;
+    $("notice").hidden = false;
+    noticeAt = last ? last.seq : 0;
+    $("announce").textContent = text;
   }
 
   // -- finished tricks: each stays on the table until HOLD_MS pass or the player clicks ----
@@ -165,11 +320,12 @@
           msg.held = true;
           queue.unshift(msg);
           hideRefusal();
-          last = handPlayed(prev, done.trick);
+          last = handPlayed(prev, done.trick, msg.last_hand);
           render(last, false);
           continue;
         }
       }
+      if (followRematch(prev, msg)) return;
       last = msg;
       hideRefusal();
       render(msg, true);
@@ -177,9 +333,22 @@
   }
 
   // The hand as it stands once its last trick is played: no tile left, nobody to act.
-  function handPlayed(prev, trick) {
+  function handPlayed(prev, trick, ended) {
     const m = JSON.parse(JSON.stringify(prev));
     const v = m.view;
+    if (ended && ended.number === prev.hand_number && ended.tricks.length === 7) {
+      // the whole hand as it ended (a claim plays out several tricks at once)
+      v.hand = [];
+      v.hand_sizes = v.hand_sizes.map(() => 0);
+      v.tricks = ended.tricks;
+      v.tricks_won = ended.tricks_won;
+      v.trick = [];
+      v.to_act = null;
+      m.legal = [];
+      m.trick_led = null;
+      m.trick_winning = null;
+      return m;
+    }
     trick.tiles.forEach((tile, i) => {
       const s = (trick.leader + i) % m.table.players;
       if (i >= v.trick.length && v.hand_sizes[s] > 0) v.hand_sizes[s] -= 1;
@@ -299,12 +468,13 @@
     document.body.dataset.seq = String(msg.seq);
     document.body.dataset.hand = String(msg.hand_number);
     $("who").textContent = "Room " + t.room + " · " +
-      (t.seat === null ? "watching" : "you are seat " + (t.seat + 1)) +
+      (t.seat === null ? "watching" : "you are seat " + (t.seat + 1) +
+        (t.seats[t.seat].name ? " (" + t.seats[t.seat].name + ")" : "")) +
       " · " + (typeof t.rules === "string" ? t.rules : "house rules") +
       (t.spectators ? " · " + t.spectators + (t.spectators === 1 ? " spectator" : " spectators") : "");
     document.title = "Moon — " + (t.seat === null ? "watching" : "seat " + (t.seat + 1));
     $("hand-no").textContent = "· hand " + msg.hand_number;
-    renderStatus(v, t, legal);
+    renderStatus(v, t, legal, msg.active);
     renderContract(v, t);
     renderSeats(v, t);
     renderTrick(msg);
@@ -314,6 +484,9 @@
     const had = document.activeElement;
     const key = had && had.closest && had.closest("#dock") ? had.dataset.tile || had.dataset.action : null;
     renderMine(msg, legal);
+    renderPeople(msg);
+    if (noticeAt !== null && msg.seq > noticeAt + 6) { noticeAt = null; $("notice").hidden = true; }
+    renderHelp(msg, legal);
     document.body.dataset.turn = legal.length ? "1" : "0";
     if (legal.length && msg.seq !== focusedSeq) { focusedSeq = msg.seq; focusFirstChoice(); }
     else if (key) {
@@ -337,7 +510,7 @@
       trump: "name trump", play: "play a tile" }[phase] || "act";
   }
 
-  function renderStatus(v, t, legal) {
+  function renderStatus(v, t, legal, active) {
     const s = $("status");
     const p = $("prompt");
     const box = s.closest(".status");
@@ -351,6 +524,11 @@
       const waiting = t.seats.filter((x) => x.player === "human" && !x.joined).map((x) => "seat " + (x.seat + 1));
       s.textContent = "Waiting for every player to open their link: " + orList(waiting) + ".";
       p.textContent = "The game has not started.";
+      return;
+    }
+    if (!mine && !active && t.seat !== null && v.to_act === t.seat) {
+      s.textContent = "Your turn, played in your other tab: choose “Play here” to play it in this one.";
+      p.textContent = "Your turn, in your other tab.";
       return;
     }
     if (mine) s.textContent = "Your turn: " + whatText(v.phase) + ".";
@@ -641,6 +819,9 @@
       seatName(winner, t) + verb(winner, t, " win the game", " wins the game");
     text += ": " + v.scores.map((n, i) => sideName(i, t) + " " + n).join(", ") + ".";
     $("over-text").textContent = text;
+    followRematch(null, { table: t });
+    $("rematch").hidden = t.seat === null || !!t.next;
+    $("over-watch").hidden = t.seat !== null || !!t.next;
     const link = $("record-link");
     link.href = "/rooms/" + encodeURIComponent(roomId) + "/record";
     link.setAttribute("download", "moon-" + roomId + ".json");

@@ -23,6 +23,7 @@ from typing import Any
 
 import attrs
 import pytest
+from depth import DEEP
 from table_support import Server
 
 from moonrules import STANDARD
@@ -474,4 +475,46 @@ def test_the_lobby_creates_a_room_and_shows_its_links(
     page.wait_for_selector("#hand li")
     assert "you are seat 2" in page.inner_text("#who")  # the protocol's seat 1, from 1 here
     assert "Seat 1" in page.inner_text("#seats") and "(your partner)" in page.inner_text("#seats")
+    page.close()
+
+
+@pytest.mark.parametrize("back", [False, True], ids=["told", "reconnects"])
+def test_a_restart_is_said_with_its_reason_and_the_page_reconnects(
+    tmp_path: Path, browser: Any, back: bool
+) -> None:
+    """The server stops (code 1012): the page says why ("the table is restarting"), not
+    "connection lost", and connects again once it is back (the same database, the same
+    port: a second server start, with ``MOONRULES_DEEP=1``)."""
+    if back and not DEEP:
+        pytest.skip("a second server start: set MOONRULES_DEEP=1 to see the page reconnect")
+    import socket
+
+    with socket.socket() as probe:  # a free port, for the server to come back on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    db = tmp_path / "table.sqlite3"
+    first = Server(db)
+    first.argv[first.argv.index("--port") + 1] = str(port)
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    with first:
+        room = first.create("standard", {"1": "basic", "2": "basic"})
+        page.goto(room["seats"][0]["url"])
+        page.wait_for_selector("#hand li")
+        first.stop()
+        page.wait_for_function(
+            "() => document.getElementById('conn').textContent.startsWith("
+            "'The table is restarting')",
+            timeout=15_000,
+        )
+        assert "connection lost" not in page.inner_text("#conn")
+        assert page.locator("#conn.down").count() == 1
+    if not back:
+        page.close()
+        return
+    again = Server(db)
+    again.argv[again.argv.index("--port") + 1] = str(port)
+    with again:
+        page.wait_for_function(
+            "() => document.getElementById('conn').textContent === 'connected'", timeout=30_000
+        )
     page.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterable
-from typing import Literal
+from typing import Final, Literal
 
 from moonrules.conformance.target import (
     clip,
@@ -28,7 +28,11 @@ CompareLevel = Literal["strict", "code", "outcome"]
 
 
 def _dump(value: JSON) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=False)
+    return _ENCODE(value)
+
+
+_ENCODE: Final = json.JSONEncoder(separators=(",", ":"), sort_keys=False).encode
+"""``json.dumps(value, separators=(",", ":"), sort_keys=False)``, its encoder made once."""
 
 
 def _shape_error(answer: JSON) -> str | None:

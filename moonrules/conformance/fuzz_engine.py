@@ -11,6 +11,7 @@ give it the cases.
 
 from __future__ import annotations
 
+import json
 import shlex
 import time
 from collections.abc import Callable, Sequence
@@ -37,6 +38,9 @@ from moonrules.conformance.fuzz_target import (
     _failure,
 )
 from moonrules.conformance.generators import replay
+from moonrules.conformance.protocol import encode
+from moonrules.conformance.protocol import handle as _protocol_handle
+from moonrules.conformance.target import TargetFault, read_answer
 from moonrules.records.record import JSON
 
 MAX_FAULTS_IN_A_ROW: Final = 5
@@ -71,6 +75,8 @@ class _Case:
     fields: Request
     choices: tuple[int, ...] | None
     """The choices that build it again (``None`` for an enumerated case: not shrunk)."""
+    line: str | None = None
+    """``fields`` as one line of JSON (:func:`_dump`), when it was written already."""
 
 
 class _Engine:
@@ -117,21 +123,40 @@ class _Engine:
         """Whether the target has answered a drawn request properly."""
         self.next_id = 0
         self.started = time.monotonic()
-        self._cache: dict[str, Response] = {}
+        self._cache: dict[str, tuple[Response, str | None]] = {}
+        self._plain = reference is _protocol_handle
+        self.ahead: Callable[[], bool] | None = None
+        """Set by a run while it runs a batch: draws some of the next cases and asks the
+        reference about them (:meth:`prefetch`), while the target answers; False when no
+        more are to be drawn ahead."""
         self._seen: set[tuple[object, ...]] = set()
         self._shown: set[tuple[object, ...]] = set()
 
     # -- asking
 
-    def expected(self, fields_line: str, fields: Request, request_id: JSON) -> Response:
-        """The reference's answer (cached by request, the ``id`` put back)."""
-        answer = self._cache.get(fields_line)
-        if answer is None:
+    def answer(self, fields_line: str, fields: Request) -> tuple[Response, str | None]:
+        """The reference's answer to a request (``id`` null), cached by request, and its
+        line after the ``id`` as ``moonrules serve`` writes it (``None`` if it cannot be
+        written back the same: see :func:`_tail`)."""
+        entry = self._cache.get(fields_line)
+        if entry is None:
             answer = self.reference({"id": None, **fields})
+            entry = (answer, _tail(answer, self._plain))
             if len(self._cache) >= _REFERENCE_CACHE:
                 self._cache.clear()
-            self._cache[fields_line] = answer
-        return {**answer, "id": request_id}
+            self._cache[fields_line] = entry
+        return entry
+
+    def expected(self, fields_line: str, fields: Request, request_id: JSON) -> Response:
+        """The reference's answer (cached by request, the ``id`` put back)."""
+        return {**self.answer(fields_line, fields)[0], "id": request_id}
+
+    def prefetch(self, fields: Request) -> str:
+        """Ask the reference about a case ahead of its turn (the answer is cached); the
+        case's line."""
+        line = _dump(fields)
+        self.answer(line, fields)
+        return line
 
     def _request(self, fields: Request, request_id: int | None = None) -> tuple[Request, str]:
         if request_id is None:
@@ -160,40 +185,54 @@ class _Engine:
             return _Outcome(request, expected, None, e.kind, e.detail, e.tail)
         return self.judge(op, request, expected, actual)
 
-    def ask_batch(self, op: str, batch: Sequence[Request]) -> list[_Outcome | None]:
-        """Ask about several requests (pipelined to a process); one outcome each."""
+    def ask_batch(
+        self, op: str, batch: Sequence[Request], written: Sequence[str | None] = ()
+    ) -> list[_Outcome | None]:
+        """Ask about several requests (pipelined to a process); one outcome each.
+        ``written``: the requests' lines (:func:`_dump`) where known."""
         if self.process is None or len(batch) == 1:
             return [self.ask_one(op, fields) for fields in batch]
-        requests_: list[Request] = []
+        process = self.process
+        first = self.next_id + 1
         lines: list[str] = []
         fields_lines: list[str] = []
-        for fields in batch:
+        for i, fields in enumerate(batch):
             self.next_id += 1
-            fields_line = _dump(fields)
+            known = written[i] if i < len(written) else None
+            fields_line = _dump(fields) if known is None else known
             fields_lines.append(fields_line)
-            requests_.append({"id": self.next_id, **fields})
             lines.append(f'{{"id":{self.next_id},{fields_line[1:]}' if fields else "{}")
-        # the reference answers while the target does
-        sent = self.process.send_many(lines)
-        expected = [
-            self.expected(line, fields, r["id"])
-            for line, fields, r in zip(fields_lines, batch, requests_, strict=True)
+        # the reference answers while the target does, and goes on with the next cases
+        # until the target's first answer is in
+        sent = process.send_many(lines)
+        answers = [
+            self.answer(line, fields) for line, fields in zip(fields_lines, batch, strict=True)
         ]
-        answers, failure = (
-            self.process.collect(len(lines)) if sent is None else ([], _failure(sent))
-        )
+        if sent is None and self.ahead is not None:
+            while not process.answer_ready() and self.ahead():
+                pass
+        texts, fault = process.receive_many(len(lines)) if sent is None else ([], sent)
+        failure = None if fault is None else _failure(fault)
+        out: list[_Outcome | None] = []
+        for i, text in enumerate(texts):
+            answer, tail = answers[i]
+            request_id = first + i
+            if tail is not None and text == f'{{"id":{request_id},{tail}':
+                out.append(None)  # the reference's own answer line: they agree
+                continue
+            try:
+                actual = read_answer(text)
+            except TargetFault as e:
+                process.stop()
+                failure = _failure(e)
+                break
+            request = {"id": request_id, **batch[i]}
+            out.append(self.judge(op, request, {**answer, "id": request_id}, actual))
         if failure is None:
-            return [
-                self.judge(op, r, e, a)
-                for r, e, a in zip(requests_, expected, answers, strict=True)
-            ]
+            return out
         # which request failed is not known: the unanswered ones again, one at a time
-        out: list[_Outcome | None] = [
-            self.judge(op, r, e, a) for r, e, a in zip(requests_, expected, answers, strict=False)
-        ]
-        for r in requests_[len(answers) :]:
-            fields = {k: v for k, v in r.items() if k != "id"}
-            outcome = self.ask_one(op, fields, r["id"])
+        for i in range(len(out), len(batch)):
+            outcome = self.ask_one(op, batch[i], first + i)
             out.append(outcome)
             if outcome is not None and outcome.kind in _FAULTS:
                 break  # the op is done with at its first fault: the rest are not asked
@@ -368,7 +407,7 @@ class _Engine:
         """Run a batch of one op's cases; True when the op (or the run) is done with."""
         chosen = [c for c in cases if not self.skip(c.fields, op)]
         self.excluded += len(cases) - len(chosen)
-        outcomes = self.ask_batch(op, [c.fields for c in chosen])
+        outcomes = self.ask_batch(op, [c.fields for c in chosen], [c.line for c in chosen])
         for case, outcome in zip(chosen, outcomes, strict=False):
             self.cases[op] += 1
             self.count(outcome)
@@ -376,6 +415,30 @@ class _Engine:
                 return True
         self.report_progress(op)
         return self.op_done(op)
+
+
+_NULL_ID: Final = '{"id":null,'
+
+
+def _tail(answer: Response, plain: bool) -> str | None:
+    """``answer``'s line as ``moonrules serve`` writes it, after ``{"id":null,`` (its ``id``
+    comes first); ``None`` when it has no such line, or (unless ``plain``: the protocol's
+    own answers are JSON values) when the line does not read back as ``answer``, so that a
+    target's line equal to it always means the same answer."""
+    try:
+        text = encode(answer)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    if not text.startswith(_NULL_ID):
+        return None
+    if not plain:
+        try:
+            same = json.loads(text) == answer
+        except (TypeError, ValueError, RecursionError):
+            same = False
+        if not same:
+            return None
+    return text[len(_NULL_ID) :]
 
 
 def _preset_of(request: Request) -> JSON:

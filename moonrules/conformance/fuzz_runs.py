@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections import deque
 from collections.abc import Iterator, Sequence
+from typing import Final
 
 import attrs
 
@@ -36,6 +38,16 @@ class _OpState:
     size: int | None
     distinct: set[str] = attrs.Factory(set)
     done: bool = False
+    ahead: deque[_Case] = attrs.Factory(deque)
+    """Cases drawn ahead of their turn (while the target answered), in the order drawn."""
+    answered: set[str] = attrs.Factory(set)
+    """The requests (as lines) whose legal answer was counted toward ``distinct``."""
+
+
+AHEAD: Final = 8
+"""Cases drawn ahead at a time while the target answers (see :meth:`_Engine.ask_batch`)."""
+MAX_AHEAD: Final = 4096
+"""Cases drawn ahead at the most (while a target starts, the reference goes on)."""
 
 
 def _run_random(
@@ -53,18 +65,30 @@ def _run_random(
     faults = False if valid_only else None
     states = [_OpState(op, _op_rng(seed, op), space_size(op, presets)) for op in names]
 
+    def draw(state: _OpState) -> _Case:
+        fields, choices = draw_request(state.op, presets, faults, state.rng)
+        return _Case(fields, tuple(choices))
+
     def step(state: _OpState, n: int) -> None:
-        cases = []
-        for _ in range(n):
-            fields, choices = draw_request(state.op, presets, faults, state.rng)
-            cases.append(_Case(fields, tuple(choices)))
-        state.done = engine.run_cases(state.op, cases) or engine.done
+        cases = [state.ahead.popleft() for _ in range(min(n, len(state.ahead)))]
+        cases += [draw(state) for _ in range(n - len(cases))]
+        # the cases still to come after these, at the most
+        left = MAX_AHEAD if examples is None else examples - engine.cases[state.op] - n
+
+        def ahead() -> bool:
+            room = min(MAX_AHEAD, left) - len(state.ahead)
+            for _ in range(min(AHEAD, room)):
+                case = draw(state)
+                state.ahead.append(attrs.evolve(case, line=engine.prefetch(case.fields)))
+            return room > AHEAD
+
+        engine.ahead = ahead
+        try:
+            state.done = engine.run_cases(state.op, cases) or engine.done
+        finally:
+            engine.ahead = None
         if state.size is not None and not state.done:
-            for case in cases:
-                fields = case.fields
-                line = _dump(fields)
-                if engine.expected(line, fields, None).get("ok") is True:
-                    state.distinct.add(canonical(fields))
+            _count_distinct(engine, state, cases)
             if len(state.distinct) >= state.size:
                 engine.notes.append(
                     f"{state.op}: all {state.size} legal requests were drawn after "
@@ -91,6 +115,18 @@ def _run_random(
             step(state, size)
         first = False
         size = min(batch, size * 2)
+
+
+def _count_distinct(engine: _Engine, state: _OpState, cases: Sequence[_Case]) -> None:
+    """Count the distinct legal requests among ``cases`` toward ``state.distinct``."""
+    for case in cases:
+        fields = case.fields
+        line = _dump(fields) if case.line is None else case.line
+        if line in state.answered:
+            continue
+        if engine.answer(line, fields)[0].get("ok") is True:
+            state.answered.add(line)
+            state.distinct.add(canonical(fields))
 
 
 def _run_exhaustive(

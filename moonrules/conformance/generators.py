@@ -229,7 +229,11 @@ def _distinct(
     choice to go on, and each is chosen from the whole pool (the next free one when
     taken), so that shrinking drops a tile whole without changing the others."""
     n = len(pool)
-    taken = [t in avoid for t in pool] if avoid else [False] * n
+    if avoid:
+        avoided = {t.index for t in avoid}
+        taken = [t.index in avoided for t in pool]
+    else:
+        taken = [False] * n
     hi = min(hi, n - sum(taken))
     tiles: list[Tile] = []
     texts: list[str] = []

@@ -649,6 +649,10 @@ class Target:
         self._queue(lines)
         return None
 
+    def answer_ready(self) -> bool:
+        """Whether a line of the target's output (or its end) is in, to be received now."""
+        return bool(self._ready) or not self._lines.empty()
+
     def receive_many(self, n: int) -> tuple[list[str], TargetFault | None]:
         """The next ``n`` answer lines, or those that came and the fault that ended them."""
         answers: list[str] = []

@@ -191,6 +191,7 @@ def test_every_observation_is_the_reference_encoding_to_the_end(
                 state = make_state(state.game, state.history[-1])  # the hand just finished
             for seat, a in enumerate(e.possible_agents):
                 obs = e.observe(a)["observation"]
+                assert obs.dtype == np.float32 and obs.flags.writeable  # the caller's own
                 assert obs.tolist() == pytest.approx(layout.encode(view(state, seat)))
             obs, _, terminated, truncated, _ = e.last()
             if terminated or truncated:

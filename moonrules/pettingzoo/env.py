@@ -180,8 +180,8 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int], EzPickle):  # type: ignor
             if self._shown_engine is None:
                 self._shown_engine = Engine.from_state(shown)
             values = self._shown_engine.observe(seat, self._history)
-        observation = np.empty(self._size, np.float32)
-        self._floats.pack_into(observation.data, 0, *values)  # 4-byte floats, straight in
+        # 4-byte floats, packed at once, in a buffer of the array's own (writable)
+        observation = np.frombuffer(bytearray(self._floats.pack(*values)), np.float32)
         return {"observation": observation, "action_mask": np.frombuffer(mask, np.int8)}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:

@@ -21,7 +21,8 @@ two defenders' points added up, so a defender's double-dummy ``tricks`` are the 
 the bidder's side does not take. After a call, the rest of the auction is the record's
 (a later call that is no longer legal becomes a pass, or the lowest bid when a pass is
 not allowed, BID-8); the bidder then discards by :func:`~moonrules.analysis.advise.discard_for`
-and names the trump that is best for it over the deals (double dummy: in the one deal).
+and names, in each deal, the trump that takes most tricks for it of the :data:`TRUMPS` it
+holds most tiles of (a double-dummy choice: a call's values lean to the bidder).
 After a discard or a trump, the bidder's next choice of the two is the best for it over
 the deals.
 
@@ -58,12 +59,13 @@ from moonrules.game.sampling import Sampler
 from moonrules.game.state import Contract, Game, Hand
 from moonrules.game.views import PlayerView, view
 from moonrules.game.worlds import world
+from moonrules.kernel.tables import SUIT_MASK
 from moonrules.rules.auction import PASS, Auction, legal_calls
 from moonrules.rules.contract import typed
 from moonrules.rules.errors import ArgumentError, MoonError, wrong_type
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.scoring import is_made, score_hand
-from moonrules.rules.suits import Trump
+from moonrules.rules.suits import TRUMP_SUIT, Trump
 from moonrules.rules.tiles import TILES
 
 __all__ = [
@@ -72,6 +74,7 @@ __all__ = [
     "MISTAKE",
     "NOISE_Z",
     "SAMPLES",
+    "TRUMPS",
     "Alternative",
     "CallChance",
     "Decision",
@@ -81,13 +84,14 @@ __all__ = [
     "ReviewError",
     "Worlds",
     "action_json",
+    "likely_trumps",
     "mark_for",
     "review",
     "review_json",
     "uniform_worlds",
 ]
 
-SAMPLES: Final = 24
+SAMPLES: Final = 16
 """The default number of deals each decision is valued over (single dummy)."""
 INACCURACY: Final = 0.3
 """Expected points lost from which a decision is marked ``?!``."""
@@ -99,6 +103,9 @@ by a defender costs 1 point; by a bidder, when it sets the contract, twice the b
 NOISE_Z: Final = 2.0
 """A loss below this many standard errors of the paired difference is within the noise."""
 
+TRUMPS: Final = 3
+"""After a call, the bidder's trump is the best for it double dummy in each deal among the
+``TRUMPS`` it holds most tiles of (:func:`likely_trumps`)."""
 PROBE: Final = 8
 """Where the bidder has further choices after a decision (the trump after a call or a
 discard, the discard after a trump), they are all valued over the first ``PROBE`` deals;
@@ -365,19 +372,17 @@ def _values(
         if by_bidder is None:
             by_bidder = {}
         out: list[Table] = []
-        for k, (bidder, bid) in enumerate(contracts):
+        for bidder, bid in contracts:
             if bidder < 0:
                 out.append({(): (0, 0, 0)})
                 continue
             known = by_bidder.setdefault(bidder, {})
-            table: Table = {}
-            for t in rules.trumps:
-                path: tuple[Action, ...] = (NameTrump(t),)
-                if keep is not None and path not in keep[k]:
-                    continue
+            held = h.deal[bidder] | (1 << h.widow if h.widow >= 0 else 0)
+            for t in likely_trumps(rules, held):
                 if t not in known:
                     known[t] = tricks_as_bidder(rules, deal, bidder, t.value)
-                table[path] = _entry(rules, seat, bidder, bid, known[t])
+            best = max(known[t] for t in likely_trumps(rules, held))
+            table: Table = {(): _entry(rules, seat, bidder, bid, best)}
             out.append(table)
         return out
     return [
@@ -389,6 +394,15 @@ def _values(
         }
         for k, a in enumerate(alts)
     ]
+
+
+def likely_trumps(rules: RuleSet, held: int) -> tuple[Trump, ...]:
+    """The :data:`TRUMPS` trumps a bidder holding ``held`` (a mask) has most tiles of (the
+    rules' order breaks ties): those weighed when a call is valued."""
+    ranked = sorted(
+        rules.trumps, key=lambda t: -(held & SUIT_MASK[t.value][TRUMP_SUIT]).bit_count()
+    )
+    return tuple(ranked[:TRUMPS])
 
 
 def _kept(column: Sequence[Table]) -> frozenset[tuple[Action, ...]]:
@@ -501,22 +515,23 @@ def _chances(
     memos: Sequence[dict[int, dict[Trump, int]]],
 ) -> tuple[CallChance, ...]:
     """Bidding advice at a call: over the review's deals, the share in which the seat,
-    bidding and naming each trump, takes each bid it may make (as
+    bidding and naming each of its :func:`likely_trumps`, takes each bid it may make (as
     :func:`~moonrules.analysis.advise.advise` counts, its discard by ``discard_for``)."""
     rules = state.rules
     bids = [a.amount for a in alts if isinstance(a, Bid)]
     if not bids:
         return ()
+    trumps = likely_trumps(rules, state.hand.hands[seat])
     for w, memo in zip(deals, memos, strict=True):
         deal = (*w.hand.deal, w.hand.widow)
         known = memo.setdefault(seat, {})
-        for t in rules.trumps:
+        for t in trumps:
             if t not in known:
                 known[t] = tricks_as_bidder(rules, deal, seat, t.value)
     n = len(deals)
     return tuple(
         CallChance(b, t, round(sum(1 for m in memos if is_made(b, m[seat][t])) / n, 6))
-        for t in rules.trumps
+        for t in trumps
         for b in bids
     )
 

@@ -76,7 +76,8 @@ tr.best td:first-child::after { content: " ★"; color: var(--good); }
   main { padding: 12px 8px 40px; }
   .who { min-width: 0; }
   button.head { flex-wrap: wrap; gap: 4px 8px; }
-  th, td { padding: 2px 5px; }
+  th, td { padding: 2px 4px; }
+  table { font-size: .88em; }
 }
 """
 

@@ -62,6 +62,7 @@ def test_the_schemas_are_draft_2020_12_and_one_per_answer() -> None:
         "claim",
         "explain",
         "match",
+        "review",
         "solve",
         "study-report",
         "study-run",

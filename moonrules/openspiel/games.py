@@ -256,12 +256,20 @@ class Anchor:
         self.deal = deal
 
     def start(self, space: ActionSpace) -> GameState:
-        """The reference state at this anchor."""
-        state = self.state
-        if state is None:
-            assert self.previous is not None and self.deal is not None
-            state = with_deal(self.previous.after(space, self.moves), self.deal)
-            self.state = state
+        """The reference state at this anchor (the anchors before it worked out first, in
+        a loop: a game may be any number of hands long)."""
+        pending = []
+        anchor = self
+        while anchor.state is None:
+            pending.append(anchor)
+            assert anchor.previous is not None
+            anchor = anchor.previous
+        state = anchor.state
+        for a in reversed(pending):
+            assert a.deal is not None
+            for m in a.moves:
+                state = apply(state, space.action_of(m))
+            state = a.state = with_deal(state, a.deal)
         return state
 
     def after(self, space: ActionSpace, moves: Sequence[int]) -> GameState:

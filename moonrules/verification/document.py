@@ -110,7 +110,8 @@ def _mutation_section(mutants: Sequence[Mutant]) -> list[str]:
         "## The catalogue under mutation",
         "",
         f"The catalogue is itself tested. Each of {len(mutants)} one-line mutants of the rules, "
-        "the kernel and the game (`tests/rule_mutants.toml`: a comparison flipped, an "
+        "the kernel, the game and the fast engine (`tests/rule_mutants.toml`: a comparison "
+        "flipped, an "
         "off-by-one, a wrong seat, a constant changed) is applied to a copy of the package, and "
         "`moonrules verify --quick` must fail on it, the properties named below among those "
         "that fail; the unmutated copy must pass. A mutant runs only the properties named for "

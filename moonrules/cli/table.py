@@ -62,10 +62,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--db",
-        type=Path,
-        default=Path(DEFAULT_DB),
-        metavar="FILE",
-        help=f"the SQLite file rooms and actions are kept in (default ./{DEFAULT_DB}; created)",
+        default=DEFAULT_DB,
+        metavar="FILE|URL",
+        help=f"the SQLite file rooms and actions are kept in (default ./{DEFAULT_DB}; created), "
+        "or a postgresql:// URL that several server processes share (the postgres extra; "
+        "docs/guides/table-deploy.md)",
     )
     p.add_argument(
         "--public-url",
@@ -113,6 +114,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
+def is_postgres(db: str) -> bool:
+    """Whether ``--db`` names a PostgreSQL database rather than an SQLite file."""
+    return db.startswith(("postgresql://", "postgres://"))
+
+
 def check_extra() -> None:
     """Raise :class:`MissingExtra`, saying how to install it, when a module is missing."""
     missing = [m for m in EXTRA if importlib.util.find_spec(m) is None]
@@ -146,7 +152,7 @@ def config_from(args: argparse.Namespace) -> TableConfig:
     from moonrules.table.server import TableConfig
 
     return TableConfig(
-        db=args.db,
+        db=args.db if is_postgres(args.db) else Path(args.db),
         limits=TableLimits(bot_pace=args.bot_pace),
         public_url=args.public_url,
         allowed_origins=tuple(args.allow_origin),
@@ -160,10 +166,10 @@ def run(args: argparse.Namespace) -> int:
         raise CannotServe(f"--port: a port is 0 to 65535, not {args.port}")
     if args.bot_pace < 0 or args.bot_pace > 60:
         raise CannotServe(f"--bot-pace: 0 to 60 seconds, not {args.bot_pace:g}")
-    from moonrules.table.server import table_server
-    from moonrules.table.storage import Storage
+    from moonrules.table.server import open_storage, table_server
 
-    Storage(args.db).close()  # a file that is no table database is refused here, in one line
+    # a file that is no table database, or a database that cannot be used, is refused here
+    open_storage(args.db if is_postgres(args.db) else Path(args.db)).close()
     config = config_from(args)
     sock = _listen(args.host, args.port)
     host, port = sock.getsockname()[:2]
@@ -174,7 +180,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         more = {"proxy_headers": False}
     server = table_server(config, host, port, log_level=args.log_level, **more)
-    print(f"Moon table: http://{shown}:{port}/  (data in {args.db.resolve()}; Ctrl-C stops)")
+    if is_postgres(args.db):
+        from moonrules.table.storage_pg import describe
+
+        where = describe(args.db)
+    else:
+        where = str(Path(args.db).resolve())
+    print(f"Moon table: http://{shown}:{port}/  (data in {where}; Ctrl-C stops)")
     sys.stdout.flush()
     try:
         server.run(sockets=[sock])

@@ -63,6 +63,7 @@ from moonrules.rules.scoring import side_tricks
 from moonrules.table import assist
 from moonrules.table.botpool import DEFAULT_BOTS, BotFailed, BotPool
 from moonrules.table.storage import RoomRow, Step, Storage
+from moonrules.table.storage_pg import NotOwner, PgStorage
 from moonrules.table.wire import (
     FrameError,
     action_json,
@@ -185,6 +186,8 @@ class Room:
         self.listeners: set[Listener] = set()
         self.lock = asyncio.Lock()
         self.bot_task: asyncio.Task[None] | None = None
+        self.gone = False
+        """Set when the room has moved to another process: nothing more is taken here."""
         self.last_used = time.monotonic()
         self._last_hand: tuple[GameState | None, JSON] = (None, None)
         self._sheet: tuple[GameState | None, list[JSON]] = (None, [])
@@ -420,19 +423,33 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+HANDOVER_SECONDS: Final = 10.0
+"""At most this long for a room's owner to hand it over to the process that asked for it
+(it looks for rooms asked for twice a second); longer, the asker gives up (503, or a
+WebSocket closed with 1013) and the client tries again."""
+
+MOVED_CODE: Final = 1012
+"""The close code of a room's connections when the room moves to another process (the page
+reconnects, through the proxy, to the room's new owner)."""
+MOVED_REASON: Final = "this room moved to another server; reconnect"
+MOVING_CODE: Final = 1013
+"""The close code of a connection to a room that is moving and did not arrive in time."""
+MOVING_REASON: Final = "the room is moving between servers; try again in a moment"
+
+
 class Table:
     """Every room of a server: created, loaded from storage, played, listened to."""
 
     def __init__(
         self,
-        storage: Storage,
+        storage: Storage | PgStorage,
         bots: BotPool,
         limits: TableLimits | None = None,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        if not isinstance(storage, Storage):
-            raise wrong_type("storage", "a Storage", storage)
+        if not isinstance(storage, (Storage, PgStorage)):
+            raise wrong_type("storage", "a Storage or a PgStorage", storage)
         if not isinstance(bots, BotPool):
             raise wrong_type("bots", "a BotPool", bots)
         self.storage = storage
@@ -443,19 +460,44 @@ class Table:
         self.clock = clock
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self._taking: set[str] = set()
+        """Rooms being created or taken over, not yet in :attr:`rooms`."""
         self.connections = 0
         self.closing = False
 
     # -- rooms ----------------------------------------------------------------
 
     async def start(self) -> int:
-        """Resume every stored game in which a bot is to act; returns how many."""
+        """Resume every stored game in which a bot is to act; returns how many were not in
+        memory yet. On PostgreSQL, the games of no process (their owner gone) are taken
+        over, never another's (run again every second by the server's lease task)."""
         ids = await self.storage.moving()
+        resumed = 0
         for room_id in ids:
-            room = await self.room(room_id)
+            if self.closing:
+                break
+            fresh = room_id not in self.rooms
+            self._taking.add(room_id)
+            try:
+                if isinstance(self.storage, PgStorage) and fresh:
+                    lease = await self.storage.acquire(room_id)
+                    if lease is None or not lease.mine:  # another process took it first
+                        continue
+                room = await self.room(room_id)
+            except (RoomError, sqlite3.Error) as e:
+                log.warning("room %s: not resumed: %s", room_id, e)
+                continue
+            finally:
+                self._taking.discard(room_id)
             if room is not None:
                 self._schedule_bot(room)
-        return len(ids)
+                resumed += fresh
+        return resumed
+
+    def pinned(self) -> set[str]:
+        """The rooms this process serves or is about to serve (in memory, being loaded,
+        created or taken over): their leases are kept."""
+        return set(self.rooms) | set(self._loading) | self._taking
 
     async def close(self) -> None:
         """Stop every bot task (the workers are the :class:`BotPool`'s to end)."""
@@ -547,8 +589,12 @@ class Table:
             options=options,
         )
         room = Room(row, state)
-        await self.storage.create_room(row, bot_turn=room.bot_to_act() is not None)
-        self.rooms[row.id] = room
+        self._taking.add(row.id)
+        try:
+            await self.storage.create_room(row, bot_turn=room.bot_to_act() is not None)
+            self.rooms[row.id] = room
+        finally:
+            self._taking.discard(row.id)
         self._schedule_bot(room)
         return CreatedRoom(row.id, tokens)
 
@@ -565,6 +611,10 @@ class Table:
         self._loading[room_id] = future
         try:
             row = await self.storage.load(room_id)
+            if row is not None and isinstance(self.storage, PgStorage):
+                await self._own(self.storage, room_id)
+                row = await self.storage.load(room_id)  # as its last owner left it
+                assert row is not None
             room = None if row is None else Room(row, await self._rebuild(row))
             if room is not None:
                 self.rooms[room_id] = room
@@ -577,6 +627,45 @@ class Table:
         finally:
             del self._loading[room_id]
 
+    async def _own(self, storage: PgStorage, room_id: str) -> None:
+        """Take the room's lease: at once if nobody holds it, else by asking its owner, who
+        hands it over within a second; :class:`RoomError` (503) if it has not within
+        :data:`HANDOVER_SECONDS`."""
+        deadline = time.monotonic() + HANDOVER_SECONDS
+        lease = await storage.ask(room_id)
+        while lease is not None and not lease.mine:
+            if time.monotonic() > deadline or self.closing:
+                raise RoomError(503, MOVING_REASON)
+            await asyncio.sleep(0.05)
+            lease = await storage.acquire(room_id)
+
+    async def hand_over(self, room_id: str, *, release: bool) -> bool:
+        """Stop serving a room another process owns or asked for: the action under way is
+        stored (the room's lock waited for), its bot stops, every listener is closed with
+        :data:`MOVED_CODE` (they reconnect, through the proxy, to the room's new owner);
+        ``release`` gives up its lease too. False (nothing done) for a room being loaded,
+        created or taken over here: it is handed over once it is in memory."""
+        if room_id in self._loading or room_id in self._taking:
+            return False
+        room = self.rooms.get(room_id)
+        if room is not None:
+            async with room.lock:
+                self._moved(room)
+        if release and isinstance(self.storage, PgStorage):
+            await self.storage.release([room_id])
+        return True
+
+    def _moved(self, room: Room) -> None:
+        """The room is another process's now: dropped from memory, its bot stopped, its
+        listeners sent on (closed with :data:`MOVED_CODE`)."""
+        room.gone = True
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        if room.bot_task is not None and room.bot_task is not asyncio.current_task():
+            room.bot_task.cancel()
+        for listener in list(room.listeners):
+            listener.disconnect(MOVED_CODE, MOVED_REASON)
+
     async def _reload(self, room: Room) -> None:
         """The room's game and sequence number read again from storage (under its lock),
         every listener told."""
@@ -585,6 +674,7 @@ class Table:
             return
         room.state = await self._rebuild(row)
         room.seq = row.seq
+        room.next = row.next
         room.broadcast()
         self._schedule_bot(room)
 
@@ -617,6 +707,9 @@ class Table:
             room.active[seat] = listener  # the newest tab plays; the others watch
         if seat is not None and seat not in room.joined:
             async with room.lock:
+                if room.gone:
+                    listener.disconnect(MOVED_CODE, MOVED_REASON)
+                    return
                 if seat not in room.joined:
                     joined = frozenset(room.joined | {seat})
                     nxt = room.state.to_act
@@ -625,8 +718,21 @@ class Table:
                         and room.seats[nxt] != HUMAN
                         and all(s in joined for s in room.humans)
                     )
-                    await self.storage.set_joined(room.id, joined, bot_turn=bot_turn)
+                    try:
+                        await self.storage.set_joined(room.id, joined, bot_turn=bot_turn)
+                    except NotOwner:  # another process took the room: the seat goes there
+                        log.warning("room %s: another process owns it now", room.id)
+                        self._moved(room)
+                        return
+                    except sqlite3.Error as e:
+                        log.error("room %s: seat %d's joining not stored: %s", room.id, seat, e)
+                        listener.disconnect(MOVING_CODE, "the server could not store this; "
+                                            "try again in a moment")  # fmt: skip
+                        return
                     room.joined = set(joined)
+        if room.gone:
+            listener.disconnect(MOVED_CODE, MOVED_REASON)
+            return
         room.broadcast()
         self._schedule_bot(room)
 
@@ -697,6 +803,8 @@ class Table:
 
     async def _act(self, room: Room, seat: int, value: JSON) -> dict[str, JSON] | None:
         st = room.state
+        if room.gone:  # moved to another process while this action waited
+            return refused("unavailable", MOVED_REASON, [])
         if not room.started:
             waiting = [f"seat {s}" for s in room.humans if s not in room.joined]
             message = "the game starts when every player has joined; waiting for " + ", ".join(
@@ -729,6 +837,10 @@ class Table:
                 over=new.is_over,
                 bot_turn=bot_turn,
             )
+        except NotOwner:  # another process took the room: its listeners go there
+            log.warning("room %s: another process owns it now; its listeners are sent on", room.id)
+            self._moved(room)
+            return refused("unavailable", MOVED_REASON, [])
         except sqlite3.IntegrityError as e:  # the database is ahead: the room is read again
             log.error(
                 "room %s: action %d not stored: %s; the room is reloaded", room.id, step.seq, e
@@ -758,9 +870,18 @@ class Table:
         async with room.lock:
             if room.names[seat] == name:
                 return None
+            if room.gone:
+                return refused("unavailable", MOVED_REASON, [])
             names = list(room.names)
             names[seat] = name
-            await self.storage.set_names(room.id, tuple(names))
+            try:
+                await self.storage.set_names(room.id, tuple(names))
+            except NotOwner:
+                self._moved(room)
+                return refused("unavailable", MOVED_REASON, [])
+            except sqlite3.Error as e:
+                log.error("room %s: seat %d's name not stored: %s", room.id, seat, e)
+                return refused("unavailable", "the server could not store the name; try again", [])
             room.names = names
         room.broadcast()
         return None
@@ -854,6 +975,8 @@ class Table:
         self, room: Room, seat: int, seq: int, line: list[JSON], wanted: str
     ) -> dict[str, JSON] | None:
         async with room.lock:
+            if room.gone:
+                return refused("unavailable", MOVED_REASON, [])
             if room.seq != seq:
                 message = "the game moved on while the claim was checked; claim again"
                 return refused("turn", message, room.legal_for(seat))
@@ -871,6 +994,9 @@ class Table:
                 await self.storage.append_many(
                     room.id, steps, to_record(st), over=st.is_over, bot_turn=bot_turn
                 )
+            except NotOwner:
+                self._moved(room)
+                return refused("unavailable", MOVED_REASON, [])
             except sqlite3.Error as e:
                 log.error("room %s: the claim's tricks not stored: %s", room.id, e)
                 message = "the server could not store the claim; try again"
@@ -898,6 +1024,8 @@ class Table:
         if not room.over:
             return refused("not-now", "a rematch is offered once the game is over", [])
         async with room.lock:
+            if room.gone:
+                return refused("unavailable", MOVED_REASON, [])
             if room.next is None:
                 state = new_game(room.rules)
                 record = to_record(state)
@@ -917,24 +1045,36 @@ class Table:
                     options=dict(room.options),
                 )
                 new = Room(row, state)
-                if not await self.storage.create_rematch(room.id, row, bot_turn=False):
-                    await self._reload(room)  # pragma: no cover - one server per database
-                else:
-                    self.rooms[row.id] = new
-                    room.next = row.id
+                self._taking.add(row.id)
+                try:
+                    made = await self.storage.create_rematch(room.id, row, bot_turn=False)
+                    if made:
+                        self.rooms[row.id] = new
+                        room.next = row.id
+                except NotOwner:
+                    self._moved(room)
+                    return refused("unavailable", MOVED_REASON, [])
+                except sqlite3.Error as e:
+                    log.error("room %s: the rematch not stored: %s", room.id, e)
+                    message = "the server could not store the rematch; try again"
+                    return refused("unavailable", message, [])
+                finally:
+                    self._taking.discard(row.id)
+                if not made:  # another process made it first: the room read again
+                    await self._reload(room)
         room.broadcast()
         return None
 
     # -- bots ------------------------------------------------------------------
 
     def _schedule_bot(self, room: Room) -> None:
-        if self.closing or room.bot_task is not None or room.bot_to_act() is None:
+        if self.closing or room.gone or room.bot_task is not None or room.bot_to_act() is None:
             return
         room.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(room))
 
     async def _bot_turn(self, room: Room) -> None:
         try:
-            while not self.closing:
+            while not self.closing and not room.gone:
                 seat = room.bot_to_act()
                 if seat is None:
                     return

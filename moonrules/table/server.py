@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import sqlite3
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Mapping, Sequence
@@ -42,8 +43,9 @@ from moonrules.rules.errors import wrong_type
 from moonrules.rules.ruleset import PRESETS
 from moonrules.rules.tiles import DOUBLE_SIX_SET, Tile
 from moonrules.table.botpool import BotPool, BotSpec
-from moonrules.table.rooms import Room, RoomError, Table, TableLimits
+from moonrules.table.rooms import MOVING_CODE, Room, RoomError, Table, TableLimits
 from moonrules.table.storage import Storage
+from moonrules.table.storage_pg import PgStorage
 from moonrules.table.wire import encode, refused
 
 log = logging.getLogger("moonrules.table")
@@ -60,14 +62,21 @@ DRAIN_SECONDS: Final = 4.0
 """At most this long, when the server stops, for the actions under way to be stored and
 every client to hear the close; the connections left are then cut (a signal to stop is
 answered in well under 10 s)."""
+LEASE_TICK: Final = 0.25
+"""On PostgreSQL, how often a process looks for rooms another one asked for (it hands them
+over at once: the asker waits about this long)."""
+TAKEOVER_EVERY: Final = 1.0
+"""On PostgreSQL, how often a process looks for games with a bot to move whose owner is gone
+(a process killed: its rooms' clients come back by themselves, its bots' games do not)."""
 
 
 @attrs.frozen(slots=True)
 class TableConfig:
     """How a table server runs: where it stores, its limits, bots and origins."""
 
-    db: Path = Path("moonrules-table.sqlite3")
-    """The SQLite file (created if missing)."""
+    db: Path | str = Path("moonrules-table.sqlite3")
+    """The SQLite file (created if missing), or a ``postgresql://`` URL: several processes
+    then share the database, each room served by one of them at a time (its lease)."""
     limits: TableLimits = attrs.field(factory=TableLimits)
     bots: Mapping[str, BotSpec] | None = None
     """The bot levels rooms may seat (default: ``random``, ``basic``, ``strong``)."""
@@ -202,6 +211,13 @@ class _Connection:
                 return
 
 
+def open_storage(db: Path | str, synchronous: str = "FULL") -> Storage | PgStorage:
+    """The store ``db`` names: a ``postgresql://`` URL or an SQLite file."""
+    if isinstance(db, str) and db.startswith(("postgresql://", "postgres://")):
+        return PgStorage(db)
+    return Storage(db, synchronous=synchronous)
+
+
 class TableApp:
     """The application's state: the :class:`Table` and what serves it."""
 
@@ -226,7 +242,7 @@ class TableApp:
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         c = self.config
-        storage = Storage(c.db, synchronous=c.synchronous)
+        storage = open_storage(c.db, c.synchronous)
         pool: BotPool | None = None
         try:
             pool = BotPool(
@@ -240,6 +256,9 @@ class TableApp:
             self.table = Table(storage, pool, c.limits)
             sweeper = asyncio.get_running_loop().create_task(self._sweep())
             lag = asyncio.get_running_loop().create_task(self.lag.run())
+            leases = None
+            if isinstance(storage, PgStorage):
+                leases = asyncio.get_running_loop().create_task(self._leases(storage))
             try:
                 resumed = await self.table.start()
                 if resumed:
@@ -248,8 +267,13 @@ class TableApp:
             finally:
                 sweeper.cancel()
                 lag.cancel()
+                if leases is not None:
+                    leases.cancel()
                 self.stopping = True
                 await self.table.close()
+                if isinstance(storage, PgStorage):  # the others may take the rooms at once
+                    with contextlib.suppress(sqlite3.Error):
+                        await storage.release()
         finally:
             if pool is not None:
                 pool.close()
@@ -282,6 +306,39 @@ class TableApp:
                 len(self.open),
                 timeout,
             )
+
+    async def _leases(self, storage: PgStorage) -> None:
+        """This process's share of the rooms, on PostgreSQL: every :data:`LEASE_TICK`, the
+        rooms another process asked for are handed over; every :data:`TAKEOVER_EVERY`, the
+        games with a bot to move whose owner is gone are taken over; every third of a lease,
+        the leases of the rooms it serves are renewed (a room whose lease another process
+        took is dropped, its clients sent on) and those of the rooms it no longer serves
+        (forgotten when idle) given up. The rooms being loaded, created or taken over are
+        kept (:meth:`Table.pinned`, read just before the database is asked)."""
+        table = self._table()
+        renewed = taken = time.monotonic()
+        while not self.stopping:
+            await asyncio.sleep(LEASE_TICK)
+            try:
+                for room_id in await storage.wanted():
+                    if await table.hand_over(room_id, release=True):
+                        log.info("room %s: handed over to the process that asked for it", room_id)
+                now = time.monotonic()
+                if now - renewed >= storage.lease_seconds / 3:
+                    renewed = now
+                    serving = list(table.rooms)
+                    held = await storage.renew(table.pinned())
+                    for room_id in serving:
+                        if room_id not in held and await table.hand_over(room_id, release=False):
+                            log.warning("room %s: its lease was lost to another process", room_id)
+                    await storage.release_others(table.pinned())
+                if now - taken >= TAKEOVER_EVERY:
+                    taken = now
+                    resumed = await table.start()
+                    if resumed:
+                        log.info("took over %d game(s) with a bot to move", resumed)
+            except sqlite3.Error as e:
+                log.warning("leases: %s", e)
 
     async def _sweep(self) -> None:
         while True:
@@ -372,7 +429,10 @@ class TableApp:
         room_id = request.path_params["room"]
         if not _ROOM_ID.fullmatch(room_id):
             return _error(404, "no such room")
-        room = await self._table().room(room_id)
+        try:
+            room = await self._table().room(room_id)
+        except RoomError as e:  # the room is moving between processes
+            return _error(e.status, e.message)
         if room is None:
             return _error(404, "no such room")
         return room
@@ -385,6 +445,13 @@ class TableApp:
 
     async def room_page(self, request: Request) -> Response:
         room = await self._room_or_error(request)
+        if isinstance(room, Response) and room.status_code == 503:
+            return HTMLResponse(
+                "<!doctype html><title>One moment</title><p>This room is moving between "
+                "servers; reload the page in a moment.",
+                status_code=503,
+                headers={**_HEADERS, "Retry-After": "1"},
+            )
         if isinstance(room, Response):
             return HTMLResponse(
                 "<!doctype html><title>No such room</title><p>No such room. "
@@ -467,7 +534,12 @@ class TableApp:
 
     async def _game(self, ws: WebSocket, table: Table, limits: TableLimits) -> None:
         room_id = ws.path_params["room"]
-        room = await table.room(room_id) if _ROOM_ID.fullmatch(room_id) else None
+        try:
+            room = await table.room(room_id) if _ROOM_ID.fullmatch(room_id) else None
+        except RoomError as e:  # the room is moving between processes: try again
+            await ws.accept()
+            await ws.close(MOVING_CODE, e.message)
+            return
         await ws.accept()
         if room is None:
             await ws.close(4404, "no such room")

@@ -448,6 +448,21 @@ class PgStorage:
 
         return await self._call(job)
 
+    async def release_others(self, keep: Iterable[str]) -> int:
+        """Give up this process's leases of every room but those of ``keep`` (the rooms it
+        serves or is loading, read just before: the job runs after any lease taken before
+        it); how many were released."""
+        kept = sorted(set(keep))
+
+        def job(db: psycopg.Connection[Any]) -> int:
+            cur = db.execute(
+                "DELETE FROM leases WHERE owner = %s AND NOT (room = ANY(%s::text[]))",
+                (self.owner, kept),
+            )
+            return cur.rowcount
+
+        return await self._call(job)
+
     async def ask(self, room: str) -> Lease | None:
         """Ask ``room``'s owner to hand it over to this process (it will find the room
         among its :meth:`wanted` ones); or take it at once if nobody holds it. The lease as

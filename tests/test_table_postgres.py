@@ -339,6 +339,134 @@ def test_a_room_asked_for_is_handed_over_by_its_owner(postgres_url: str) -> None
     asyncio.run(main())
 
 
+class Seen:
+    """A listener of a room that notes how it was closed."""
+
+    def __init__(self, seat: int | None) -> None:
+        self._seat = seat
+        self.closed: tuple[int, str] | None = None
+
+    @property
+    def seat(self) -> int | None:
+        return self._seat
+
+    def send_state(self, text: str) -> None:
+        pass
+
+    def send(self, text: str) -> bool:
+        return True
+
+    def disconnect(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
+
+
+def test_the_leases_of_rooms_being_loaded_or_created_are_kept(postgres_url: str) -> None:
+    """The server gives up the leases of the rooms it no longer serves (forgotten when idle),
+    but never of one it is loading or creating: a room whose lease it has taken and which
+    is not yet in memory is pinned, and is handed over only once it is."""
+    from moonrules.table.botpool import BotPool
+    from moonrules.table.rooms import Table
+
+    async def main() -> None:
+        a = PgStorage(postgres_url, owner="A")
+        b = PgStorage(postgres_url, owner="B")
+        bots = BotPool(quick_workers=1, slow_workers=1)
+        table = Table(a, bots)
+        try:
+            await b.create_room(new_row("x", seed=3), bot_turn=False)
+            await b.release()
+            real_steps, real_create = a.steps, a.create_room
+
+            async def slow_steps(room: str, after: int = 0) -> list[Step]:
+                await asyncio.sleep(0.3)  # the lease taken, the room not yet rebuilt
+                return await real_steps(room, after)
+
+            async def slow_create(row: RoomRow, *, bot_turn: bool) -> None:
+                await real_create(row, bot_turn=bot_turn)
+                await asyncio.sleep(0.3)  # stored and leased, not yet in memory
+
+            a.steps = slow_steps  # type: ignore[method-assign]
+            a.create_room = slow_create  # type: ignore[method-assign]
+            loading = asyncio.ensure_future(table.room("x"))
+            creating = asyncio.ensure_future(table.create({"rules": "standard"}))
+            await asyncio.sleep(0.15)
+            assert "x" not in table.rooms and not table.rooms
+            assert await a.release_others(table.pinned()) == 0
+            assert not await table.hand_over("x", release=True)  # handed over once loaded
+            assert len(await a.held()) == 2
+            room = await loading
+            created = await creating
+            assert room is not None and set(table.rooms) == {"x", created.room}
+            assert await a.renew(table.pinned()) == {"x", created.room}
+            # forgotten when idle: their leases go, and another process may take them
+            assert table.evict_idle() == 2
+            assert await a.release_others(table.pinned()) == 2
+            assert await a.held() == []
+            lease = await b.acquire("x")
+            assert lease is not None and lease.mine
+        finally:
+            await table.close()
+            bots.close()
+            a.close()
+            b.close()
+
+    asyncio.run(main())
+
+
+def test_a_room_another_process_took_sends_its_seats_on(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat joining, or acting in, a room whose lease another process has taken meanwhile
+    is not an error of the server: the room is dropped from memory and its connections are
+    closed with 1012 (they reconnect to its owner); asked for again, the room is asked of its
+    owner, and a room that does not come within the hand-over time is refused with 503."""
+    from moonrules.table import rooms
+    from moonrules.table.botpool import BotPool
+    from moonrules.table.rooms import RoomError, Table
+
+    async def main() -> None:
+        a = PgStorage(postgres_url, owner="A")
+        b = PgStorage(postgres_url, owner="B")
+        bots = BotPool(quick_workers=1, slow_workers=1)
+        table = Table(a, bots)
+        try:
+            created = await table.create({"rules": "standard"})
+            room = await table.room(created.room)
+            assert room is not None
+            first = Seen(0)
+            await table.join(room, first)
+            assert first.closed is None
+            await a.release([room.id])  # (its lease expired, say) and B took it
+            lease = await b.acquire(room.id)
+            assert lease is not None and lease.mine
+            second = Seen(1)
+            await table.join(room, second)  # storing the seat's joining: NotOwner
+            assert second.closed == (rooms.MOVED_CODE, rooms.MOVED_REASON)
+            assert first.closed == (rooms.MOVED_CODE, rooms.MOVED_REASON)
+            assert room.gone and room.id not in table.rooms
+            outcome = await table.act(room, 0, "pass")
+            assert outcome is not None and outcome["code"] == "unavailable"
+            assert await b.steps(room.id) == []
+            monkeypatch.setattr(rooms, "HANDOVER_SECONDS", 0.3)
+            with pytest.raises(RoomError) as e:  # B's owner never hands it over
+                await table.room(room.id)
+            assert e.value.status == 503
+            assert await b.wanted() == [room.id]
+            await b.release(await b.wanted())  # handed over: A has it on asking
+            again = await table.room(room.id)
+            assert again is not None and again is not room and not again.gone
+            third = Seen(1)
+            await table.join(again, third)
+            assert third.closed is None and again.joined == {0, 1}
+        finally:
+            await table.close()
+            bots.close()
+            a.close()
+            b.close()
+
+    asyncio.run(main())
+
+
 def test_a_lost_connection_fails_a_job_and_the_store_reconnects(postgres_url: str) -> None:
     """The database ends the store's session (a restart, a network cut): the job under way
     fails as the table expects (``sqlite3.OperationalError``: "try again"), the next one

@@ -227,3 +227,80 @@ def test_lines_are_read_as_splitlines_reads_them() -> None:
     assert n.lines[(0, "play", 4)] == 5000 + 17 and n.record == parse_notation(SAMPLE).record
     with pytest.raises(TypeError, match=r"^text: "):
         parse_notation(b"hand 1")  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------
+# The players' names: 'player S NAME' header lines
+
+_NAME = st.text(
+    st.characters(blacklist_categories=("C", "Zl", "Zp")), min_size=1, max_size=40
+).filter(lambda t: 1 <= len(t.strip()) <= 40)
+
+
+@settings(deadline=None)
+@given(
+    st.sampled_from(sorted(m.PRESETS)),
+    st.integers(0, 2**32),
+    st.integers(0, 200),
+    st.lists(st.one_of(st.none(), _NAME), min_size=4, max_size=4),
+)
+def test_names_survive_the_notation_exactly(
+    preset: str, seed: int, steps: int, names: list[str | None]
+) -> None:
+    """Whatever the names hold ('#', a leading '"', blanks at either end, backslashes),
+    JSON to the notation and back gives the same record, and the same text again."""
+    s = random_game(preset, seed, steps)
+    record = json.loads(json.dumps(to_record(s)))
+    record = {**record, "players": names[: s.rules.players]}
+    record = {k: record[k] for k in ("rules", "seed", "players", "hands") if k in record}
+    text = write_notation(record)
+    assert text.count("\nplayer ") == s.rules.players
+    back = parse_notation(text).record
+    assert back == record and list(back) == list(record)
+    assert write_notation(back) == text
+    assert m.read_record(text) == s
+
+
+def test_player_lines_written_by_hand() -> None:
+    text = (
+        "rules standard\nseed 7\nplayer 0 Ann Lee   # a comment\nPLAYER seat 2 "
+        '"No. \\u0023 1"\n' + SAMPLE.split("\n", 3)[3]
+    )
+    note = parse_notation(text)
+    assert note.record["players"] == ["Ann Lee", None, "No. # 1"]
+    assert list(note.record)[:3] == ["rules", "seed", "players"]
+    assert 'player 2 "No. \\u0023 1"' in write_notation(note.record)
+    assert "players" not in parse_notation(SAMPLE).record
+    assert "player" not in write_notation(parse_notation(SAMPLE).record)
+
+
+PLAYER_BAD = [
+    ("player 0 Ann\nplayer 0 Bo\nhand 1", 2, "seat 0 already has a 'player' line"),
+    ("player 3 Ann\nhand 1", 1, "there is no seat 3"),
+    ("player 0 Ann\nrules partnership\nhand 1", 2, "'rules' comes before the 'player' lines"),
+    ("hand 1\nplayer 0 Ann", 2, "'player' is a header line"),
+    ('player 1 "Ann\nhand 1', 1, "is a JSON string"),
+    ('player 1 "Ann" Lee\nhand 1', 1, "is a JSON string"),
+    ('player 1 "Ann\\u0007"\nhand 1', 1, "the name of seat 1: U+0007"),
+    ('player 1 "   "\nhand 1', 1, "at least one character besides blanks"),
+    ("player 2 " + "x" * 41 + "\nhand 1", 1, "the name of seat 2: a name has at most 40"),
+    ("player 2 " + "x" * 4_000_000 + "\nhand 1", 1, "not 4,000,000"),
+    ("player Ann", 1, "expected 'player S NAME'"),
+]
+
+
+@pytest.mark.parametrize(("text", "line", "words"), PLAYER_BAD, ids=range(len(PLAYER_BAD)))
+def test_bad_player_lines_name_the_line(text: str, line: int, words: str) -> None:
+    with pytest.raises(NotationError) as info:
+        parse_notation(text)
+    assert info.value.line == line and words in str(info.value), str(info.value)
+    assert "\n" not in str(info.value) and len(str(info.value)) < 300
+
+
+def test_a_partnership_notation_names_four_seats() -> None:
+    s = random_game("partnership", 2, 40)
+    record = to_record(s, players=["N", "E", None, "W"])
+    text = write_notation(record)
+    assert "player 3 W" in text and "player 2\n" in text
+    assert parse_notation(text).record == record
+    assert replay(parse_notation(text).record).players == ("N", "E", None, "W")

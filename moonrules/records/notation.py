@@ -6,6 +6,9 @@ line per step of the game, in the order things happen::
     # a comment runs to the end of its line; blank lines are ignored
     rules standard
     seed 7
+    player 0 Ann
+    player 1 Bo Lee
+    player 2
 
     hand 1
     first 0
@@ -24,7 +27,15 @@ line per step of the game, in the order things happen::
 
 Header: ``rules NAME`` (a preset name, or the rule set's fields as one JSON
 object: ``rules {"players": 3, "renege": "penalty"}``) and ``seed N``; both
-optional (standard rules, seed 0), both before the first hand.
+optional (standard rules, seed 0), both before the first hand. Then, optional too,
+the players' names (the record's ``players`` field, :mod:`moonrules.records.players`):
+``player S NAME``, at most one line per seat, after ``rules``; ``NAME`` is the rest of
+the line, or a JSON string (``player 2 "No. \u0023 1"``) for a name that holds ``#``
+(which begins a comment), begins with ``"`` or has blanks at either end; ``player S``
+with no name, or no line, is a seat without a name. A record has ``players`` when the
+notation has at least one ``player`` line, and :func:`write_notation` writes a line for
+every seat of a record that has the field, so converting between the notation and JSON
+keeps the names exactly.
 
 A hand: ``hand N`` (numbered from 1, thrown-in hands included); ``first S`` (the
 seat that bids first); one ``deal S: T T …`` line per seat; ``widow T`` (with a
@@ -60,6 +71,7 @@ from typing import Final
 import attrs
 
 from moonrules.records.jsontext import MAX_NUMBER_LENGTH, JSONTextError, loads
+from moonrules.records.players import player_name
 from moonrules.records.record import JSON, RecordError, parse_record, rules_from_json
 from moonrules.rules.errors import QUOTE_LENGTH, ParseError, quote, wrong_type
 from moonrules.rules.suits import Trump
@@ -127,6 +139,7 @@ _SEAT = r"(?:seat\s+)?([0-9]+)"
 _RE = {
     "rules": re.compile(r"^rules\s+(.+)$", re.I),
     "seed": re.compile(r"^seed\s+(-?[0-9]+)$", re.I),
+    "player": re.compile(rf"^player\s+{_SEAT}(?:\s+(.*))?$", re.I),
     "hand": re.compile(r"^hand\s+([0-9]+)$", re.I),
     "first": re.compile(rf"^first\s+{_SEAT}$", re.I),
     "deal": re.compile(rf"^deal\s+{_SEAT}\s*:?\s*(.*)$", re.I),
@@ -341,6 +354,9 @@ class _Parser:
         self.claim: ClaimLine | None = None
         self.players = 3
         self.has_widow = True
+        self.names: dict[int, str | None] = {}
+        """The ``player`` lines read: seat → the name as written (``None``: no name)."""
+        self.first_player_line = 0
 
     # -- helpers -----------------------------------------------------------
 
@@ -385,6 +401,7 @@ class _Parser:
         hints = {
             "rules": "expected 'rules NAME' or 'rules {JSON object}'",
             "seed": "expected 'seed N' with a whole number",
+            "player": "expected 'player S NAME' (a seat, then the player's name)",
             "hand": "expected 'hand N' with the hand's number",
             "first": "expected 'first S' with a seat number",
             "deal": "expected 'deal S: T T T T T T T' (a seat, then its tiles)",
@@ -406,6 +423,12 @@ class _Parser:
     def on_rules(self, n: int, m: re.Match[str]) -> None:
         if self.current is not None or self.has_rules:
             raise NotationError(n, "'rules' is a header line: once, before the first hand")
+        if self.names:
+            raise NotationError(
+                n,
+                f"'rules' comes before the 'player' lines (line {self.first_player_line}): "
+                "the rule set says which seats there are",
+            )
         text = m.group(1).strip()
         value: JSON
         if text.startswith("{"):
@@ -430,6 +453,35 @@ class _Parser:
         if self.current is not None or self.seed is not None:
             raise NotationError(n, "'seed' is a header line: once, before the first hand")
         self.seed = _number(m.group(1), n)
+
+    def on_player(self, n: int, m: re.Match[str]) -> None:
+        if self.current is not None:
+            raise NotationError(n, "'player' is a header line: before the first hand")
+        s = self.seat(m.group(1), n)
+        if s in self.names:
+            raise NotationError(n, f"seat {s} already has a 'player' line")
+        text = (m.group(2) or "").strip()
+        value: JSON = None
+        if text.startswith('"'):
+            try:
+                value = loads(text)
+            except JSONTextError as e:
+                raise NotationError(
+                    n, f"a name that begins with '\"' is a JSON string: {e.message}"
+                ) from None
+            if not isinstance(value, str):
+                raise NotationError(
+                    n, f"a name that begins with '\"' is a JSON string: {_quoted(text)}"
+                )
+        elif text:
+            value = text
+        if value is not None:
+            try:
+                player_name(value, "name")
+            except RecordError as e:
+                raise NotationError(n, f"the name of seat {s}: {e.message}") from None
+        self.names[s] = value
+        self.first_player_line = self.first_player_line or n
 
     def on_hand(self, n: int, m: re.Match[str]) -> None:
         if self.claim is not None:
@@ -601,6 +653,8 @@ class _Parser:
             record["rules"] = self.rules_value
         if self.seed is not None:
             record["seed"] = self.seed
+        if self.names:
+            record["players"] = [self.names.get(s) for s in range(self.players)]
         record["hands"] = self.hands
         return Notation(
             record,
@@ -668,6 +722,8 @@ def write_notation(
         )
     if "seed" in record:
         out.append(f"seed {record['seed']}")
+    for s, name in enumerate(record.get("players", ())):
+        out.append(f"player {s}" if name is None else f"player {s} {_name_text(name)}")
     by_hand = {s.hand: s for s in scores}
     for i, h in enumerate(record["hands"]):
         out.append("")
@@ -694,6 +750,14 @@ def write_notation(
     if claim is not None:
         out.append(f"claim {claim.seat} {'all' if claim.tricks is None else claim.tricks}")
     return "\n".join(out) + "\n"
+
+
+def _name_text(name: str) -> str:
+    """A name as a ``player`` line writes it: as it is, or as a JSON string (``#`` written
+    ``\\u0023``) when the bare text would not read back the same."""
+    if name != name.strip() or name.startswith('"') or "#" in name:
+        return json.dumps(name, ensure_ascii=False).replace("#", "\\u0023")
+    return name
 
 
 def looks_like_json(text: str) -> bool:

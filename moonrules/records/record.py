@@ -8,7 +8,10 @@ A record is JSON (schema: ``spec/schema/record.schema.json``)::
                 "plays": ["6-6", "6-1", ...]}, ...]}
 
 ``rules`` is a preset name or an object of :class:`~moonrules.rules.ruleset.RuleSet`
-fields; ``seed`` (optional) is the seed later deals come from. A hand thrown in
+fields; ``seed`` (optional) is the seed later deals come from; ``players`` (optional)
+names the player at each seat, ``null`` for a seat without a name
+(:mod:`moonrules.records.players`): names are kept with the game's record, never part
+of the game. A hand thrown in
 has only ``first_bidder``, ``deal``, ``widow`` and ``bids``. A record may stop
 anywhere; fields not reached are left out and the unfinished hand scores nothing.
 
@@ -20,8 +23,9 @@ first thing the rules forbid (hand, step, index, clause, message).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from operator import attrgetter
-from typing import Literal
+from typing import Final, Literal
 
 import attrs
 
@@ -43,6 +47,7 @@ from moonrules.game import (
     with_deal,
 )
 from moonrules.records.jsontext import MAX_RECORD_BYTES, JSONTextError, loads
+from moonrules.records.players import Players, parse_players
 from moonrules.records.spelling import as_written, kept, thawed
 from moonrules.records.values import (
     JSON,
@@ -133,11 +138,17 @@ class HandSummary:
 
 @attrs.frozen(slots=True, field_transformer=typed)
 class ReplayResult:
-    """What :func:`replay` found. ``state`` is the state reached (before the violation)."""
+    """What :func:`replay` found. ``state`` is the state reached (before the violation).
+
+    ``players`` are the names the record gives its seats (trimmed; ``None`` for a seat
+    without one), or ``None`` for a record without ``players``: read whatever the replay
+    found, and never part of the protocol's answer (:meth:`to_json`).
+    """
 
     state: GameState
     hands: tuple[HandSummary, ...]
     violation: Violation | None = None
+    players: tuple[str | None, ...] | None = None
 
     @property
     def valid(self) -> bool:
@@ -185,8 +196,14 @@ def _hand_json(h: Hand, rules: RuleSet) -> dict[str, JSON]:
     return out
 
 
-def to_record(state: GameState) -> dict[str, JSON]:
+def to_record(state: GameState, *, players: Sequence[str | None] | None = None) -> dict[str, JSON]:
     """The record of a game so far, mid-hand included; :func:`from_record` rebuilds it.
+
+    ``players`` names the player at each seat (``None`` for a seat without a name), one per
+    seat, as the record's ``players`` field (:mod:`moonrules.records.players`: each name
+    1 to 40 characters once trimmed, written trimmed); :class:`RecordError` naming the entry
+    (``players[2]: …``) for one that is not. Without it, the record has the names of the
+    record the state was read from, if it had any, and no ``players`` field otherwise.
 
     A state read by :func:`from_record` gives its record back exactly as it was
     written: without ``seed`` if it had none, ending between hands if it did (while
@@ -199,18 +216,63 @@ def to_record(state: GameState) -> dict[str, JSON]:
     if type(state) is not GameState:
         raise wrong_type("state", "a GameState", state)
     g = state.game
+    names: Players | None = None
+    if players is not None:
+        if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
+            raise wrong_type("players", "a sequence of names (str or None), one per seat", players)
+        names = parse_players(list(players), g.rules.players)
     hands = [*g.history]
     if g.open_hand is None or state.hand != g.open_hand or not hands:
         hands.append(state.hand)
     out: dict[str, JSON] = {"rules": rules_json(g.rules)}
     if g.seed_given:
         out["seed"] = g.seed
+    if names is not None:
+        out["players"] = list(names)
     out["hands"] = [_hand_json(h, g.rules) for h in hands]
     if g.source is None:
         return out
-    source = json.loads(g.source) if isinstance(g.source, str) else thawed(g.source)
+    source = _source(g.source)
+    if names is None and "players" in source:
+        out = {**out, "players": source["players"]}
     written: dict[str, JSON] = as_written(out, source, "")
+    if "players" in written and "players" not in source:  # the names before the hands
+        written = {k: written[k] for k in sorted(written, key=_FIELD_ORDER.index)}
     return written
+
+
+_FIELD_ORDER: Final = ("rules", "seed", "players", "hands")
+
+
+def _source(kept_record: object) -> dict[str, JSON]:
+    """The record a game was read from, as :func:`~moonrules.records.spelling.kept` kept it."""
+    source: dict[str, JSON] = (
+        json.loads(kept_record) if isinstance(kept_record, str) else thawed(kept_record)
+    )
+    return source
+
+
+def players_of(state: GameState) -> Players | None:
+    """The names of the players of the record ``state`` was read from, by seat (trimmed;
+    ``None`` for a seat without one), or ``None`` when that record had no ``players`` (or
+    the state was not read from a record). A state played on from it keeps them.
+
+    >>> import moonrules
+    >>> s = moonrules.new_game(seed=1, first_bidder=0)
+    >>> players_of(s) is None
+    True
+    >>> players_of(from_record(to_record(s, players=["Ann", None, " Bo"])))
+    ('Ann', None, 'Bo')
+    """
+    if type(state) is not GameState:
+        raise wrong_type("state", "a GameState", state)
+    g = state.game
+    if g.source is None:
+        return None
+    source = _source(g.source)
+    if "players" not in source:
+        return None
+    return parse_players(source["players"], g.rules.players)
 
 
 def _as_read(state: GameState, record: dict[str, JSON], hands: int) -> GameState:
@@ -284,11 +346,21 @@ def parse_record(
 
     ``rules`` is used when the record names none (default: the standard rules).
     """
+    rules, seed, _players, hands = _parse(record, rules)
+    return rules, seed, hands
+
+
+def _parse(
+    record: JSON, rules: RuleSet | None
+) -> tuple[RuleSet, int, Players | None, list[_HandRecord]]:
+    """:func:`parse_record`, and the record's ``players`` (``None`` without the field)."""
     if not isinstance(record, dict):
         raise RecordError("", f"a record is a JSON object, got {json_kind(record)}")
     for key in record:
-        if key not in ("rules", "seed", "hands"):
-            raise RecordError(key, "unknown field; a record has 'rules', 'seed' and 'hands'")
+        if key not in _FIELD_ORDER:
+            raise RecordError(
+                key, "unknown field; a record has 'rules', 'seed', 'players' and 'hands'"
+            )
     if "rules" in record:
         if record["rules"] is None:
             raise RecordError("rules", "expected a preset name or an object of rule-set fields")
@@ -296,12 +368,14 @@ def parse_record(
     elif rules is None:
         rules = PRESETS["standard"]
     seed = expect_int(record.get("seed", 0), "seed", "a whole number")
+    players = parse_players(record["players"], rules.players) if "players" in record else None
     if "hands" not in record:
         raise RecordError("", "missing field 'hands'")
     hands_v = expect_list(record["hands"], "hands", "a list of hands")
     if not hands_v:
         raise RecordError("hands", "a record has at least one hand")
-    return rules, seed, [_parse_hand(h, f"hands[{i}]") for i, h in enumerate(hands_v)]
+    hands = [_parse_hand(h, f"hands[{i}]") for i, h in enumerate(hands_v)]
+    return rules, seed, players, hands
 
 
 class _Stop(Exception):
@@ -342,7 +416,7 @@ def replay(record: JSON, *, rules: RuleSet | None = None) -> ReplayResult:
     """
     if rules is not None and not isinstance(rules, RuleSet):
         raise wrong_type("rules", "a RuleSet or None", rules)
-    rules, seed, hands = parse_record(record, rules)
+    rules, seed, players, hands = _parse(record, rules)
     state: GameState | None = None
     summaries: list[HandSummary] = []
     earlier: list[Hand] = []
@@ -356,10 +430,10 @@ def replay(record: JSON, *, rules: RuleSet | None = None) -> ReplayResult:
         reached = stop.state if stop.state is not None else state
         if reached is None:  # the first hand's deal is broken: no state was reached
             reached = new_game(rules, seed, first_bidder=0)
-        return ReplayResult(_whole(reached, earlier), tuple(summaries), stop.violation)
+        return ReplayResult(_whole(reached, earlier), tuple(summaries), stop.violation, players)
     assert state is not None
     state = _whole(state, earlier)
-    return ReplayResult(_as_read(state, record, len(hands)), tuple(summaries), None)
+    return ReplayResult(_as_read(state, record, len(hands)), tuple(summaries), None, players)
 
 
 def _set_aside(state: GameState, earlier: list[Hand]) -> GameState:
@@ -722,6 +796,7 @@ __all__ = [
     "parse_record",
     "parse_tile_json",
     "parse_trump_json",
+    "players_of",
     "replay",
     "rules_from_json",
     "rules_json",

@@ -7,7 +7,7 @@ from typing import Final
 from moonrules.arbitration import render
 from moonrules.arbitration.explain import side_name
 from moonrules.arbitration.report import HandReport, Report
-from moonrules.arbitration.report_text import renege_lines, trump_text
+from moonrules.arbitration.report_text import players_line, renege_lines, trump_text
 from moonrules.game import Phase, Trick
 from moonrules.rules.auction import PASS
 from moonrules.rules.contract import check_instance, check_str
@@ -98,6 +98,9 @@ def report_html(report: Report, *, title: str | None = None) -> str:
         f"{_esc(report.seed if report.seed is not None else '(none)')} · "
         f"checked by moonrules</p>",
     ]
+    players = players_line(report)
+    if players is not None:
+        body.append(f'<p class="meta players">{_esc(players)}</p>')
     if ruling is None:
         body.append(
             '<div class="verdict valid"><strong>Valid.</strong> Every step follows the rules. '

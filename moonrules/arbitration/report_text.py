@@ -20,6 +20,9 @@ def format_report(report: Report) -> str:
         f"{', partnerships' if rules.partnership else ''}), seed "
         f"{report.seed if report.seed is not None else '(none)'}"
     ]
+    players = players_line(report)
+    if players is not None:
+        out.append(players)
     for h in report.hands:
         out.append("")
         out.extend(_hand_lines(h, rules))
@@ -40,6 +43,17 @@ def format_report(report: Report) -> str:
     )
     out.append(f"Verdict: {verdict}")
     return "\n".join(out)
+
+
+def players_line(report: Report) -> str | None:
+    """The record's players, ``Players: seat 0 Ann, seat 1 (no name), …``; ``None`` for a
+    record without names."""
+    names = report.replay.players
+    if names is None:
+        return None
+    return "Players: " + ", ".join(
+        f"seat {s} {'(no name)' if name is None else name}" for s, name in enumerate(names)
+    )
 
 
 def _hand_lines(h: HandReport, rules: RuleSet) -> list[str]:
@@ -128,4 +142,4 @@ def trump_text(t: Trump) -> str:
     return f"{t.value}s"
 
 
-__all__ = ["format_report", "renege_lines", "trump_text"]
+__all__ = ["format_report", "players_line", "renege_lines", "trump_text"]

@@ -1119,13 +1119,19 @@ class Table:
     # -- the record ------------------------------------------------------------
 
     def record(self, room: Room) -> JSON:
-        """The game's record, once it is over; :class:`RoomError` (409) before that."""
+        """The game's record, once it is over; :class:`RoomError` (409) before that.
+
+        The seats' names are its ``players`` (``null`` for a seat without one, a bot's
+        included); a room where no one gave a name gives a record without them.
+        """
         if not room.over:
             raise RoomError(
                 409,
                 "the game is not over yet: its record is given once it ends, since it shows "
                 "every hand's tiles",
             )
+        if any(name is not None for name in room.names):
+            return to_record(room.state, players=room.names)
         return to_record(room.state)
 
 

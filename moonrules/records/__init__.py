@@ -3,7 +3,8 @@
 :func:`to_record` writes a state's record and :func:`from_record` rebuilds the state
 (:mod:`moonrules.records.record`); :func:`read_record` reads a record from a file or from its
 text, in JSON or in the notation (:mod:`moonrules.records.reading`); :func:`replay` checks a
-record step by step and says where it first breaks a rule. The notation itself is
+record step by step and says where it first breaks a rule; :func:`players_of` gives the names a
+record gave its seats (:mod:`moonrules.records.players`). The notation itself is
 :mod:`moonrules.records.notation`.
 """
 
@@ -18,6 +19,7 @@ from moonrules.records.record import (
     Violation,
     from_record,
     load_record,
+    players_of,
     replay,
     to_record,
 )
@@ -34,6 +36,7 @@ __all__ = [
     "Violation",
     "from_record",
     "load_record",
+    "players_of",
     "read_record",
     "replay",
     "to_record",

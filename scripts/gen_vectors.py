@@ -1186,7 +1186,7 @@ def malformed(add: Add, games: dict[str, list[list[GameState]]]) -> None:
         "no-hands": lambda r: {"rules": "standard"},
         "hands-empty": lambda r: {**r, "hands": []},
         "hands-not-list": lambda r: {**r, "hands": r["hands"][0]},
-        "unknown-member": lambda r: {**r, "players": 3},
+        "unknown-member": lambda r: {**r, "colour": 3},
         "seed-text": lambda r: {**r, "seed": "7"},
         "rules-null": lambda r: {**r, "rules": None},
         "rules-number": lambda r: {**r, "rules": 3},

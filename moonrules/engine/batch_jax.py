@@ -155,8 +155,9 @@ _STATIC: Final = ("players", "sides", "size", "count", "bid_count", "trump_count
 _ARRAYS: Final = (
     *("has_widow", "widow_before", "widow_after", "first_lead_trump", "target", "bidder_out"),
     *("seats", "tiles", "side_of", "kind", "arg", "follow", "trumps_of", "led_suit", "strength"),
-    *("node_child", "node_over", "node_winner", "node_bid", "node_columns", "node_mask"),
-    *("trump_mask", "tile_of_id", "phase_of_id", "bid_index", "deltas", "game_won"),
+    *("node_child", "node_over", "node_winner", "node_bid", "node_columns", "node_low"),
+    *("node_high", "trump_words", "chunk_low", "chunk_high", "base_of_phase"),
+    *("bid_index", "deltas", "game_won"),
     *("position", "trump_position", "tricks_value", "score_value"),
 )
 """The tables, the leaves of the pytree."""
@@ -207,20 +208,18 @@ class _Core:
         self.node_winner = _i32(np.pad(bt.node_winner, (0, pad), constant_values=-1))
         self.node_bid = _i32(np.pad(bt.node_bid, (0, pad)))
         self.node_columns = _i32(np.pad(bt.node_columns, ((0, pad), (0, 0)), constant_values=-1))
-        ids = np.arange(size)
-        node_mask = (bt.node_ids[:, None] >> ids.astype(np.uint64)) & np.uint64(1)
-        self.node_mask = jnp.asarray(np.pad(node_mask.astype(np.bool_), ((0, pad), (0, 0))))
-        self.trump_mask = jnp.asarray((int(bt.trump_ids) >> ids) & 1 == 1)
+        # the legal ids as two 32-bit words (ids 0-31, 32-63), as the numpy batch's 64-bit
+        # masks: by node, the calls; the trumps; tile masks to masks of positions in tile
+        # order (two chunks of 14 bits), shifted to the play or discard ids by phase
+        words = np.pad(bt.node_ids, (0, pad))
+        self.node_low = jnp.asarray((words & np.uint64(0xFFFFFFFF)).astype(np.uint32))
+        self.node_high = jnp.asarray((words >> np.uint64(32)).astype(np.uint32))
+        trumps = int(bt.trump_ids)
+        self.trump_words = jnp.asarray(np.array([trumps & 0xFFFFFFFF, trumps >> 32], np.uint32))
+        self.chunk_low = jnp.asarray(bt.low.astype(np.uint32))
+        self.chunk_high = jnp.asarray(bt.high.astype(np.uint32))
+        self.base_of_phase = _i32(bt.base_of_phase.astype(np.int64))
         # by id: the tile it plays or discards, and the phase in which it does (-1: neither)
-        tile_of = np.zeros(size, dtype=np.int32)
-        phase_of = np.full(size, -1, dtype=np.int32)
-        for k in range(size):
-            if bt.kind[k] == PLAY:
-                tile_of[k], phase_of[k] = bt.arg[k], PLAYING
-            elif bt.kind[k] == DISCARD:
-                tile_of[k], phase_of[k] = bt.arg[k], DISCARDING
-        self.tile_of_id = jnp.asarray(tile_of)
-        self.phase_of_id = jnp.asarray(phase_of)
         self.bid_index = _i32(np.maximum(bt.bid_index, 0))
         self.deltas = _i32(bt.deltas.T)  # [key, side]
         self.game_won = jnp.asarray(bt.game_won)
@@ -301,9 +300,21 @@ class _Core:
         words = jax.random.bits(g.key, (3 + self.count,), jnp.uint32)
         key = words[:2]
         first = (words[2] % p).astype(jnp.int32)
-        _, pool = jax.lax.sort_key_val(words[3:], self.tiles)
-        dealt = jnp.sum(jnp.left_shift(1, pool[: 7 * p].reshape(p, 7)), axis=1, dtype=jnp.int32)
-        widow = jnp.where(self.has_widow, pool[-1], -1)
+        # the place of each tile in the tiles stably sorted by their words (a sort by
+        # counting: XLA's sort is slow on CPU): the words below it, and the equal ones before
+        r = words[3:]
+        order = jnp.arange(self.count)
+        below = (r[None, :] < r[:, None]) | (
+            (r[None, :] == r[:, None]) & (order[None, :] < order[:, None])
+        )
+        place = jnp.sum(below, axis=1, dtype=jnp.int32)
+        seat = place // 7  # seat s: places 7s … 7s + 6; the widow: the last place
+        bits = jnp.left_shift(1, self.tiles)
+        dealt = jnp.sum(
+            jnp.where(seat[None, :] == self.seats[:, None], bits, 0), axis=1, dtype=jnp.int32
+        )
+        last = jnp.sum(jnp.where(place == self.count - 1, self.tiles, 0), dtype=jnp.int32)
+        widow = jnp.where(self.has_widow, last, -1)
         first = jnp.where(fresh, first, (g.first_bidder + 1) % p)
 
         def w(new: Any, old: Array) -> Array:
@@ -337,15 +348,35 @@ class _Core:
         """The tiles of the seat to act."""
         return jnp.sum(jnp.where(self.seats == g.to_act, g.hands, 0), dtype=jnp.int32)
 
-    def mask_one(self, g: Games) -> Array:
-        """``[num_actions]`` bool: the legal ids (FOLLOW-1/2, BID-*, WIDOW-*, TRUMP-5)."""
+    def words_one(self, g: Games) -> tuple[Array, Array]:
+        """The legal ids (FOLLOW-1/2, BID-*, WIDOW-*, TRUMP-5) as two uint32 words: bit
+        ``i`` of the first, id ``i``; of the second, id ``32 + i``."""
         held = self.held(g)
         must = held & g.require
         tiles = jnp.where(must != 0, must, held)
-        tile_ok = (jnp.right_shift(tiles, self.tile_of_id) & 1) == 1
-        out = (g.phase == self.phase_of_id) & tile_ok
-        out = out | ((g.phase == BIDDING) & self.node_mask[g.node])
-        return out | ((g.phase == NAMING) & self.trump_mask)
+        pos = self.chunk_low[tiles & 0x3FFF] | self.chunk_high[jnp.right_shift(tiles, 14)]
+        base = self.base_of_phase[g.phase]
+        low = jnp.where(base < 32, pos << jnp.minimum(base, 31).astype(jnp.uint32), 0)
+        up = jnp.where(
+            base >= 32,
+            pos << jnp.clip(base - 32, 0, 31).astype(jnp.uint32),
+            jnp.where(base == 0, 0, pos >> jnp.clip(32 - base, 0, 31).astype(jnp.uint32)),
+        )
+        bidding = g.phase == BIDDING
+        naming = g.phase == NAMING
+        over = g.phase == DONE
+        low = jnp.where(bidding, self.node_low[g.node], low)
+        up = jnp.where(bidding, self.node_high[g.node], up)
+        low = jnp.where(naming, self.trump_words[0], jnp.where(over, 0, low))
+        up = jnp.where(naming, self.trump_words[1], jnp.where(over, 0, up))
+        return low.astype(jnp.uint32), up.astype(jnp.uint32)
+
+    def mask_one(self, g: Games) -> Array:
+        """``[num_actions]`` bool: the legal ids."""
+        low, up = self.words_one(g)
+        shifts = jnp.arange(32, dtype=jnp.uint32)
+        bits = jnp.concatenate([(low >> shifts) & 1, (up >> shifts) & 1])
+        return bits[: self.size] == 1
 
     def _decided(self, scores: Array, side: Array) -> Array:
         """:func:`moonrules.engine.batch.decided_winners` of one game."""
@@ -356,8 +387,16 @@ class _Core:
         out = jnp.where(self.bidder_out & (count > 1) & leads[side], side, out)
         return jnp.where(top >= self.target, out, -1)
 
-    def step_one(self, g: Games, a: Array, auto_reset: bool) -> Games:  # noqa: PLR0915
-        """Take action id ``a`` (legal: not checked) in one game."""
+    def step_one(self, g: Games, a: Array, auto_reset: bool) -> Games:
+        """Take action id ``a`` (legal: not checked) in one game, and deal if it must."""
+        out, need, fresh = self.advance(g, a, auto_reset)
+        return self.deal(out, need, fresh)
+
+    def advance(  # noqa: PLR0915
+        self, g: Games, a: Array, auto_reset: bool
+    ) -> tuple[Games, Array, Array]:
+        """Take action id ``a`` (legal: not checked) in one game, without the deal that may
+        follow: the game, whether it must be dealt a hand, and whether a new game."""
         p = self.players
         a = a.astype(jnp.int32)
         kind = self.kind[a]
@@ -465,9 +504,9 @@ class _Core:
             games_played=g.games_played + game_over,
         )
         if auto_reset:
-            return self.deal(out, thrown | ended, game_over)
+            return out, thrown | ended, game_over
         out = out._replace(phase=jnp.where(game_over, DONE, out.phase))
-        return self.deal(out, thrown | (ended & ~game_over), jnp.bool_(False))
+        return out, thrown | (ended & ~game_over), jnp.bool_(False)
 
     def observe_one(self, g: Games, me: Array) -> Array:
         """The observation of seat ``me`` (``encode_observation(view(state, me))``)."""
@@ -520,10 +559,24 @@ class _Core:
 
     def random_one(self, g: Games, u: Array) -> Array:
         """The ``k``-th legal id, ``k = floor(u * count)``, for ``u`` in [0, 1)."""
-        mask = self.mask_one(g)
-        count = jnp.sum(mask, dtype=jnp.int32)
+        # the k-th set bit of the two words, found by halving with popcounts (a cumulative
+        # sum over the ids is slow on CPU)
+        low, high = self.words_one(g)
+        below = jax.lax.population_count(low).astype(jnp.int32)
+        count = below + jax.lax.population_count(high).astype(jnp.int32)
         k = jnp.minimum((u * count).astype(jnp.int32), count - 1)
-        return jnp.argmax(jnp.cumsum(mask, dtype=jnp.int32) > k).astype(jnp.int32)
+        up = k >= below
+        word = jnp.where(up, high, low)
+        rest = k - jnp.where(up, below, 0)
+        out = jnp.where(up, 32, 0)
+        for width in (16, 8, 4, 2, 1):
+            part = word & jnp.uint32((1 << width) - 1)
+            c = jax.lax.population_count(part).astype(jnp.int32)
+            go = rest >= c
+            rest = rest - jnp.where(go, c, 0)
+            out = out + jnp.where(go, width, 0)
+            word = jnp.where(go, word >> width, part)
+        return out.astype(jnp.int32)
 
 
 def _init(core: _Core, keys: Array) -> Games:
@@ -531,7 +584,33 @@ def _init(core: _Core, keys: Array) -> Games:
 
 
 def _step(core: _Core, games: Games, actions: Array) -> Games:
-    return jax.vmap(lambda g, a: core.step_one(g, a, auto_reset=True))(games, actions)
+    out, need, fresh = jax.vmap(lambda g, a: core.advance(g, a, auto_reset=True))(games, actions)
+    return _deal_where(core, out, need, fresh)
+
+
+def _deal_where(core: _Core, games: Games, need: Array, fresh: Array) -> Games:
+    """Deal the games where ``need``. Most steps end no hand (a hand is some 25 steps, and
+    the games of a batch keep close in step), and then nothing is dealt; up to ``n // 8``
+    games are gathered, dealt and put back; more, and every game is dealt where needed
+    (the same deals whichever way: each game's from its own key)."""
+    n = need.shape[0]
+    cap = max(1, n // 8)
+
+    def every() -> Games:
+        return jax.vmap(core.deal)(games, need, fresh)
+
+    def some() -> Games:
+        rows = jnp.nonzero(need, size=cap, fill_value=n)[0]
+        at = jnp.minimum(rows, n - 1)
+        picked = jax.tree.map(lambda x: x[at], games)
+        dealt = jax.vmap(core.deal)(picked, need[at] & (rows < n), fresh[at])
+        out: Games = jax.tree.map(lambda x, y: x.at[rows].set(y, mode="drop"), games, dealt)
+        return out
+
+    count = jnp.sum(need, dtype=jnp.int32)
+    branch = jnp.where(count == 0, 0, jnp.where(count <= cap, 1, 2))
+    out: Games = jax.lax.switch(branch, (lambda: games, some, every))
+    return out
 
 
 def _mask(core: _Core, games: Games) -> Array:
@@ -547,11 +626,20 @@ def _random(core: _Core, games: Games, key: Array) -> Array:
     return jax.vmap(core.random_one)(games, u)
 
 
+def _play_random(core: _Core, games: Games, key: Array, steps: int) -> Games:
+    def one(g: Games, k: Array) -> tuple[Games, None]:
+        return _step(core, g, _random(core, g, k)), None
+
+    out, _ = jax.lax.scan(one, games, jax.random.split(key, steps))
+    return out
+
+
 _JIT_INIT: Final = jax.jit(_init)
 _JIT_STEP: Final = jax.jit(_step)
 _JIT_MASK: Final = jax.jit(_mask)
 _JIT_OBSERVE: Final = jax.jit(_observe)
 _JIT_RANDOM: Final = jax.jit(_random)
+_JIT_PLAY_RANDOM: Final = jax.jit(_play_random, static_argnums=3)
 
 
 class JaxFunctions:
@@ -601,6 +689,17 @@ class JaxFunctions:
     def random_actions(self, games: Games, key: ArrayLike) -> Array:
         """A uniformly random legal id per game (see the module), from ``key``."""
         return self._random(self.core, games, _as_key(key))
+
+    def play_random(self, games: Games, key: ArrayLike, steps: int) -> Games:
+        """``steps`` steps of uniformly random legal ids in one compiled loop (``lax.scan``):
+        step ``j`` takes :meth:`random_actions` with the key ``jax.random.split(key,
+        steps)[j]`` (the rewards and ends of the last step only are kept)."""
+        if type(steps) is not int:
+            raise wrong_type("steps", "a whole number of steps", steps)
+        if steps <= 0:
+            raise ArgumentError(f"steps: 1 or more, not {shown(steps)}")
+        out: Games = _JIT_PLAY_RANDOM(self.core, games, _as_key(key), steps)
+        return out
 
     def player_rewards(self, games: Games) -> Array:
         """``[n, players]``: each seat's reward, its side's score change at the last step."""

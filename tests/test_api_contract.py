@@ -313,6 +313,7 @@ def instances() -> list[object]:
     library itself: a class's example constructor arguments are an example's fields."""
     from moonrules import analysis, arbitration, bots, kernel, records, study, verification
     from moonrules.analysis.advise import advise
+    from moonrules.analysis.review import review as review_game
     from moonrules.conformance import load_vectors
     from moonrules.records.notation import parse_notation
 
@@ -336,6 +337,8 @@ def instances() -> list[object]:
     hand_report = claim.hands[0]
     renege_report = next(h.renege for h in renege.hands if h.renege is not None)
     settings = study.StudySettings(STANDARD, deals=2, chunk=1, format="csv")
+    reviewed = review_game(playing, samples=2, seed=1)
+    decision = next(d for h in reviewed.hands for d in h.decisions if d.advice)
     return [
         STANDARD,
         Tile(6, 4),
@@ -386,6 +389,12 @@ def instances() -> list[object]:
         study.Table("t", "title", "note", "row", ("a",), ("b",), (("1",),)),
         load_vectors()[0],
         random.Random(7),
+        reviewed,
+        reviewed.hands[0],
+        reviewed.players[0],
+        decision,
+        decision.alternatives[0],
+        decision.advice[0],
     ]
 
 

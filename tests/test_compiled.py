@@ -201,7 +201,7 @@ def _fake_build(tmp_path: Path, shims: dict[str, bytes], library: bytes | None) 
         pytest.param(
             {COMPILED_MODULES[0]: SHIM},
             b"",
-            "moonrules/analysis/search" + SUFFIX + " is missing",
+            COMPILED_MODULES[1].replace(".", "/") + SUFFIX + " is missing",
             id="a-module-not-compiled",
         ),
     ],

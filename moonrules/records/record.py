@@ -220,6 +220,9 @@ def to_record(state: GameState, *, players: Sequence[str | None] | None = None) 
     if players is not None:
         if isinstance(players, (str, bytes)) or not isinstance(players, Sequence):
             raise wrong_type("players", "a sequence of names (str or None), one per seat", players)
+        for k, name in enumerate(players):
+            if name is not None and not isinstance(name, str):
+                raise wrong_type(f"players[{k}]", "a name (str) or None", name)
         names = parse_players(list(players), g.rules.players)
     hands = [*g.history]
     if g.open_hand is None or state.hand != g.open_hand or not hands:

@@ -3,8 +3,11 @@
 Starts the server (Starlette on uvicorn, the ``table`` extra: ``pip install
 'moonrules[table]'``, or ``pip install -e '.[table]'`` in a checkout) and prints the
 lobby's address. Rooms, their seats and every accepted action are kept in an SQLite file
-(``--db``, by default ``moonrules-table.sqlite3`` in the current directory): stopped and
-started again, even killed, the server resumes every game where it was. The WebSocket
+(``--db``, by default ``moonrules-table.sqlite3`` in the current directory), or in a
+PostgreSQL database (``--db postgresql://…``, the ``postgres`` extra) that several server
+processes share, each room served by one of them at a time
+(``docs/guides/table-deploy.md``): stopped and started again, even killed, the server resumes
+every game where it was. The WebSocket
 protocol is ``spec/table.md``; the limits ``docs/limits.md``; running it behind a reverse
 proxy ``docs/guides/table.md``. SIGINT (Ctrl-C) or SIGTERM, sent to it or to its whole
 process group, stops it within a few seconds: the actions under way are stored, every client
@@ -47,7 +50,8 @@ class CannotServe(MoonError):
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.epilog = (
-        f"Data goes to the SQLite file given by --db (default ./{DEFAULT_DB}): rooms, "
+        f"Data goes to the SQLite file given by --db (default ./{DEFAULT_DB}), or to a "
+        "postgresql:// database that several processes share: rooms, "
         "seat tokens (hashed), and every accepted action. Needs the table extra: "
         f"{install_extra('table')}. Protocol: spec/table.md; limits: docs/limits.md."
     )

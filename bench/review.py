@@ -5,7 +5,7 @@ first nine in the record's history and the last that ends the game) and a partne
 game of ten hands played by the basic bot from ``new_game("partnership", seed=SEED)``
 (a game that ends sooner is followed by hands of the next seed until there are ten; each
 game is reviewed on its own and the times added). Each game is reviewed as the command
-line does (deals weighted by the calls, :func:`moonrules.cli.review.inferred_worlds`)
+line does (deals weighted by the calls, :func:`moonrules.bots.inference.inferred_worlds`)
 with the default samples and ``--jobs`` (default 2), then double dummy only
 (``--samples 0``, one job).
 
@@ -31,7 +31,7 @@ import moonrules as m
 from moonrules.analysis.review import SAMPLES, review
 from moonrules.analysis.solver import COMPILED
 from moonrules.bots.basic import BasicBot
-from moonrules.cli.review import inferred_worlds
+from moonrules.bots.inference import inferred_worlds
 
 TARGET_SAMPLES = 30.0
 TARGET_DD = 3.0

@@ -16,17 +16,22 @@ the basic bot would (:func:`~moonrules.bots.basic.basic_play`) but for a ``noise
 of its plays, spread evenly over its other legal tiles. A defender who did not take a
 trick it could have taken cheaply, in a deal where it held the tile to take it, makes
 that deal less likely.
+
+:func:`inferred_worlds` turns the deals into whole game states for a view: the sampler of
+deals that ``moonrules review`` values each decision over
+(:data:`moonrules.analysis.review.Worlds`).
 """
 
 from __future__ import annotations
 
 import random
 
-from moonrules.bots.base import Knowledge, call_value
+from moonrules.bots.base import Knowledge, call_value, knowledge
 from moonrules.bots.basic import basic_play
 from moonrules.bots.model import call_chances, strength, trump_chances
 from moonrules.bots.sampling import Sampler
-from moonrules.game import PlayerView
+from moonrules.bots.worlds import world
+from moonrules.game import GameState, PlayerView
 from moonrules.kernel.masks import NO_LEAD, legal_mask
 from moonrules.rules.auction import MOON, PASS
 from moonrules.rules.ruleset import AllPass, RuleSet
@@ -35,6 +40,7 @@ __all__ = [
     "PLAY_NOISE",
     "WIDOW_GAIN",
     "inferred_deals",
+    "inferred_worlds",
     "informative",
     "likelihood",
     "open_calls",
@@ -203,3 +209,12 @@ def inferred_deals(
     while len(out) < count:  # rounding at the very end
         out.append(drawn[-1])
     return out
+
+
+def inferred_worlds(v: PlayerView, rng: random.Random, count: int) -> list[GameState]:
+    """``count`` states at ``v``'s position, the deals weighted by the calls and the trump
+    the seat has seen (:func:`inferred_deals` with its defaults): the worlds ``moonrules
+    review`` values each decision over."""
+    know = knowledge(v)
+    deals = inferred_deals(v, know, Sampler(know), rng, count)
+    return [world(v, know, hands, extra) for hands, extra in deals]

@@ -2,8 +2,9 @@
 
 Each call, discard, trump and tile played is valued double dummy and single dummy (over
 deals consistent with what the seat could see, weighted by the calls it had seen:
-:mod:`moonrules.bots.inference`), the loss of the choice marked ``?!``, ``?`` or ``??``
-(:mod:`moonrules.analysis.review` defines the values, the thresholds and the accuracy).
+:func:`moonrules.bots.inference.inferred_worlds`), the loss of the choice marked ``?!``,
+``?`` or ``??`` (:mod:`moonrules.analysis.review` defines the values, the thresholds and
+the accuracy).
 Exit status: 0 reviewed, 1 the record breaks a rule (arbitration's ruling is printed, then
 the review of the legal part before it), 2 it cannot be read or an option is wrong.
 """
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 from pathlib import Path
 
 from moonrules.analysis.review import (
@@ -27,26 +27,14 @@ from moonrules.analysis.review import (
 )
 from moonrules.arbitration import check, format_report
 from moonrules.arbitration.review_html import review_html
-from moonrules.bots.base import knowledge
-from moonrules.bots.inference import inferred_deals
-from moonrules.bots.sampling import Sampler
-from moonrules.bots.worlds import world
+from moonrules.bots.inference import inferred_worlds
 from moonrules.cli.check import add_max_bytes, load, unreadable
 from moonrules.cli.main import error
 from moonrules.cli.options import check_output, check_workers, whole_number
 from moonrules.cli.progress import ProgressLine
-from moonrules.game import GameState, PlayerView
 from moonrules.records.record import RecordError
 
 HELP = "review a game record: every call, discard, trump and tile against the alternatives"
-
-
-def inferred_worlds(v: PlayerView, rng: random.Random, count: int) -> list[GameState]:
-    """``count`` states at ``v``'s position, the deals weighted by the calls and the trump
-    the seat has seen (the strong bot's inference, :func:`inferred_deals`)."""
-    know = knowledge(v)
-    deals = inferred_deals(v, know, Sampler(know), rng, count)
-    return [world(v, know, hands, extra) for hands, extra in deals]
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -151,4 +139,4 @@ def format_review(r: Review) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["format_review", "inferred_worlds", "run"]
+__all__ = ["format_review", "run"]

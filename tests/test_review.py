@@ -17,11 +17,13 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 
 import moonrules as m
+import moonrules.analysis.review as R
 from moonrules.analysis.review import (
     BLUNDER,
     INACCURACY,
@@ -121,6 +123,25 @@ def test_marks_follow_the_thresholds() -> None:
     r = review(random_hand(5)[0], hand=1, samples=3, seed=2)
     for d in r.hands[0].decisions:
         assert d.mark == mark_for(d.loss, d.noise)
+
+
+@pytest.mark.parametrize(("seed", "rules"), [(6, "standard"), (7, "partnership")])
+def test_sampled_values_by_probes_are_those_of_full_solves(
+    seed: int, rules: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In the sampled deals the review asks the solver only what the points depend on
+    (made or not, :mod:`moonrules.analysis.probe`); solving every position in full gives
+    the very same review."""
+    end, _ = random_hand(seed, rules)
+    quick = review(end, hand=1, samples=3, seed=seed)
+    values = R._values
+
+    def full(*args: Any, **kwargs: Any) -> list[R.Table]:
+        return values(*args, **{**kwargs, "exact": True})
+
+    monkeypatch.setattr(R, "_values", full)
+    assert review(end, hand=1, samples=3, seed=seed) == quick
+    assert any(d.kind == "call" and d.advice for d in quick.hands[0].decisions)
 
 
 @functools.cache

@@ -35,6 +35,11 @@ player's **accuracy** is the mean over its decisions of
 ``(chosen - worst) / (best - worst)`` by the same values, as a percentage; decisions whose
 alternatives are all worth the same are left out of it.
 
+In the sampled deals the solver is asked only what the points need
+(:mod:`moonrules.analysis.probe`): whether the contract is made, where the points of the
+side valued depend on nothing more (the bidder's side, or marks scoring), the exact tricks
+only for a defender; the values are those full solves give.
+
 Each decision draws its deals from a :class:`random.Random` seeded with the text
 ``moonrules/review/{seed}/{hand}/{index}``, so a review depends only on its arguments,
 never on ``jobs`` (how many processes share the decisions).
@@ -50,7 +55,8 @@ from typing import Final, TypeAlias
 
 import attrs
 
-from moonrules.analysis.advise import tricks_as_bidder
+from moonrules.analysis.advise import bidder_state
+from moonrules.analysis.probe import Tricks, most_tricks, play_reaches
 from moonrules.analysis.solver import SolverCache, play_values, solve
 from moonrules.game import Action, Bid, Discard, GameState, NameTrump, Pass, Phase, Play
 from moonrules.game.knowledge import knowledge
@@ -60,11 +66,11 @@ from moonrules.game.state import Contract, Game, Hand
 from moonrules.game.views import PlayerView, view
 from moonrules.game.worlds import world
 from moonrules.kernel.tables import SUIT_MASK
-from moonrules.rules.auction import PASS, Auction, legal_calls
+from moonrules.rules.auction import MOON, PASS, Auction, legal_calls
 from moonrules.rules.contract import typed
 from moonrules.rules.errors import ArgumentError, MoonError, wrong_type
-from moonrules.rules.ruleset import RuleSet
-from moonrules.rules.scoring import is_made, score_hand
+from moonrules.rules.ruleset import RuleSet, Scoring
+from moonrules.rules.scoring import score_hand
 from moonrules.rules.suits import TRUMP_SUIT, Trump
 from moonrules.rules.tiles import TILES
 
@@ -278,21 +284,50 @@ Paths: TypeAlias = dict[tuple[Action, ...], int]
 
 Table: TypeAlias = dict[tuple[Action, ...], tuple[int, int, int]]
 """For each way the bidder goes on: the deciding side's tricks and points, the bidder's
-points."""
+points. In a sampled deal (not ``exact``), where the points depend only on whether the
+contract is made, the tricks are only a count that makes it or not (``_made``)."""
+
+Memo: TypeAlias = dict[tuple[int, Trump], Tricks]
+"""In one deal, at a call: the bidder's side's tricks for a bidder and a trump, as far as
+they were asked (:class:`~moonrules.analysis.probe.Tricks`)."""
+
+
+def _need(bid: int) -> int:
+    """The tricks that make a bid (SCORE-1)."""
+    return 7 if bid == MOON else bid
+
+
+def _made_only(rules: RuleSet, seat: int, bidder: int) -> bool:
+    """Whether ``seat``'s points for the hand depend only on whether the bidder's contract
+    is made: on the bidder's side (SCORE-2), or under marks (SCORE-6); a defender scores
+    its tricks (SCORE-3)."""
+    return rules.scoring is Scoring.MARKS or rules.side_of(seat) == rules.side_of(bidder)
+
+
+def _made(bid: int, made: bool) -> int:
+    """A count of tricks that makes ``bid`` or not, as ``made`` says."""
+    return _need(bid) if made else _need(bid) - 1
 
 
 def _paths(
-    state: GameState, cache: SolverCache, keep: frozenset[tuple[Action, ...]] | None = None
+    state: GameState,
+    cache: SolverCache,
+    keep: frozenset[tuple[Action, ...]] | None = None,
+    exact: bool = True,
 ) -> Paths:
-    """The bidder side's tricks for each way on to the play (only ``keep``'s, if given)."""
+    """The bidder side's tricks for each way on to the play (only ``keep``'s, if given);
+    not ``exact``: only whether they make the contract (``_made``)."""
     if state.phase is Phase.PLAY:
-        return {(): solve(state, cache)}
+        if exact:
+            return {(): solve(state, cache)}
+        bid = state.hand.bid
+        return {(): _made(bid, Tricks(state, cache).at_least(_need(bid)))}
     out: Paths = {}
     for a in legal_actions(state):
         sub = None if keep is None else frozenset(p[1:] for p in keep if p[0] == a)
         if sub is not None and not sub:
             continue
-        for rest, t in _paths(apply(state, a), cache, sub).items():
+        for rest, t in _paths(apply(state, a), cache, sub, exact).items():
             out[(a, *rest)] = t
     return out
 
@@ -346,22 +381,38 @@ def _entry(rules: RuleSet, seat: int, bidder: int, bid: int, tricks: int) -> tup
     )
 
 
+def _as_bidder(memo: Memo, rules: RuleSet, deal: tuple[int, ...], bidder: int, t: Trump) -> Tricks:
+    """The tricks of ``bidder`` in ``deal`` with trump ``t`` from the opening lead, as
+    :func:`~moonrules.analysis.advise.tricks_as_bidder` counts them (remembered in ``memo``)."""
+    known = memo.get((bidder, t))
+    if known is None:
+        known = memo[(bidder, t)] = Tricks(bidder_state(rules, deal, bidder, t.value))
+    return known
+
+
 def _values(
     deal_state: GameState,
     alts: Sequence[Action],
     contracts: Sequence[tuple[int, int]],
     seat: int,
     cache: SolverCache,
-    by_bidder: dict[int, dict[Trump, int]] | None = None,
+    memo: Memo | None = None,
     keep: Sequence[frozenset[tuple[Action, ...]]] | None = None,
+    exact: bool = True,
 ) -> list[Table]:
     """For each alternative in the deal of ``deal_state``, its :data:`Table`. In the
-    auction, ``by_bidder`` gathers each bidder's tricks by trump in this deal."""
+    auction, ``memo`` keeps each bidder's tricks by trump in this deal. Not ``exact`` (a
+    sampled deal): where the points depend only on whether the contract is made, only
+    that is asked of the solver (one probe instead of a solve, :mod:`moonrules.analysis.probe`)."""
     rules = deal_state.rules
     h = deal_state.hand
     phase = deal_state.phase
     if phase is Phase.PLAY:
-        vals = play_values(deal_state, cache)
+        if not exact and _made_only(rules, seat, h.bidder):
+            reach = play_reaches(deal_state, _need(h.bid), cache)
+            vals = {tile: _made(h.bid, made) for tile, made in reach.items()}
+        else:
+            vals = play_values(deal_state, cache)
         return [
             {(): _entry(rules, seat, h.bidder, h.bid, vals[a.tile])}
             for a in alts
@@ -369,27 +420,28 @@ def _values(
         ]
     if phase is Phase.BIDDING:
         deal = (*h.deal, h.widow)
-        if by_bidder is None:
-            by_bidder = {}
+        if memo is None:
+            memo = {}
         out: list[Table] = []
         for bidder, bid in contracts:
             if bidder < 0:
                 out.append({(): (0, 0, 0)})
                 continue
-            known = by_bidder.setdefault(bidder, {})
             held = h.deal[bidder] | (1 << h.widow if h.widow >= 0 else 0)
-            for t in likely_trumps(rules, held):
-                if t not in known:
-                    known[t] = tricks_as_bidder(rules, deal, bidder, t.value)
-            best = max(known[t] for t in likely_trumps(rules, held))
-            table: Table = {(): _entry(rules, seat, bidder, bid, best)}
-            out.append(table)
+            ways = [_as_bidder(memo, rules, deal, bidder, t) for t in likely_trumps(rules, held)]
+            if exact or not _made_only(rules, seat, bidder):
+                best = most_tricks(ways)
+            else:
+                best = _made(bid, any(w.at_least(_need(bid)) for w in ways))
+            out.append({(): _entry(rules, seat, bidder, bid, best)})
         return out
+    if not exact:
+        assert h.bidder == seat  # the bidder discards and names trump: its points are made-only
     return [
         {
             p: _entry(rules, seat, h.bidder, h.bid, n)
             for p, n in _paths(
-                apply(deal_state, a), cache, None if keep is None else keep[k]
+                apply(deal_state, a), cache, None if keep is None else keep[k], exact
             ).items()
         }
         for k, a in enumerate(alts)
@@ -442,15 +494,15 @@ def _evaluate(task: _Task, samples: int, seed: int, worlds: Worlds) -> Decision:
     if samples > 0:
         rng = random.Random(f"moonrules/review/{seed}/{task.hand}/{task.index}")
         deals = worlds(view(state, seat), rng, samples)
-        memos: list[dict[int, dict[Trump, int]]] = [{} for _ in deals]
+        memos: list[Memo] = [{} for _ in deals]
         first = min(PROBE, len(deals))
         tables = [
-            _values(w, alts, contracts, seat, cache, m)
+            _values(w, alts, contracts, seat, cache, m, exact=False)
             for w, m in zip(deals[:first], memos[:first], strict=True)
         ]
         keep = [_kept([t[k] for t in tables]) for k in range(len(alts))]
         tables += [
-            _values(w, alts, contracts, seat, cache, m, keep)
+            _values(w, alts, contracts, seat, cache, m, keep, exact=False)
             for w, m in zip(deals[first:], memos[first:], strict=True)
         ]
         tables = [[{p: t[k][p] for p in keep[k]} for k in range(len(alts))] for t in tables]
@@ -512,7 +564,7 @@ def _chances(
     seat: int,
     alts: Sequence[Action],
     deals: Sequence[GameState],
-    memos: Sequence[dict[int, dict[Trump, int]]],
+    memos: Sequence[Memo],
 ) -> tuple[CallChance, ...]:
     """Bidding advice at a call: over the review's deals, the share in which the seat,
     bidding and naming each of its :func:`likely_trumps`, takes each bid it may make (as
@@ -522,18 +574,15 @@ def _chances(
     if not bids:
         return ()
     trumps = likely_trumps(rules, state.hand.hands[seat])
+    made = {(t, b): 0 for t in trumps for b in bids}
     for w, memo in zip(deals, memos, strict=True):
         deal = (*w.hand.deal, w.hand.widow)
-        known = memo.setdefault(seat, {})
         for t in trumps:
-            if t not in known:
-                known[t] = tricks_as_bidder(rules, deal, seat, t.value)
+            tricks = _as_bidder(memo, rules, deal, seat, t)
+            for b in bids:
+                made[(t, b)] += tricks.at_least(_need(b))
     n = len(deals)
-    return tuple(
-        CallChance(b, t, round(sum(1 for m in memos if is_made(b, m[seat][t])) / n, 6))
-        for t in trumps
-        for b in bids
-    )
+    return tuple(CallChance(b, t, round(made[(t, b)] / n, 6)) for t in trumps for b in bids)
 
 
 # ---------------------------------------------------------------------------
@@ -608,6 +657,16 @@ def _tasks(state: GameState, seat: int | None, hand: int | None) -> list[_Task]:
     return out
 
 
+def _cost(task: _Task) -> float:
+    """A rough guess at a decision's relative cost, for sharing the work among processes:
+    a trump or a discard solves each trump (or discard) in each deal, a call the likely
+    trumps of one or two bidders, a play the tricks left after it."""
+    phase = task.state.phase
+    if phase is Phase.PLAY:
+        return 1.0 + task.state.hand.hands[task.state.to_act or 0].bit_count() / 7
+    return 8.0 if phase is Phase.BIDDING else 12.0
+
+
 def _run(args: tuple[_Task, int, int, Worlds]) -> Decision:
     return _evaluate(*args)
 
@@ -657,11 +716,17 @@ def review(
     work = [(t, samples, seed, draw) for t in tasks]
     decisions: list[Decision] = []
     if jobs > 1 and len(work) > 1:
+        # The dearest decisions first, so that no worker is left with one at the end
+        # while the others wait (each decision's value does not depend on where it runs).
+        order = sorted(range(len(work)), key=lambda k: (-_cost(tasks[k]), k))
+        done: dict[int, Decision] = {}
         with ProcessPoolExecutor(min(jobs, len(work))) as pool:
-            for d in pool.map(_run, work, chunksize=1):
-                decisions.append(d)
+            results = pool.map(_run, [work[k] for k in order], chunksize=1)
+            for k, d in zip(order, results, strict=True):
+                done[k] = d
                 if progress is not None:
-                    progress(len(decisions), len(work))
+                    progress(len(done), len(work))
+        decisions = [done[k] for k in range(len(work))]
     else:
         for w in work:
             decisions.append(_run(w))

@@ -18,11 +18,15 @@ numpy batch's table of :func:`~moonrules.rules.scoring.score_hand`, the game's e
     >>> f.observe(games).shape == (4, f.observation_size)
     True
 
-**The functions** (:class:`JaxFunctions`, one per rule set, each jitted; every one but
-``init`` is a per-game function vmapped over the games): ``init(key, n)`` (or an int seed
-for ``key``), ``step(games, actions)``, ``legal_action_mask(games)`` ``[n, num_actions]``,
+**The functions** (:class:`JaxFunctions`, one per rule set, each jitted, each a per-game
+function vmapped over the games): ``init(key, n)`` (or an int seed for ``key``),
+``step(games, actions)``, ``legal_action_mask(games)`` ``[n, num_actions]``,
 ``observe(games)`` ``[n, observation_size]`` float32 (the seat to act's observation, equal
-to ``encode_observation(view(state, seat))``), ``random_actions(games, key)``. After a step,
+to ``encode_observation(view(state, seat))``), ``random_actions(games, key)`` and
+``play_random(games, key, steps)`` (that many random steps in one ``lax.scan``). The
+tables are arguments of the compiled programs, and the rule set's choices (the widow's
+timing, the first lead, the tie rule, the target) data in them: rule sets of one shape
+(players, tiles, ids, bids, trumps) share one program per batch size. After a step,
 ``games.rewards`` ``[n, sides]`` is each side's score change at that step (by absolute side,
 as the numpy batch), ``games.done`` ``[n]`` says which games ended at that step and
 ``games.winner`` their winning side (-1 elsewhere); ``games.to_act`` is the seat to act.
@@ -30,24 +34,28 @@ as the numpy batch), ``games.done`` ``[n]`` says which games ended at that step 
 **Deals and resets (the "fast" deals, as pgx deals).** ``init(key, n)`` gives game ``i`` the
 key ``jax.random.split(key, n)[i]``; each game keeps its own key in the state. Every deal
 of a game (its first hand, each next hand, and the first hand of each new game) splits that
-key in three, ``key, k_first, k_deal = jax.random.split(key, 3)``: the game goes on with
-``key``; a new game's first bidder is ``jax.random.randint(k_first, (), 0, players)``; the
-deal is ``jax.random.permutation(k_deal, tiles)`` of the rule set's tile indices, in tile
-order: seat 0 gets the first 7, seat 1 the next 7, …, the widow is the last. A game that
+key into words, ``w = jax.random.bits(key, (3 + tiles,), uint32)``: the game goes on with
+the key ``w[0:2]``; a new game's first bidder is ``w[2] % players``; the deal is the rule
+set's tile indices, in tile order, stably sorted by the words ``w[3:]`` (one tile a word:
+a random permutation, as ``jax.random.permutation`` makes one; the sort is a count of the
+smaller words, as XLA's sort is slow on CPU): seat 0 gets the first 7, seat 1 the next 7,
+…, the widow is the last. Every deal is equally likely but for ties of 32-bit words and the
+``% players`` (differences below 1e-7). Only the games that need a deal are dealt in a
+step (gathered, when few). A game that
 ends (``done`` after a step) is replaced at once, in that step, by a new game dealt so (its
 scores at zero, hand 1): the state already shows the new game, as in the numpy batch. A
 hand every player passed (BID-7) is dealt again at once, the first bidder one seat on.
 
 So the JAX form plays DEAL-1's rules of the game on deals of its own: the same key and the
-same actions give the same games, every deal is equally likely, and each hand is the
+same actions give the same games, and each hand is the
 reference's hand on that deal (``with_deal``), but they are not DEAL-1's seeded deals.
 DEAL-1's deals (``moonrules.game.shuffle``: Python's integer generator and shuffle, one
 Python call per hand) cannot run inside a jitted function; the numpy batch's
 ``deals="seeded"`` is the batched form that deals them.
 
 **Random play.** :meth:`JaxFunctions.random_actions` takes in game ``i``
-``u = jax.random.uniform(jax.random.split(key, n)[i])`` and the ``k``-th of its ``count``
-legal ids, ascending, ``k = floor(u * count)``: the numpy batch's rule, with JAX's generator.
+``u = jax.random.uniform(key, (n,))[i]`` (float32) and the ``k``-th of its ``count`` legal
+ids, ascending, ``k = floor(u * count)``: the numpy batch's rule, with JAX's generator.
 
 **pgx.** :func:`pgx_env` gives a ``pgx.Env`` of one game (``init(key)``, ``step(state,
 action, key)``, ``state.legal_action_mask``, ``state.observation``, ``state.rewards`` per
@@ -590,26 +598,32 @@ def _step(core: _Core, games: Games, actions: Array) -> Games:
 
 def _deal_where(core: _Core, games: Games, need: Array, fresh: Array) -> Games:
     """Deal the games where ``need``. Most steps end no hand (a hand is some 25 steps, and
-    the games of a batch keep close in step), and then nothing is dealt; up to ``n // 8``
-    games are gathered, dealt and put back; more, and every game is dealt where needed
-    (the same deals whichever way: each game's from its own key)."""
+    the games of a batch keep close in step), and then nothing is dealt; else the games to
+    deal are gathered, up to ``n // 32``, ``n // 8`` or ``n // 2`` of them (the smallest
+    that holds them; ``n // 8`` only, below 256 games), dealt and put back; more, and every
+    game is dealt where needed. The deals are the same whichever way: each game's from its
+    own key."""
     n = need.shape[0]
-    cap = max(1, n // 8)
+    caps = sorted({max(1, n // d) for d in ((32, 8, 2) if n >= 256 else (8,))})
 
     def every() -> Games:
-        return jax.vmap(core.deal)(games, need, fresh)
-
-    def some() -> Games:
-        rows = jnp.nonzero(need, size=cap, fill_value=n)[0]
-        at = jnp.minimum(rows, n - 1)
-        picked = jax.tree.map(lambda x: x[at], games)
-        dealt = jax.vmap(core.deal)(picked, need[at] & (rows < n), fresh[at])
-        out: Games = jax.tree.map(lambda x, y: x.at[rows].set(y, mode="drop"), games, dealt)
+        out: Games = jax.vmap(core.deal)(games, need, fresh)
         return out
 
+    def some(cap: int) -> Callable[[], Games]:
+        def deal() -> Games:
+            rows = jnp.nonzero(need, size=cap, fill_value=n)[0]
+            at = jnp.minimum(rows, n - 1)
+            picked = jax.tree.map(lambda x: x[at], games)
+            dealt = jax.vmap(core.deal)(picked, need[at] & (rows < n), fresh[at])
+            out: Games = jax.tree.map(lambda x, y: x.at[rows].set(y, mode="drop"), games, dealt)
+            return out
+
+        return deal
+
     count = jnp.sum(need, dtype=jnp.int32)
-    branch = jnp.where(count == 0, 0, jnp.where(count <= cap, 1, 2))
-    out: Games = jax.lax.switch(branch, (lambda: games, some, every))
+    branch = jnp.where(count == 0, 0, 1 + sum((count > c).astype(jnp.int32) for c in caps))
+    out: Games = jax.lax.switch(branch, (lambda: games, *(some(c) for c in caps), every))
     return out
 
 

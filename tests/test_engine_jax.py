@@ -180,6 +180,21 @@ def test_the_random_choice_is_as_documented() -> None:
         games = f.step(games, a)
 
 
+def test_play_random_is_the_steps_of_random_actions() -> None:
+    """``play_random(games, key, steps)``: step ``j`` takes ``random_actions`` with the key
+    ``jax.random.split(key, steps)[j]``; the same games as those steps one by one."""
+    f = functions_for("marks")
+    games = f.init(21, N)
+    for _ in range(4):  # 4 x 8 steps: hands and games end on the way
+        key = jax.random.PRNGKey(int(np.asarray(games.key)[0, 0]))
+        fast = f.play_random(games, key, 8)
+        for sub in jax.random.split(key, 8):
+            games = f.step(games, f.random_actions(games, sub))
+        for x, y in zip(fast, games, strict=True):
+            assert np.array_equal(np.asarray(x), np.asarray(y))
+    assert hands_played(games) > 0
+
+
 def test_the_jax_form_and_the_numpy_batch_agree_on_the_same_games() -> None:
     """Both batched forms on the same deal: the numpy batch's game ``i`` made from the JAX
     game's deal (one game each), the same actions, the same masks and observations until

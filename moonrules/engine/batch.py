@@ -18,6 +18,9 @@ reference :func:`~moonrules.game.play.apply`, and states no rule of its own:
   and :func:`~moonrules.game.deal.shuffled`, one Python call per hand dealt) or the batch's
   own (``deals="fast"``: see below).
 
+The same step as pure functions under ``jax.jit`` and ``jax.vmap``, with a ``pgx.Env``:
+:mod:`moonrules.engine.batch_jax` (extra ``[jax]``), which reads these tables.
+
 ``tests/test_engine_batch.py`` steps every game of batches of several presets in lockstep
 with an :class:`~moonrules.engine.Engine` on the same deals: legal ids, the seat to act,
 observations, scores, rewards, the end of each game and the reference state of the hand.

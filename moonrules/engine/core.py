@@ -40,7 +40,7 @@ from moonrules.game.state import (
     make_trick,
 )
 from moonrules.game.views import view
-from moonrules.rules.errors import ArgumentError, IllegalAction, shown, wrong_type
+from moonrules.rules.errors import ArgumentError, shown, wrong_type
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.scoring import decided_winner
 from moonrules.rules.tiles import TILES
@@ -628,7 +628,7 @@ class Engine:
     def undo(self) -> None:
         """Take back the last step taken by this engine (across tricks, hands and deals)."""
         if not self.log:
-            raise IllegalAction("UNDO-1", "there is no step of this engine to take back")
+            raise ArgumentError("undo: this engine has taken no step that is left to take back")
         entry = self.log.pop()
         action_id = entry & _ID_BITS
         t = self.t

@@ -15,7 +15,7 @@ import pytest
 
 import moonrules as m
 from moonrules.analysis.advise import bidder_state, sample_deal
-from moonrules.analysis.probe import Tricks, most_tricks, play_reaches
+from moonrules.analysis.probe import Tricks, most_tricks, play_reaches, play_tricks
 from moonrules.analysis.solver import SolverCache, play_values, solve
 from moonrules.game import Phase
 
@@ -49,7 +49,9 @@ def test_each_answer_is_the_solvers(rules: str, seed: int) -> None:
         assert t.value() == v
         assert t.lo == t.hi == v
         k = rng.randint(0, 7)
-        assert play_reaches(s, k, shared) == {a: b >= k for a, b in play_values(s).items()}
+        values = play_values(s)
+        assert play_reaches(s, k, shared) == {a: b >= k for a, b in values.items()}
+        assert play_tricks(s, shared if seed % 2 else None) == values
 
 
 def test_the_most_tricks_of_several_positions() -> None:

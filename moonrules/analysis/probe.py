@@ -9,7 +9,8 @@ needs the exact value only of those that may beat the best so far.
 :class:`Tricks` answers such questions about one play-phase position with the probes they
 need and remembers what it learned (bounds on the value); :func:`play_reaches` says, for
 each legal play, whether the bidder's side still reaches a number of tricks after it;
-:func:`most_tricks` is the largest value of several positions. Every answer is exact: the
+:func:`most_tricks` is the largest value of several positions; :func:`play_tricks` the value
+after each legal play, learned from the position's own value. Every answer is exact: the
 same as :func:`~moonrules.analysis.solver.solve` and
 :func:`~moonrules.analysis.solver.play_values` give (``tests/test_probe.py``).
 
@@ -40,7 +41,7 @@ from moonrules.analysis.solver import (
 from moonrules.game import GameState, Phase, Play, apply, legal_play_mask
 from moonrules.rules.tiles import TILES, Tile, indices_of
 
-__all__ = ["Tricks", "most_tricks", "play_reaches"]
+__all__ = ["Tricks", "most_tricks", "play_reaches", "play_tricks"]
 
 
 class Tricks:
@@ -91,10 +92,11 @@ class Tricks:
             return True
         if k > self.hi:
             return False
+        before = search.nodes
         try:
             result = _impl.root_probe(search, self.state, k - self.won)
         finally:
-            self.cache.nodes += search.nodes
+            self.cache.nodes += search.nodes - before
         if result:
             self.lo = k
         else:
@@ -147,3 +149,42 @@ def play_reaches(state: GameState, k: int, cache: SolverCache | None = None) -> 
                 reached[r] = _won_so_far_done(child, state, side) >= k
         reached[i] = reached[r]
     return {TILES[i]: reached[i] for i in indices_of(mask)}
+
+
+def play_tricks(state: GameState, cache: SolverCache | None = None) -> dict[Tile, int]:
+    """:func:`~moonrules.analysis.solver.play_values` learned from the position's own value
+    ``v``: no play of the bidder's side makes more than ``v`` and no other play less, and
+    most plays make ``v`` exactly, so each class of equivalent tiles is first asked only
+    whether it stays at ``v`` (one probe), and solved only if not."""
+    _check(state, cache)
+    if cache is None:
+        cache = SolverCache()
+    h = state.hand
+    root = Tricks(state, cache)
+    v = root.value()
+    side = root.side
+    mover = (h.leader + len(h.trick)) % len(h.hands)
+    maximizing = side[mover]
+    search = _impl.Search(state, side, cache)
+    played = 0
+    for i in h.trick:
+        played |= 1 << i
+    rep_of = _class_map(search, mover, played)
+    values: dict[int, int] = {}
+    mask = legal_play_mask(state)
+    for i in indices_of(mask):
+        r = rep_of[i]
+        if r not in values:
+            child = apply(state, Play(TILES[r]))
+            if child.phase is Phase.PLAY and child.hand.number == h.number:
+                t = Tricks(child, cache)
+                if maximizing:
+                    t.hi = min(t.hi, v)
+                    values[r] = v if t.at_least(v) else t.value()
+                else:
+                    t.lo = max(t.lo, v)
+                    values[r] = v if not t.at_least(v + 1) else t.value()
+            else:
+                values[r] = _won_so_far_done(child, state, side)
+        values[i] = values[r]
+    return {TILES[i]: values[i] for i in indices_of(mask)}

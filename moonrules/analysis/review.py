@@ -56,8 +56,8 @@ from typing import Final, TypeAlias
 import attrs
 
 from moonrules.analysis.advise import bidder_state
-from moonrules.analysis.probe import Tricks, most_tricks, play_reaches
-from moonrules.analysis.solver import SolverCache, play_values, solve
+from moonrules.analysis.probe import Tricks, most_tricks, play_reaches, play_tricks
+from moonrules.analysis.solver import SolverCache, solve
 from moonrules.game import Action, Bid, Discard, GameState, NameTrump, Pass, Phase, Play
 from moonrules.game.knowledge import knowledge
 from moonrules.game.play import apply, legal_actions
@@ -412,7 +412,7 @@ def _values(
             reach = play_reaches(deal_state, _need(h.bid), cache)
             vals = {tile: _made(h.bid, made) for tile, made in reach.items()}
         else:
-            vals = play_values(deal_state, cache)
+            vals = play_tricks(deal_state, cache)
         return [
             {(): _entry(rules, seat, h.bidder, h.bid, vals[a.tile])}
             for a in alts
@@ -559,6 +559,17 @@ def _se(xs: Sequence[float]) -> float:
     return math.sqrt(var / n)
 
 
+def _settle(tricks: Tricks, needs: Sequence[int]) -> None:
+    """Learn whether ``tricks`` reaches each of ``needs`` (ascending) by a binary search:
+    each answer settles the needs on one side of it too."""
+    if needs:
+        mid = len(needs) // 2
+        if tricks.at_least(needs[mid]):
+            _settle(tricks, needs[mid + 1 :])
+        else:
+            _settle(tricks, needs[:mid])
+
+
 def _chances(
     state: GameState,
     seat: int,
@@ -574,11 +585,13 @@ def _chances(
     if not bids:
         return ()
     trumps = likely_trumps(rules, state.hand.hands[seat])
+    needs = sorted({_need(b) for b in bids})
     made = {(t, b): 0 for t in trumps for b in bids}
     for w, memo in zip(deals, memos, strict=True):
         deal = (*w.hand.deal, w.hand.widow)
         for t in trumps:
             tricks = _as_bidder(memo, rules, deal, seat, t)
+            _settle(tricks, needs)
             for b in bids:
                 made[(t, b)] += tricks.at_least(_need(b))
     n = len(deals)

@@ -11,7 +11,9 @@ with the default samples and ``--jobs`` (default 2), then double dummy only
 
 Targets (this 2-core machine, the compiled solver): a ten-hand game with the default
 samples under 30 s with ``--jobs 2``; with ``--samples 0`` under 3 s; for both games.
-Prints the wall clock, the decisions reviewed and the solver form.
+Prints the wall clock, the CPU time of this process and its workers (on a shared machine
+the wall clock grows with the others' load; the CPU time much less), the decisions
+reviewed, the solver form and the load average before each run.
 
     python bench/review.py [--jobs 2] [--samples N] [--seed 0]
 """
@@ -19,7 +21,9 @@ Prints the wall clock, the decisions reviewed and the solver form.
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import sys
 import time
 from pathlib import Path
@@ -27,11 +31,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import moonrules as m
-from moonrules.analysis.review import SAMPLES, review
-from moonrules.analysis.solver import COMPILED
-from moonrules.bots.basic import BasicBot
-from moonrules.bots.inference import inferred_worlds
+import moonrules as m  # noqa: E402
+from moonrules.analysis.review import SAMPLES, review  # noqa: E402
+from moonrules.analysis.solver import COMPILED  # noqa: E402
+from moonrules.bots.basic import BasicBot  # noqa: E402
+from moonrules.bots.inference import inferred_worlds  # noqa: E402
 
 TARGET_SAMPLES = 30.0
 TARGET_DD = 3.0
@@ -60,19 +64,30 @@ def hands_of(s: m.GameState) -> int:
     return len(s.history) + (1 if s.is_over or s.hand.calls else 0)
 
 
+def cpu() -> float:
+    """CPU seconds of this process and of its workers that have ended."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def measure(name: str, games: list[m.GameState], samples: int, jobs: int) -> float:
+    load = os.getloadavg()[0]
     start = time.perf_counter()
+    spent = cpu()
     decisions = 0
     for g in games:
         r = review(g, samples=samples, jobs=jobs, seed=0, worlds=inferred_worlds)
         decisions += sum(len(h.decisions) for h in r.hands)
     took = time.perf_counter() - start
+    spent = cpu() - spent
     target = TARGET_SAMPLES if samples else TARGET_DD
     hands = sum(hands_of(g) for g in games)
     verdict = "meets" if took < target else "MISSES"
     print(
         f"{name:<12} {hands:>2} hands {decisions:>4} decisions  samples {samples:>3}  "
-        f"jobs {jobs}  {took:6.2f} s  ({verdict} the {target:g} s target)",
+        f"jobs {jobs}  {took:6.2f} s  cpu {spent:6.2f} s  load {load:4.2f}  "
+        f"({verdict} the {target:g} s target)",
         flush=True,
     )
     return took

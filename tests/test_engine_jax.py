@@ -16,6 +16,10 @@ import os
 
 import pytest
 
+# Compiling is most of this module's time: XLA's backend compiles here without its LLVM
+# optimisations (the programs compute the same integers; bench/batch.py times the programs
+# as a user gets them). Read when jax first compiles, which nothing before this module does.
+os.environ.setdefault("XLA_FLAGS", "--xla_backend_optimization_level=0")
 jax = pytest.importorskip(
     "jax", reason="the JAX batch needs jax (extra [jax]: pip install 'moonrules[jax]')"
 )

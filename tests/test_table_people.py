@@ -123,11 +123,15 @@ def test_a_seat_open_in_two_tabs_is_played_in_one(server: Server) -> None:
 
 
 def to_my_turn(ws: Any, phase: str | None = None, timeout: float = 60) -> dict[str, Any]:
-    return state_where(
-        ws,
-        lambda m: bool(m["legal"]) and (phase is None or m["view"]["phase"] == phase),
-        timeout,
-    )
+    """The next state in which the seat is to act (in ``phase``, if given): a turn in another
+    phase is played (its first legal action) so that the game reaches one, as when a bot's
+    21 ends the auction before the seat calls."""
+    deadline = time.monotonic() + timeout
+    while True:
+        st = state_where(ws, lambda m: bool(m["legal"]), max(0.1, deadline - time.monotonic()))
+        if phase is None or st["view"]["phase"] == phase:
+            return st
+        say(ws, {"type": "act", "action": st["legal"][0]})
 
 
 def test_a_hint_on_the_players_turn_rate_limited_and_refused_where_off(server: Server) -> None:
@@ -209,6 +213,9 @@ def test_claims_are_ruled_as_the_library_rules_them(server: Server) -> None:
                     # the stored actions replay, and play goes on (or the game ended)
                     assert len(states_of(server.db, room["room"])) >= after["seq"] + 1
                     assert after["hand_number"] > st["hand_number"] or after["table"]["over"]
+                    if after["legal"]:  # the seat's turn already (the next auction): take it
+                        action = "pass" if "pass" in after["legal"] else after["legal"][0]
+                        say(ws, {"type": "act", "action": action})
                 else:
                     assert answer["type"] == "refused" and answer["code"] == "claim", answer
                     assert answer["rule"] == "CLAIM-1" and answer["legal"] == st["legal"]

@@ -304,8 +304,13 @@ class _Core:
 
     def deal(self, g: Games, need: Array, fresh: Array) -> Games:
         """Where ``need``: deal the next hand (``fresh``: the first hand of a new game)."""
+        return self.put_deal(g, need, fresh, self.draw(g.key))
+
+    def draw(self, key: Array) -> tuple[Array, Array, Array, Array]:
+        """A deal from a game's key: (the game's next key, a new game's first bidder, the
+        seats' tiles, the widow)."""
         p = self.players
-        words = jax.random.bits(g.key, (3 + self.count,), jnp.uint32)
+        words = jax.random.bits(key, (3 + self.count,), jnp.uint32)
         key = words[:2]
         first = (words[2] % p).astype(jnp.int32)
         # the place of each tile in the tiles stably sorted by their words (a sort by
@@ -323,6 +328,14 @@ class _Core:
         )
         last = jnp.sum(jnp.where(place == self.count - 1, self.tiles, 0), dtype=jnp.int32)
         widow = jnp.where(self.has_widow, last, -1)
+        return key, first, dealt, widow
+
+    def put_deal(
+        self, g: Games, need: Array, fresh: Array, drawn: tuple[Array, Array, Array, Array]
+    ) -> Games:
+        """Where ``need``: the next hand on the deal ``drawn`` (:meth:`draw`)."""
+        p = self.players
+        key, first, dealt, widow = drawn
         first = jnp.where(fresh, first, (g.first_bidder + 1) % p)
 
         def w(new: Any, old: Array) -> Array:
@@ -598,32 +611,37 @@ def _step(core: _Core, games: Games, actions: Array) -> Games:
 
 def _deal_where(core: _Core, games: Games, need: Array, fresh: Array) -> Games:
     """Deal the games where ``need``. Most steps end no hand (a hand is some 25 steps, and
-    the games of a batch keep close in step), and then nothing is dealt; else the games to
-    deal are gathered, up to ``n // 32``, ``n // 8`` or ``n // 2`` of them (the smallest
-    that holds them; ``n // 8`` only, below 256 games), dealt and put back; more, and every
-    game is dealt where needed. The deals are the same whichever way: each game's from its
-    own key."""
+    the games of a batch keep close in step), and then nothing is drawn; else the keys of
+    the games to deal are gathered, up to ``n // 32``, ``n // 8`` or ``n // 2`` of them (the
+    smallest that holds them; ``n // 8`` only, below 256 games), their deals drawn and put
+    back; more, and a deal is drawn for every game. The deals are the same whichever way:
+    each game's from its own key. Only the draws are inside the branches (not the state)."""
     n = need.shape[0]
+    p = core.players
     caps = sorted({max(1, n // d) for d in ((32, 8, 2) if n >= 256 else (8,))})
+    Drawn = tuple[Array, Array, Array, Array]
 
-    def every() -> Games:
-        out: Games = jax.vmap(core.deal)(games, need, fresh)
+    def nothing() -> Drawn:
+        z = jnp.zeros(n, jnp.int32)
+        return jnp.zeros((n, 2), jnp.uint32), z, jnp.zeros((n, p), jnp.int32), z
+
+    def every() -> Drawn:
+        out: Drawn = jax.vmap(core.draw)(games.key)
         return out
 
-    def some(cap: int) -> Callable[[], Games]:
-        def deal() -> Games:
+    def some(cap: int) -> Callable[[], Drawn]:
+        def draw() -> Drawn:
             rows = jnp.nonzero(need, size=cap, fill_value=n)[0]
-            at = jnp.minimum(rows, n - 1)
-            picked = jax.tree.map(lambda x: x[at], games)
-            dealt = jax.vmap(core.deal)(picked, need[at] & (rows < n), fresh[at])
-            out: Games = jax.tree.map(lambda x, y: x.at[rows].set(y, mode="drop"), games, dealt)
+            drawn = jax.vmap(core.draw)(games.key[jnp.minimum(rows, n - 1)])
+            out: Drawn = jax.tree.map(lambda z, d: z.at[rows].set(d, mode="drop"), nothing(), drawn)
             return out
 
-        return deal
+        return draw
 
     count = jnp.sum(need, dtype=jnp.int32)
     branch = jnp.where(count == 0, 0, 1 + sum((count > c).astype(jnp.int32) for c in caps))
-    out: Games = jax.lax.switch(branch, (lambda: games, *(some(c) for c in caps), every))
+    drawn = jax.lax.switch(branch, (nothing, *(some(c) for c in caps), every))
+    out: Games = jax.vmap(core.put_deal)(games, need, fresh, drawn)
     return out
 
 

@@ -24,6 +24,7 @@ The ``basic`` bot's rules (documented in ``docs/guides/bots.md``):
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from moonrules.bots.base import knowledge, legal_mask_of, view_legal_actions
 from moonrules.game import Action, Bid, Discard, NameTrump, Pass, Phase, Play, PlayerView
@@ -73,15 +74,32 @@ def tile_value(i: int, trump: int) -> int:
     return own + (30 if TILES[i].is_double else 0)
 
 
+_BEATERS: Final = tuple(
+    tuple(
+        sum(
+            1 << j
+            for j in range(28)
+            if LED_SUIT[t][j] == LED_SUIT[t][i]
+            and STRENGTH[t][LED_SUIT[t][i]][j] > STRENGTH[t][LED_SUIT[t][i]][i]
+        )
+        for i in range(28)
+    )
+    for t in range(9)
+)
+"""``_BEATERS[trump][i]``: the tiles that beat tile ``i`` in the suit it leads (the kernel's
+led suits and strengths), as a mask."""
+
+
 def _masters(held: int, trump: int, outside: int) -> int:
     """The tiles of ``held`` that no tile of ``outside`` beats in the suit they lead."""
     out = 0
-    for i in indices_of(held):
-        suit = LED_SUIT[trump][i]
-        st = STRENGTH[trump][suit]
-        mine = st[i]
-        if not any(st[j] > mine and LED_SUIT[trump][j] == suit for j in indices_of(outside)):
-            out |= 1 << i
+    beaters = _BEATERS[trump]
+    m = held
+    while m:
+        low = m & -m
+        m ^= low
+        if not beaters[low.bit_length() - 1] & outside:
+            out |= low
     return out
 
 

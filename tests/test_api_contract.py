@@ -669,11 +669,19 @@ VALUE_CLASSES = (
 """The value classes that refuse an impossible field (not only a wrong type)."""
 
 
+VALID_FOR: dict[str, dict[str, list[object]]] = {
+    # a review with no sampled deal grades by double dummy alone
+    "moonrules.analysis.review.review": {"samples": [0]},
+}
+"""Values :data:`IMPOSSIBLE` lists for a parameter's name that one function takes."""
+
+
 def impossible_values(name: str, obj: Callable[..., Any], param: str, hint: Any) -> list[object]:
     if inspect.isclass(obj) and name not in VALUE_CLASSES:
         return []
     values = [v() for v in IMPOSSIBLE_FOR.get(name, {}).get(param, [])]
-    values += [v for v in IMPOSSIBLE.get(param, []) if admits(hint, v)]
+    valid = VALID_FOR.get(name, {}).get(param, [])
+    values += [v for v in IMPOSSIBLE.get(param, []) if admits(hint, v) and v not in valid]
     return values
 
 

@@ -59,6 +59,7 @@ from moonrules.analysis.advise import bidder_state
 from moonrules.analysis.probe import Tricks, most_tricks, play_reaches, play_tricks
 from moonrules.analysis.solver import SolverCache, solve
 from moonrules.game import Action, Bid, Discard, GameState, NameTrump, Pass, Phase, Play
+from moonrules.game.deal import check_seed
 from moonrules.game.knowledge import knowledge
 from moonrules.game.play import apply, legal_actions
 from moonrules.game.sampling import Sampler
@@ -684,6 +685,41 @@ def _run(args: tuple[_Task, int, int, Worlds]) -> Decision:
     return _evaluate(*args)
 
 
+def _check_arguments(
+    state: GameState,
+    seat: object,
+    hand: object,
+    samples: object,
+    seed: object,
+    jobs: object,
+    worlds: object,
+    progress: object,
+) -> None:
+    """:func:`review`'s arguments: a :class:`TypeError` or :class:`ArgumentError` naming the
+    first that is wrong."""
+    for value, name in ((samples, "samples"), (jobs, "jobs")):
+        if type(value) is not int:
+            raise wrong_type(name, "a whole number", value)
+    check_seed(seed)
+    for value, name in ((seat, "seat"), (hand, "hand")):
+        if value is not None and type(value) is not int:
+            raise wrong_type(name, f"a {name} number or None", value)
+    for function, name in ((worlds, "worlds"), (progress, "progress")):
+        if function is not None and not callable(function):
+            raise wrong_type(name, "a function or None", function)
+    assert isinstance(samples, int) and isinstance(jobs, int)
+    if samples < 0:
+        raise ArgumentError(f"samples: a number of deals, 0 or more, not {samples}")
+    if jobs < 1:
+        raise ArgumentError(f"jobs: at least 1, not {jobs}")
+    players = state.rules.players
+    if seat is not None and not 0 <= seat < players:  # type: ignore[operator]
+        raise ArgumentError(f"seat: a seat from 0 to {players - 1}, not {seat!r}")
+    numbers = [h.number for h in _hands_of(state)]
+    if hand is not None and hand not in numbers:
+        raise ArgumentError(f"hand: the record has hands 1 to {len(numbers)}, not {hand!r}")
+
+
 def review(
     record_or_state: GameState | str,
     *,
@@ -711,19 +747,8 @@ def review(
         state = record_or_state
     else:
         raise wrong_type("record_or_state", "a GameState or a record's text", record_or_state)
-    for value, name in ((samples, "samples"), (seed, "seed"), (jobs, "jobs")):
-        if type(value) is not int:
-            raise wrong_type(name, "a whole number", value)
-    if samples < 0:
-        raise ArgumentError(f"samples: a number of deals, 0 or more, not {samples}")
-    if jobs < 1:
-        raise ArgumentError(f"jobs: at least 1, not {jobs}")
+    _check_arguments(state, seat, hand, samples, seed, jobs, worlds, progress)
     rules = state.rules
-    if seat is not None and (type(seat) is not int or not 0 <= seat < rules.players):
-        raise ArgumentError(f"seat: a seat from 0 to {rules.players - 1}, not {seat!r}")
-    numbers = [h.number for h in _hands_of(state)]
-    if hand is not None and hand not in numbers:
-        raise ArgumentError(f"hand: the record has hands 1 to {len(numbers)}, not {hand!r}")
     draw = uniform_worlds if worlds is None else worlds
     tasks = _tasks(state, seat, hand)
     work = [(t, samples, seed, draw) for t in tasks]

@@ -407,6 +407,8 @@ def test_an_integer_of_another_kind_is_an_id(core: ModuleType) -> None:
         (lambda e: e.observe(3), ValueError, "seat: seats are numbered 0 to 2, not 3"),
         (lambda e: e.observe("0"), TypeError, "seat: expected a seat number"),
         (lambda e: e.playout(1.5), TypeError, "seed: expected a whole number"),
+        (lambda e: e.observe(0, 1), TypeError, "history: expected True or False"),
+        (lambda e: e.resample(0, 7), TypeError, "rng: expected a random.Random"),
         (lambda e: type(e).from_state("state"), TypeError, "state: expected a GameState"),
     ],
 )

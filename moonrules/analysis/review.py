@@ -118,6 +118,7 @@ PROBE: Final = 8
 discard, the discard after a trump), they are all valued over the first ``PROBE`` deals;
 over the rest only the :data:`KEEP` best for the bidder over those (and any tied)."""
 KEEP: Final = 2
+"""How many of the bidder's further choices are kept past the first :data:`PROBE` deals."""
 
 MARKS: Final = ("?!", "?", "??")
 

@@ -198,7 +198,7 @@ class Engine:
     # -- conversion -------------------------------------------------------------
 
     @staticmethod
-    def from_state(state: GameState) -> Engine:
+    def from_state(state: object) -> Engine:
         """The engine at ``state`` (its earlier hands kept for :meth:`to_state`)."""
         if type(state) is not GameState:
             raise wrong_type("state", "a GameState", state)
@@ -685,13 +685,15 @@ class Engine:
 
     # -- worlds ---------------------------------------------------------------
 
-    def resample(self, seat: int, rng: random.Random) -> Engine:
+    def resample(self, seat: object, rng: object) -> Engine:
         """An engine at a state ``seat`` cannot tell from this one, drawn uniformly with
         ``rng``: :func:`moonrules.game.resample.resample` (``moonrules.bots.resample``) of
         the seat's view, read into an engine. The earlier hands and the undo log are not
         carried over (the draw knows only the view)."""
         if type(seat) is not int:
             raise wrong_type("seat", "a seat number", seat)
+        if not isinstance(rng, random.Random):
+            raise wrong_type("rng", "a random.Random", rng)
         return Engine.from_state(resample(view(self.to_state(), seat), rng))
 
     # -- random play ----------------------------------------------------------
@@ -743,7 +745,7 @@ class Engine:
 
     # -- observations ---------------------------------------------------------
 
-    def observe(self, seat: int, history: bool = False) -> list[float]:
+    def observe(self, seat: object, history: object = False) -> list[float]:
         """``encode_observation(view(self.to_state(), seat))``, written from the engine; with
         ``history``, ``encode_information_state`` of that view (every completed trick of the
         hand too)."""
@@ -751,6 +753,8 @@ class Engine:
         t = self.t
         if type(seat) is not int:
             raise wrong_type("seat", "a seat number", seat)
+        if type(history) is not bool:
+            raise wrong_type("history", "True or False", history)
         n = t.players
         if not 0 <= seat < n:
             raise ArgumentError(f"seat: seats are numbered 0 to {n - 1}, not {shown(seat)}")

@@ -55,22 +55,27 @@ Rate = tuple[float, float]
 
 
 def engine_stepped(preset: str, seconds: float) -> Rate:
-    """Hands played out by a Python loop of ``legal_ids`` / ``step``."""
+    """Hands played out by a Python loop of ``legal_ids`` / ``step`` (as ``bench/gameai.py``'s
+    loop of ``legal_actions`` / ``apply``: the hand's end read once a step)."""
+    rules = moonrules.rules_by_name(preset)
+    calls = 1 + len(rules.bids)  # ids below this are calls: a hand a call ends was thrown in
     draw = random.Random(12345).random
     played = seed = 0
     start = time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
         seed += 1
-        e = Engine(preset, seed)
-        while not e.is_over and e.hand_number <= 50:
-            number = e.hand_number
-            bidding = True
-            while e.hand_number == number and not e.is_over:
-                legal = e.legal_ids()
-                bidding = e.phase is Phase.BIDDING
-                e.step(legal[int(draw() * len(legal))])
-            played += not bidding
+        e = Engine(rules, seed)
+        number = e.hand_number
+        while number <= 50:
+            legal = e.legal_ids()
+            if not legal:  # the game is over
+                break
+            action = legal[int(draw() * len(legal))]
+            e.step(action)
+            if e.hand_number != number or e.is_over:
+                played += action >= calls
+                number = e.hand_number if not e.is_over else 51
     return played, time.perf_counter() - start
 
 

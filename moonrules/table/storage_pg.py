@@ -54,7 +54,7 @@ import attrs
 
 from moonrules.records.record import JSON
 from moonrules.rules.errors import install_extra, wrong_type
-from moonrules.table.storage import RoomRow, Step, StorageError
+from moonrules.table.storage import _COLUMNS, RoomRow, Step, StorageError, _row
 
 SCHEMA_VERSION: Final = 1
 """The PostgreSQL schema's version (its own numbering; the SQLite file has another)."""
@@ -647,7 +647,7 @@ class PgStorage:
         """The stored room, or ``None``."""
 
         def job(db: psycopg.Connection[Any]) -> RoomRow | None:
-            r = db.execute(f"SELECT {_COLUMNS_OUT} FROM rooms WHERE id = %s", (room,)).fetchone()
+            r = db.execute(f"SELECT {_COLUMNS} FROM rooms WHERE id = %s", (room,)).fetchone()
             return None if r is None else _row(r)
 
         return await self._call(job)
@@ -717,30 +717,6 @@ _COLUMNS_IN: Final = (
     "id, created, rules, seats, tokens, bot_seed, initial, record, seq, joined, over, "
     "bot_turn, record_seq, names, options, next"
 )
-_COLUMNS_OUT: Final = (
-    "id, created, rules, seats, tokens, bot_seed, initial, record, seq, joined, over, "
-    "record_seq, names, options, next"
-)
-
-
-def _row(r: tuple[Any, ...]) -> RoomRow:
-    return RoomRow(
-        id=r[0],
-        created=r[1],
-        rules=json.loads(r[2]),
-        seats=tuple(json.loads(r[3])),
-        tokens=tuple(json.loads(r[4])),
-        bot_seed=r[5],
-        initial=json.loads(r[6]),
-        record=json.loads(r[7]),
-        seq=r[8],
-        joined=frozenset(json.loads(r[9])),
-        over=bool(r[10]),
-        record_seq=r[11],
-        names=tuple(json.loads(r[12])),
-        options=json.loads(r[13]),
-        next=r[14],
-    )
 
 
 __all__ = [

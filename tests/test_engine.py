@@ -410,6 +410,9 @@ def test_an_integer_of_another_kind_is_an_id(core: ModuleType) -> None:
         (lambda e: e.observe(0, 1), TypeError, "history: expected True or False"),
         (lambda e: e.resample(0, 7), TypeError, "rng: expected a random.Random"),
         (lambda e: type(e).from_state("state"), TypeError, "state: expected a GameState"),
+        (lambda e: type(e)("standard", "7"), TypeError, "seed: expected a whole number"),
+        (lambda e: type(e)("standard", 1, "0"), TypeError, "first_bidder: expected a seat"),
+        (lambda e: type(e)(7), TypeError, "rules: expected a RuleSet"),
     ],
 )
 def test_bad_arguments_are_refused_in_one_line(

@@ -19,7 +19,7 @@ compiled form. With ``MOONRULES_COMPILE=1`` this module is compiled by mypyc.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Any, Final, cast
 
 from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP, Tables, tables_for
 from moonrules.game.actions import Phase
@@ -185,15 +185,18 @@ class Engine:
     def __init__(
         self,
         rules: RuleSet | str = "standard",
-        seed: int | None = None,
-        first_bidder: int | None = None,
+        seed: object = None,
+        first_bidder: object = None,
         *,
         _empty: bool = False,
     ) -> None:
         # ``_empty``: an engine with nothing set yet, for :meth:`clone` and :meth:`from_state`
-        # (compiled, ``Engine.__new__`` costs twenty times a whole clone)
+        # (compiled, ``Engine.__new__`` costs twenty times a whole clone). ``seed`` and
+        # ``first_bidder`` are checked by ``new_game``, which names them (typed ``object``
+        # here, so that the compiled form does not refuse them with a message of its own).
         if not _empty:
-            self._load(new_game(rules, seed, first_bidder=first_bidder))
+            state = new_game(rules, cast(Any, seed), first_bidder=cast(Any, first_bidder))
+            self._load(state)
 
     # -- conversion -------------------------------------------------------------
 

@@ -320,7 +320,7 @@
           msg.held = true;
           queue.unshift(msg);
           hideRefusal();
-          last = handPlayed(prev, done.trick, msg.last_hand);
+          last = handPlayed(prev, done.trick, msg.last_hand, msg);
           render(last, false);
           continue;
         }
@@ -333,15 +333,22 @@
   }
 
   // The hand as it stands once its last trick is played: no tile left, nobody to act.
-  function handPlayed(prev, trick, ended) {
+  function handPlayed(prev, trick, ended, msg) {
     const m = JSON.parse(JSON.stringify(prev));
     const v = m.view;
+    // the whole hand as it ended (a claim plays out several tricks at once): from the hand
+    // the next deal reports, or, when the game ended with it, from the final state itself
+    let whole = null;
     if (ended && ended.number === prev.hand_number && ended.tricks.length === 7) {
-      // the whole hand as it ended (a claim plays out several tricks at once)
+      whole = ended;
+    } else if (msg && msg.hand_number === prev.hand_number && msg.view.tricks.length === 7) {
+      whole = msg.view;
+    }
+    if (whole) {
       v.hand = [];
       v.hand_sizes = v.hand_sizes.map(() => 0);
-      v.tricks = ended.tricks;
-      v.tricks_won = ended.tricks_won;
+      v.tricks = whole.tricks;
+      v.tricks_won = whole.tricks_won;
       v.trick = [];
       v.to_act = null;
       m.legal = [];

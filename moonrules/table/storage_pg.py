@@ -54,7 +54,15 @@ import attrs
 
 from moonrules.records.record import JSON
 from moonrules.rules.errors import install_extra, wrong_type
-from moonrules.table.storage import _COLUMNS, RoomRow, Step, StorageError, _row
+from moonrules.table.storage import (
+    _COLUMNS,
+    RoomRow,
+    Step,
+    StorageError,
+    _dump,
+    _row,
+    _settle,
+)
 
 SCHEMA_VERSION: Final = 1
 """The PostgreSQL schema's version (its own numbering; the SQLite file has another)."""
@@ -698,19 +706,6 @@ def _translate(e: Exception) -> Exception:
 
 def _first_line(e: BaseException) -> str:
     return (str(e).strip().splitlines() or [type(e).__name__])[0]
-
-
-def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
-    if future.cancelled():
-        return
-    if ok:
-        future.set_result(value)
-    else:
-        future.set_exception(value)
-
-
-def _dump(value: JSON) -> str:
-    return json.dumps(value, separators=(",", ":"), allow_nan=False)
 
 
 _COLUMNS_IN: Final = (

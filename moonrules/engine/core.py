@@ -29,7 +29,6 @@ from moonrules.game.encoding import _SeatTables as SeatTables
 from moonrules.game.encoding import _Tables as EncoderTables
 from moonrules.game.play import apply
 from moonrules.game.resample import resample
-from moonrules.game.shuffle import dealt_masks
 from moonrules.game.state import (
     GameState,
     Hand,
@@ -68,12 +67,18 @@ _MASK32: Final = 0xFFFFFFFF
 
 def mix32(x: int) -> int:
     """MurmurHash3's 32-bit finaliser of ``x`` (0 … 2**32 - 1): seeds the playout generator."""
-    x ^= x >> 16
-    x = x * 0x85EBCA6B & _MASK32
+    x = (x ^ x >> 16) & _MASK32
+    x = _mul32(x, 0x85EBCA6B)
     x ^= x >> 13
-    x = x * 0xC2B2AE35 & _MASK32
+    x = _mul32(x, 0xC2B2AE35)
     x ^= x >> 16
     return x
+
+
+def _mul32(x: int, c: int) -> int:
+    """``x * c mod 2**32`` for ``x`` and ``c`` below ``2**32``, in products below ``2**49``
+    (machine integers in the compiled form, no big ones)."""
+    return (x * (c & 0xFFFF) + ((x * (c >> 16) & 0xFFFF) << 16)) & _MASK32
 
 
 def generator_state(seed: int) -> int:
@@ -89,6 +94,21 @@ def next_state(x: int) -> int:
     x ^= x >> 17
     x ^= x << 5 & _MASK32
     return x
+
+
+def _kth_bit(m: int, x: int) -> int:
+    """The ``x * c >> 32``-th lowest set bit of ``m`` (``c`` its set bits; ``x`` below
+    ``2**32``), as a bit number."""
+    c = 0
+    rest = m
+    while rest:
+        rest &= rest - 1
+        c += 1
+    k = x * c >> 32
+    while k:
+        m &= m - 1
+        k -= 1
+    return (m & -m).bit_length() - 1
 
 
 class HandState:
@@ -448,18 +468,28 @@ class Engine:
 
     def _legal_tiles(self, h: HandState, t: Tables) -> int:
         """The mask of the tiles the seat to act may play (LEAD-1, LEAD-2, FOLLOW-1 … 3)."""
-        n = t.players
-        held = h.hands[(h.leader + h.in_trick) % n]
-        if h.in_trick:
-            return held & t.follow[h.trump * 28 + h.played[len(h.played) - h.in_trick]] or held
+        in_trick = h.in_trick
+        seat = h.leader + in_trick
+        if seat >= t.players:
+            seat -= t.players
+        held: int = h.hands[seat]
+        if in_trick:
+            played = h.played
+            follow: int = t.follow[h.trump * 28 + played[len(played) - in_trick]]
+            m = held & follow
+            return m if m else held
         if t.first_lead_trump and not h.winners:
-            return held & t.trumps_of[h.trump] or held
+            trumps: int = t.trumps_of[h.trump]
+            m = held & trumps
+            return m if m else held
         return held
 
     # -- stepping -----------------------------------------------------------------
 
-    def step(self, action_id: object) -> None:
-        """Take the action with id ``action_id`` for the seat to act.
+    def step(self, action_id: object) -> bool:
+        """Take the action with id ``action_id`` for the seat to act; whether that ended the
+        hand in progress (the next hand is dealt, or the game is over), so that a caller's
+        loop need not read :attr:`hand_number` and :attr:`is_over` after every step.
 
         An id the rules do not allow now raises what :func:`~moonrules.game.play.apply`
         raises for its action (the same error type, clause and sentence); an id that is no
@@ -473,7 +503,9 @@ class Engine:
             a = _whole_number(action_id)
         if not 0 <= a < t.size or self._winner >= 0:
             self._refuse(a)
+        h = self.h
         self._step(a)
+        return self.h is not h or self._winner >= 0
 
     def _step(self, action_id: int) -> None:
         """:meth:`step` of an id in range, while the game goes on."""
@@ -531,7 +563,8 @@ class Engine:
         h.bidder = bidder
         h.bid = t.node_bid[child]
         if t.has_widow and t.widow_before_trump:
-            h.hands[bidder] |= 1 << h.widow
+            held: int = h.hands[bidder]
+            h.hands[bidder] = held | 1 << h.widow
             h.widow_taken = True
             h.phase = DISCARDING
         else:
@@ -540,31 +573,43 @@ class Engine:
 
     def _play(self, h: HandState, t: Tables, tile: int, action_id: int) -> None:
         n = t.players
-        seat = (h.leader + h.in_trick) % n
-        h.hands[seat] ^= 1 << tile
+        in_trick = h.in_trick
+        leader = h.leader
+        seat = leader + in_trick
+        if seat >= n:
+            seat -= n
+        hands = h.hands
+        held: int = hands[seat]
+        hands[seat] = held ^ 1 << tile
         played = h.played
         played.append(tile)
-        if h.in_trick + 1 < n:
-            h.in_trick += 1
+        if in_trick + 1 < n:
+            h.in_trick = in_trick + 1
             self.log.append(action_id)
             return
         # the trick is complete: its winner (TRICK-2) leads the next
         start = len(played) - n
-        first = played[start]
+        first: int = played[start]
         trump = h.trump
-        base = (trump * 8 + t.led_suit[trump * 28 + first]) * 28
+        suit: int = t.led_suit[trump * 28 + first]
+        base = (trump * 8 + suit) * 28
         strength = t.strength
         best = 0
-        best_s = strength[base + first]
+        best_s: int = strength[base + first]
         for k in range(1, n):
-            s = strength[base + played[start + k]]
+            other: int = played[start + k]
+            s: int = strength[base + other]
             if s > best_s:
                 best = k
                 best_s = s
-        win = (h.leader + best) % n
-        h.leaders.append(h.leader)
+        win = leader + best
+        if win >= n:
+            win -= n
+        h.leaders.append(leader)
         h.winners.append(win)
-        h.tricks_won[win] += 1
+        won = h.tricks_won
+        count: int = won[win]
+        won[win] = count + 1
         h.leader = win
         h.in_trick = 0
         if len(h.winners) < 7:
@@ -578,7 +623,9 @@ class Engine:
         deltas, game_won = t.hand_score(h.bidder, h.bid, h.tricks_won)
         scores = self._scores
         for k in range(t.sides):
-            scores[k] += deltas[k]
+            score: int = scores[k]
+            delta: int = deltas[k]
+            scores[k] = score + delta
         h.deltas = list(deltas)
         h.phase = DONE
         bidder_side = t.side_of[h.bidder]
@@ -609,7 +656,7 @@ class Engine:
         self.due = False
         h = self.h
         t = self.t
-        deal, widow = dealt_masks(t.rules, self.seed, h.number)
+        deal, widow = t.dealer.masks(self.seed, h.number)
         h.deal = deal
         h.hands = list(deal)
         h.widow = widow
@@ -714,14 +761,24 @@ class Engine:
             raise wrong_type("seed", "a whole number", seed)
         self._deal_if_due()
         x = generator_state(seed)
-        start = self.h
+        t = self.t
+        h = self.h
         steps = 0
-        while self._winner < 0 and self.h is start:
+        while self._winner < 0 and self.h is h:
             x ^= x << 13 & _MASK32
             x ^= x >> 17
             x ^= x << 5 & _MASK32
-            self._step(self._kth_legal_id(x))
             steps += 1
+            p = h.phase
+            # the id is drawn among the legal ones, so it is taken without being checked
+            if p == PLAYING:
+                tile = _kth_bit(self._legal_tiles(h, t), x)
+                self._play(h, t, tile, t.play_id[tile])
+            elif p == BIDDING:
+                a = _kth_bit(t.node_ids[h.node], x)
+                self._call(h, t, t.node_child[h.node * t.size + a], a)
+            else:
+                self._step(self._kth_legal_id(x))
         return steps
 
     def _kth_legal_id(self, x: int) -> int:
@@ -730,21 +787,13 @@ class Engine:
         h = self.h
         t = self.t
         p = h.phase
-        ids: list[int] | None = None
         if p == PLAYING:
-            m = self._legal_tiles(h, t)
-            ids = t.play_id
-        elif p == BIDDING:
-            m = t.node_ids[h.node]
-        elif p == DISCARDING:
-            m = h.hands[h.bidder]
-            ids = t.discard_id
-        else:
-            m = t.trump_ids_mask
-        for _ in range(x * m.bit_count() >> 32):
-            m &= m - 1
-        bit = (m & -m).bit_length() - 1
-        return bit if ids is None else ids[bit]
+            return t.play_id[_kth_bit(self._legal_tiles(h, t), x)]
+        if p == BIDDING:
+            return _kth_bit(t.node_ids[h.node], x)
+        if p == DISCARDING:
+            return t.discard_id[_kth_bit(h.hands[h.bidder], x)]
+        return _kth_bit(t.trump_ids_mask, x)
 
     # -- observations ---------------------------------------------------------
 

@@ -19,6 +19,7 @@ from typing import Final
 
 from moonrules.game.actions import Bid, Discard, NameTrump, Pass, Play
 from moonrules.game.encoding import ActionSpace
+from moonrules.game.shuffle import Dealer
 from moonrules.kernel.masks import TRUMP_MASK
 from moonrules.kernel.memo import auction_end, calls_after
 from moonrules.kernel.tables import FOLLOW_MASK, LED_SUIT, STRENGTH
@@ -48,6 +49,8 @@ class Tables:
         self.widow_before_trump: bool = rules.widow_timing is WidowTiming.BEFORE_TRUMP
         self.first_lead_trump: bool = rules.first_lead is FirstLead.TRUMP
         self.set_mask: int = rules.tile_set.mask
+        self.dealer: Dealer = Dealer(rules)
+        """DEAL-1's deal of a hand (:func:`~moonrules.game.shuffle.dealt_masks`)."""
         actions = ActionSpace(rules).actions
         self.size: int = len(actions)
         self.kind: list[int] = []

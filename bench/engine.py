@@ -56,7 +56,8 @@ Rate = tuple[float, float]
 
 def engine_stepped(preset: str, seconds: float) -> Rate:
     """Hands played out by a Python loop of ``legal_ids`` / ``step`` (as ``bench/gameai.py``'s
-    loop of ``legal_actions`` / ``apply``: the hand's end read once a step)."""
+    loop of ``legal_actions`` / ``apply``: the hand's end read once a step, here from what
+    ``step`` returns)."""
     rules = moonrules.rules_by_name(preset)
     calls = 1 + len(rules.bids)  # ids below this are calls: a hand a call ends was thrown in
     draw = random.Random(12345).random
@@ -66,16 +67,13 @@ def engine_stepped(preset: str, seconds: float) -> Rate:
     while time.perf_counter() < deadline:
         seed += 1
         e = Engine(rules, seed)
-        number = e.hand_number
-        while number <= 50:
+        while True:
             legal = e.legal_ids()
-            if not legal:  # the game is over
-                break
             action = legal[int(draw() * len(legal))]
-            e.step(action)
-            if e.hand_number != number or e.is_over:
+            if e.step(action):  # the hand is over
                 played += action >= calls
-                number = e.hand_number if not e.is_over else 51
+                if e.is_over or e.hand_number > 50:
+                    break
     return played, time.perf_counter() - start
 
 

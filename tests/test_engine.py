@@ -131,8 +131,10 @@ class Lockstep(RuleBasedStateMachine):
         assert self.space is not None
         ids = legal_action_ids(self.state)
         chosen = data.draw(st.sampled_from(ids), label="id")
-        self.engine.step(chosen)
-        self.states.append(apply(self.state, self.space.actions[chosen]))
+        ended = self.engine.step(chosen)
+        before = self.state
+        self.states.append(apply(before, self.space.actions[chosen]))
+        assert ended is (self.state.is_over or self.state.hand_number != before.hand_number)
 
     @rule(data=st.data())
     def step_illegal(self, data: st.DataObject) -> None:
@@ -326,9 +328,11 @@ def test_whole_games_in_lockstep_with_undo_to_the_start(core: ModuleType, preset
         states = [state]
         while not state.is_over and len(states) < 2000:
             action = rng.choice(legal_actions(state))
-            engine.step(ActionSpace(state.rules).id_of(action))
+            ended = engine.step(ActionSpace(state.rules).id_of(action))
+            number = state.hand_number
             state = apply(state, action)
             states.append(state)
+            assert ended is (state.is_over or state.hand_number != number)
             assert engine.to_state() == state
             assert engine.legal_ids() == list(legal_action_ids(state))
         for k in range(len(states) - 1, 0, -1):
@@ -429,6 +433,36 @@ def test_new_engines_deal_as_new_game(core: ModuleType) -> None:
     engine = core.Engine("partnership", None, 2)
     assert engine.to_act == 2
     assert engine.to_state() == new_game("partnership", engine.seed, first_bidder=2)
+
+
+def test_the_deal_is_deal_1_drawn_in_blocks_of_any_size() -> None:
+    """DEAL-1: the draws taken ``words`` outputs at a time (a block used up and the next
+    fetched mid-shuffle) are those of ``random.shuffle`` with the text-seeded generator, and
+    :class:`~moonrules.game.shuffle.Dealer` deals what ``new_game`` deals; both forms."""
+    shuffles = [__import__("moonrules.game.shuffle", fromlist=["Dealer"])]
+    if is_compiled(shuffles[0]):
+        shuffles.append(source_form("moonrules.game.shuffle"))
+    for shuffle in shuffles:
+        for preset in ("standard", "partnership", "pagat"):
+            rules = PRESETS[preset]
+            plan = shuffle._SHUFFLE_PLAN[rules.tile_set]
+            for seed in (0, 7, -3, 2**70):
+                for number in (1, 2, 33):
+                    text = f"moonrules/deal/{seed}/{number}"
+                    expected = [t.index for t in rules.tile_set.tiles]
+                    random.Random(text).shuffle(expected)
+                    assert shuffle.shuffled(rules, seed, number) == expected
+                    for words in (1, 2, 3, 48):
+                        bits = shuffle.generator(seed, number).getrandbits
+                        assert shuffle.shuffle_with(list(plan[0]), plan[1], bits, words) == expected
+                    masks, widow = shuffle.Dealer(rules).masks(seed, number)
+                    assert (masks, widow) == shuffle.dealt_masks(rules, seed, number)
+                    assert widow == (expected[-1] if rules.has_widow else -1)
+                    assert masks == [
+                        sum(1 << i for i in expected[7 * s : 7 * s + 7])
+                        for s in range(rules.players)
+                    ]
+            assert shuffle.Dealer(rules).masks(5, 1)[0] == list(new_game(preset, 5).hand.hands)
 
 
 def test_the_playout_generator_is_as_documented(core: ModuleType) -> None:

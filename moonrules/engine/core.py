@@ -76,9 +76,11 @@ def mix32(x: int) -> int:
 
 
 def _mul32(x: int, c: int) -> int:
-    """``x * c mod 2**32`` for ``x`` and ``c`` below ``2**32``, in products below ``2**49``
+    """``x * c mod 2**32`` for ``x`` and ``c`` below ``2**32``, in products of 16-bit halves
     (machine integers in the compiled form, no big ones)."""
-    return (x * (c & 0xFFFF) + ((x * (c >> 16) & 0xFFFF) << 16)) & _MASK32
+    low = x & 0xFFFF
+    high = x >> 16
+    return (low * (c & 0xFFFF) + ((low * (c >> 16) + high * (c & 0xFFFF) & 0xFFFF) << 16)) & _MASK32
 
 
 def generator_state(seed: int) -> int:
@@ -104,7 +106,7 @@ def _kth_bit(m: int, x: int) -> int:
     while rest:
         rest &= rest - 1
         c += 1
-    k = x * c >> 32
+    k = ((x >> 16) * c + ((x & 0xFFFF) * c >> 16)) >> 16  # x * c >> 32 in small products
     while k:
         m &= m - 1
         k -= 1
@@ -444,22 +446,17 @@ class Engine:
         h = self.h
         t = self.t
         p = h.phase
-        out: list[int] = []
+        if p == BIDDING:
+            return list(t.node_id_list[h.node])
         if p == PLAYING:
             m = self._legal_tiles(h, t)
             ids = t.play_id
         elif p == DISCARDING:
             m = h.hands[h.bidder]
             ids = t.discard_id
-        elif p == NAMING:
-            return list(t.trump_ids)
         else:
-            m = t.node_ids[h.node]
-            while m:
-                low = m & -m
-                out.append(low.bit_length() - 1)
-                m ^= low
-            return out
+            return list(t.trump_ids)
+        out: list[int] = []
         while m:
             low = m & -m
             out.append(ids[low.bit_length() - 1])

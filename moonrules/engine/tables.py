@@ -102,6 +102,10 @@ class Tables:
         ]
         """``strength[(trump * 8 + led suit) * 28 + tile]``: higher wins the trick (TRICK-2)."""
         self._build_auction(rules)
+        self._build_memos()
+
+    def _build_memos(self) -> None:
+        """The memo of :meth:`hand_score`, empty."""
         self._scores: dict[int, tuple[tuple[int, ...], bool]] = {}
 
     def hand_score(self, bidder: int, bid: int, won: list[int]) -> tuple[tuple[int, ...], bool]:
@@ -153,6 +157,18 @@ class Tables:
                 self.node_parent.append(k)
             self.node_child.extend(children)
             k += 1
+        self.node_id_list: list[tuple[int, ...]] = [_bits(m) for m in self.node_ids]
+        """By node: the ids of the legal calls, ascending."""
+
+
+def _bits(m: int) -> tuple[int, ...]:
+    """The set bits of ``m``, ascending."""
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return tuple(out)
 
 
 _CACHE: dict[RuleSet, Tables] = {}

@@ -62,9 +62,13 @@ def check_engine(s: GameState, every_id: bool = True) -> int:
     tried = [*legal, *_refused_ids(space, legal, every_id)]
     for i in tried:
         if i in legal:
-            e.step(i)
+            ended = e.step(i)
             after = apply(s, space.actions[i])
             require(e.to_state() == after, f"{_where(s)}: {space.actions[i]} leads elsewhere")
+            require(
+                ended is (after.is_over or after.hand_number != s.hand_number),
+                f"{_where(s)}: step's answer after {space.actions[i]} is {ended}",
+            )
             require(
                 e.legal_ids() == list(legal_action_ids(after)),
                 f"{_where(s)}: after {space.actions[i]} the legal ids differ",

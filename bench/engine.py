@@ -10,6 +10,8 @@ each, so that the machine's load weighs on both sides of each ratio alike:
   generator, or dealing each hand by DEAL-1 as the game must;
 - **Engine stepped**: a Python loop of ``legal_ids`` / ``step`` on :class:`moonrules.engine.Engine`;
 - **Engine playout**: ``Engine.playout`` hand after hand (the random play inside the engine);
+- **playout: dealt**: ``clone`` + ``playout`` of hands dealt before the clock starts (the same
+  play without DEAL-1's deal, which whole games must pay: the target line is the one above);
 - **rollout**: a clone of a position at the first lead, played out (what a search bot runs:
   ``clone`` + ``playout``), per second, and the same through the reference API;
 - **undo walk**: nodes per second of a depth-first walk over every line of a hand's last three
@@ -88,6 +90,27 @@ def engine_playouts(preset: str, seconds: float) -> Rate:
         e = Engine(rules, seed)
         while not e.is_over and e.hand_number <= 50:
             played += e.playout(seed * 64 + e.hand_number) > rules.players
+    return played, time.perf_counter() - start
+
+
+def engine_dealt_playouts(preset: str, seconds: float) -> Rate:
+    """Hands played out by ``clone`` + ``playout`` from hands already dealt (200 fresh deals,
+    each at its first call, made before the clock starts): ``Engine playout`` without
+    DEAL-1's deal, which the target line still pays."""
+    rules = moonrules.rules_by_name(preset)
+    dealt = []
+    for seed in range(1, 201):
+        e = Engine(rules, seed)
+        e.legal_mask()
+        e.to_state()  # the hand is dealt when first read
+        dealt.append(e)
+    played = k = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for e in dealt:
+            k += 1
+            played += e.clone().playout(k) > rules.players
     return played, time.perf_counter() - start
 
 
@@ -245,12 +268,19 @@ ROWS: dict[str, tuple[Callable[[str, float], Rate], str]] = {
     "seeded loop": (seeded_loop, "hands/s"),
     "Engine stepped": (engine_stepped, "hands/s"),
     "Engine playout": (engine_playouts, "hands/s"),
+    "playout: dealt": (engine_dealt_playouts, "hands/s"),
     "rollout: Engine": (engine_rollouts, "rollouts/s"),
     "rollout: reference": (reference_rollouts, "rollouts/s"),
     "undo walk: Engine": (engine_walk, "nodes/s"),
     "walk: reference": (reference_walk, "nodes/s"),
 }
-ENGINE_ROWS = ("Engine stepped", "Engine playout", "rollout: Engine", "undo walk: Engine")
+ENGINE_ROWS = (
+    "Engine stepped",
+    "Engine playout",
+    "playout: dealt",
+    "rollout: Engine",
+    "undo walk: Engine",
+)
 
 
 def run(args: argparse.Namespace) -> None:

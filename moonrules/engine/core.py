@@ -5,7 +5,7 @@ object made of plain integers and lists of them (hand masks, the trick, the auct
 the scores), stepped by the ids of ``moonrules.ActionSpace`` and taken
 back by :meth:`Engine.undo`. Every per-step rule is a look-up in the tables of
 :mod:`moonrules.engine.tables`, computed from the rulebook; the per-hand events call the
-rulebook: the deal is :func:`~moonrules.game.shuffle.shuffled` (DEAL-1), the score
+rulebook: the deal is :func:`~moonrules.game.shuffle.shuffled`'s (DEAL-1), the score
 :func:`~moonrules.rules.scoring.score_hand` (memoised) and the game's end
 :func:`~moonrules.rules.scoring.decided_winner`. An illegal id is refused by the reference
 itself: the engine's state is turned into a :class:`~moonrules.game.state.GameState` and

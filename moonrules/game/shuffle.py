@@ -1,12 +1,13 @@
 """DEAL-1's shuffle: the tiles of a hand of a seeded game, in the order they are dealt.
 
-:func:`shuffled` is the one place the deal of a seeded game is computed; the reference
-(:mod:`moonrules.game.deal`) and the fast engine (:mod:`moonrules.engine`) both deal with it.
+:func:`shuffle_with` drawing from :func:`generator` is the one place the deal of a seeded game
+is computed: :func:`shuffled` and :func:`dealt_masks` for the reference
+(:mod:`moonrules.game.deal`), :class:`Dealer` for the fast engine (:mod:`moonrules.engine`).
 It is plain, strictly typed Python that an install with ``MOONRULES_COMPILE=1`` also compiles
 with mypyc (``moonrules.kernel.compiled``): every hand of every game is dealt here.
 
 Its cost is mostly the generator's seeding, which DEAL-1 fixes: Mersenne Twister's
-``init_by_array`` (about 1,900 steps in C, some 3.5 µs of the 4-5 µs a deal takes on the
+``init_by_array`` (about 1,900 steps in C, some 3.5 µs of the 6.5 µs a deal takes on the
 machine of ``bench/engine.py``). The rest is kept small: :func:`generator` seeds once, as
 ``random.Random(text)`` does, without its Python-level steps, and the draws are taken 32 bits
 at a time from one ``getrandbits`` call rather than one call a draw.

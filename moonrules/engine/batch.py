@@ -9,11 +9,13 @@ reference :func:`~moonrules.game.play.apply`, and states no rule of its own:
 - every per-step rule is a look-up in the engine's tables
   (:func:`moonrules.engine.tables.tables_for`: action kinds and arguments, the auction's tree
   of nodes with their legal ids, children and ends, the follow, trump, led-suit and strength
-  tables), turned into numpy arrays once per rule set (:func:`batch_tables`);
+  tables), turned into numpy arrays once per rule set
+  (:func:`~moonrules.engine.batch_tables.batch_tables`);
 - a hand's score is a look-up in a table of :func:`~moonrules.kernel.memo.scored`
   (:func:`~moonrules.rules.scoring.score_hand`) for every bidder, bid and count of tricks
   per seat; the game's end is :func:`~moonrules.rules.scoring.decided_winner` written over
-  arrays (:func:`decided_winners`, checked against it over a grid of scores by the tests);
+  arrays (:func:`~moonrules.engine.batch_tables.decided_winners`, checked against it over a
+  grid of scores by the tests);
 - the deals are DEAL-1's (``deals="seeded"``, the default: :func:`~moonrules.game.deal.new_game`
   and :func:`~moonrules.game.deal.shuffled`, one Python call per hand dealt) or the batch's
   own (``deals="fast"``: see below).
@@ -51,17 +53,27 @@ each game the ``k``-th of its ``count`` legal ids, ascending, ``k = floor(u * co
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP, Tables, tables_for
-from moonrules.game.actions import Phase
+from moonrules.engine.batch_tables import (
+    BIDDING,
+    CHUNK,
+    DISCARDING,
+    DONE,
+    NAMING,
+    PHASES,
+    PLAYING,
+    BatchTables,
+    batch_tables,
+    decided_columns,
+    decided_winners,
+)
+from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP
 from moonrules.game.deal import new_game, shuffled
-from moonrules.game.encoding import ActionSpace, ObservationLayout
+from moonrules.game.encoding import ActionSpace
 from moonrules.game.play import apply
 from moonrules.game.state import (
     Deal,
@@ -72,9 +84,8 @@ from moonrules.game.state import (
     make_state,
     make_trick,
 )
-from moonrules.kernel.memo import scored
 from moonrules.rules.errors import ArgumentError, IllegalAction, shown, wrong_type
-from moonrules.rules.ruleset import RuleSet, TieRule, as_rules
+from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.rules.tiles import TILES
 
 Ints = npt.NDArray[np.int64]
@@ -82,19 +93,7 @@ Bools = npt.NDArray[np.bool_]
 Floats = npt.NDArray[np.float32]
 Words = npt.NDArray[np.uint64]
 
-BIDDING: Final = 0
-"""Phase numbers, in the order of :class:`~moonrules.game.actions.Phase` (as the engine's)."""
-DISCARDING: Final = 1
-NAMING: Final = 2
-PLAYING: Final = 3
-DONE: Final = 4
-
-PHASES: Final = tuple(Phase)
-
 DEAL_MODES: Final = ("seeded", "fast")
-
-_CHUNK: Final = 14
-"""Tile masks are read in two chunks of 14 bits (tiles 0-13 and 14-27)."""
 
 _ONE: Final = np.int64(1)
 
@@ -112,165 +111,10 @@ _SELECT8: Final = _select8()
 _LOW16: Final = np.uint64(0xFFFF)
 
 
-class BatchTables:
-    """The engine's :class:`~moonrules.engine.tables.Tables` of one rule set as numpy arrays,
-    and the tables of its scoring and of its observation layout (built by
-    :func:`batch_tables`, once per rule set)."""
-
-    def __init__(self, rules: RuleSet) -> None:
-        t: Tables = tables_for(rules)
-        self.rules = rules
-        self.engine_tables = t
-        n = t.players
-        self.players = n
-        self.sides = t.sides
-        self.size = t.size
-        if t.size > 64:  # pragma: no cover - every rule set has at most 1 + 6 + 28 + 9 + 28 ids
-            raise ArgumentError(f"rules: {t.size} action ids do not fit a 64-bit mask")
-        tiles = [x.index for x in rules.tile_set.tiles]
-        self.tiles = np.array(tiles, dtype=np.int64)
-        """The rule set's tile indices, in tile order."""
-        self.count = len(tiles)
-        self.side_of = np.array(t.side_of, dtype=np.int64)
-        self.kind = np.array(t.kind, dtype=np.int64)
-        self.arg = np.array(t.arg, dtype=np.int64)
-        self.next_seat = np.array([(s + 1) % n for s in range(n)], dtype=np.int64)
-        # tile masks -> masks of positions in tile order (the order of the play and discard ids)
-        position = [-1] * 28
-        for k, i in enumerate(tiles):
-            position[i] = k
-        self.position = np.array(position, dtype=np.int64)
-        self.low = self._chunk_table(position, 0)
-        self.high = self._chunk_table(position, _CHUNK)
-        play = [t.play_id[i] for i in tiles]
-        self.play_base = play[0]
-        assert play == list(range(play[0], play[0] + len(tiles)))
-        self.discard_base = 0
-        if t.has_widow:
-            discard = [t.discard_id[i] for i in tiles]
-            self.discard_base = discard[0]
-            assert discard == list(range(discard[0], discard[0] + len(tiles)))
-        self.base_of_phase = np.array([0, self.discard_base, 0, self.play_base, 0], dtype=np.uint64)
-        self.trump_ids = np.uint64(t.trump_ids_mask)
-        self.follow = np.array(t.follow, dtype=np.int64)
-        self.trumps_of = np.array(t.trumps_of, dtype=np.int64)
-        self.led_suit = np.array(t.led_suit, dtype=np.int64)
-        self.strength = np.array(t.strength, dtype=np.int64)
-        self._auction(t)
-        self._scoring(rules, t)
-        self._layout(rules, t)
-
-    @staticmethod
-    def _chunk_table(position: list[int], shift: int) -> Words:
-        out = np.zeros(1 << _CHUNK, dtype=np.uint64)
-        for b in range(_CHUNK):
-            k = position[shift + b] if shift + b < 28 else -1
-            if k >= 0:
-                bit = np.uint64(1 << k)
-                out[np.arange(1 << _CHUNK) >> b & 1 == 1] |= bit
-        return out
-
-    def _auction(self, t: Tables) -> None:
-        nodes = len(t.node_calls)
-        self.node_ids = np.array(t.node_ids, dtype=np.uint64)
-        self.node_child = np.array(t.node_child, dtype=np.int64)
-        self.node_over = np.array(t.node_over, dtype=np.bool_)
-        self.node_winner = np.array(t.node_winner, dtype=np.int64)
-        self.node_bid = np.array(t.node_bid, dtype=np.int64)
-        bids = t.rules.bids
-        # by node and position from the first bidder: the column of the call in its row of
-        # the observation's ``calls`` (0 = pass, k + 1 = the k-th bid), -1 for no call yet
-        cols = np.full((nodes, t.players), -1, dtype=np.int64)
-        for k, calls in enumerate(t.node_calls):
-            for j, c in enumerate(calls):
-                cols[k, j] = bids.index(c) + 1 if c else 0
-        self.node_columns = cols
-
-    def _scoring(self, rules: RuleSet, t: Tables) -> None:
-        """``score_hand`` for every bidder, bid and tricks per seat (7 in all), by key
-        ``(bidder * bids + bid's index) * 8**players + sum(tricks[s] << 3 * s)``."""
-        n = t.players
-        bids = rules.bids
-        self.bid_index = np.full(22, -1, dtype=np.int64)
-        for k, b in enumerate(bids):
-            self.bid_index[b] = k
-        self.bid_count = len(bids)
-        self.shifts = np.array([3 * s for s in range(n)], dtype=np.int64)
-        rows = n * len(bids) * 8**n
-        deltas = np.zeros((rows, t.sides), dtype=np.int64)
-        self.game_won = np.zeros(rows, dtype=np.bool_)
-        splits = [c for c in itertools.product(range(8), repeat=n) if sum(c) == 7]
-        for bidder in range(n):
-            for k, bid in enumerate(bids):
-                for tricks in splits:
-                    key = (bidder * len(bids) + k) * 8**n + sum(
-                        x << 3 * s for s, x in enumerate(tricks)
-                    )
-                    result = scored(rules, bidder, bid, tricks)
-                    deltas[key] = result.deltas
-                    self.game_won[key] = result.game_won
-        self.deltas = np.ascontiguousarray(deltas.T)
-        """``deltas[side, key]``: the side's score change."""
-        self.target = rules.target
-        self.bidder_out = rules.tie is TieRule.BIDDER_OUT
-
-    def _layout(self, rules: RuleSet, t: Tables) -> None:
-        layout = ObservationLayout(rules)
-        self.observation_size = layout.size
-        self.at = {s.name: s.start for s in layout.sections}
-        self.trump_position = np.full(9, -1, dtype=np.int64)
-        for k, tr in enumerate(rules.trumps):
-            self.trump_position[tr.value] = k
-        self.tricks_value = np.array([k / 7 for k in range(8)], dtype=np.float32)
-
-
-_CACHE: dict[RuleSet, BatchTables] = {}
-
-
-def batch_tables(rules: RuleSet) -> BatchTables:
-    """The :class:`BatchTables` of ``rules``, built once per rule set."""
-    found = _CACHE.get(rules)
-    if found is None:
-        found = BatchTables(rules)
-        if len(_CACHE) >= 16:
-            _CACHE.clear()
-        _CACHE[rules] = found
-    return found
-
-
-def _decided(rules: RuleSet, scores: Sequence[Ints], side: Ints) -> Ints:
-    """:func:`decided_winners` of the columns ``scores`` (one array per side)."""
-    top = scores[0]
-    for column in scores[1:]:
-        top = np.maximum(top, column)
-    count = np.zeros(len(side), dtype=np.int64)
-    first = np.full(len(side), -1, dtype=np.int64)
-    among = np.zeros(len(side), dtype=np.bool_)
-    for k in range(len(scores) - 1, -1, -1):
-        leads = scores[k] == top
-        count += leads
-        first = np.where(leads, k, first)
-        among |= leads & (side == k)
-    out = np.where(count == 1, first, -1)
-    if rules.tie is TieRule.BIDDER_OUT:
-        out = np.where((count > 1) & among, side, out)
-    return np.where(top >= rules.target, out, -1)
-
-
-def decided_winners(rules: RuleSet, scores: npt.ArrayLike, bidder_side: npt.ArrayLike) -> Ints:
-    """:func:`~moonrules.rules.scoring.decided_winner` of each row of ``scores`` ``[m, sides]``
-    with its ``bidder_side`` ``[m]``: the winning side, or -1 while the game goes on
-    (END-1: the top score reaches the target, held by one side; END-2/END-3 by ``rules.tie``:
-    a tie at the top plays on, or the bidder's side goes out if it is among the leaders)."""
-    s = np.asarray(scores, dtype=np.int64)
-    side = np.asarray(bidder_side, dtype=np.int64)
-    return _decided(rules, [s[:, k] for k in range(s.shape[1])], side)
-
-
 def _positions(bt: BatchTables, masks: Ints) -> Words:
     """Tile masks as masks of positions in tile order (bit ``k``: the ``k``-th tile)."""
-    low = np.take(bt.low, masks & ((1 << _CHUNK) - 1))
-    out: Words = low | np.take(bt.high, masks >> _CHUNK)
+    low = np.take(bt.low, masks & ((1 << CHUNK) - 1))
+    out: Words = low | np.take(bt.high, masks >> CHUNK)
     return out
 
 
@@ -769,7 +613,7 @@ class Batch:
             self._rewards[s, g] = delta
             columns.append(score)
         side = np.take(bt.side_of, bidder)
-        win = np.where(np.take(bt.game_won, key), side, _decided(self.rules, columns, side))
+        win = np.where(np.take(bt.game_won, key), side, decided_columns(self.rules, columns, side))
         self.hands_played += len(g)
         dealt[g] = True
         over = win >= 0
@@ -914,4 +758,16 @@ class Batch:
         return out
 
 
-__all__ = ["DEAL_MODES", "Batch", "BatchTables", "batch_tables", "decided_winners"]
+__all__ = [
+    "BIDDING",
+    "DEAL_MODES",
+    "DISCARDING",
+    "DONE",
+    "NAMING",
+    "PHASES",
+    "PLAYING",
+    "Batch",
+    "BatchTables",
+    "batch_tables",
+    "decided_winners",
+]

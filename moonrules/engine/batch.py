@@ -98,17 +98,20 @@ DEAL_MODES: Final = ("seeded", "fast")
 _ONE: Final = np.int64(1)
 
 
-def _select8() -> Ints:
-    """``[byte * 8 + k]``: the position of the ``k``-th set bit of ``byte`` (lowest first)."""
-    out = np.zeros(256 * 8, dtype=np.int64)
-    for b in range(256):
-        for k, j in enumerate(j for j in range(8) if b >> j & 1):
-            out[b * 8 + k] = j
+def _select14() -> npt.NDArray[np.int8]:
+    """``[chunk * 16 + k]``: the position of the ``k``-th set bit of the 14-bit ``chunk``
+    (lowest first; 0 past its last)."""
+    values = np.arange(1 << CHUNK)
+    bits = values[:, None] >> np.arange(CHUNK) & 1
+    rank = np.cumsum(bits, axis=1) - 1  # [chunk, bit]: how many set bits below, if set
+    out = np.zeros((1 << CHUNK) * 16, dtype=np.int8)
+    chunk, bit = np.nonzero(bits)
+    out[chunk * 16 + rank[chunk, bit]] = bit
     return out
 
 
-_SELECT8: Final = _select8()
-_LOW16: Final = np.uint64(0xFFFF)
+_SELECT14: Final = _select14()
+_LOW14: Final = (1 << CHUNK) - 1
 
 
 def _positions(bt: BatchTables, masks: Ints) -> Words:
@@ -221,6 +224,8 @@ class Batch:
         self._ids: Words | None = None
         self._flat: Ints = z
         self._held: Ints = z
+        self._word: Ints = z
+        self._base: Ints = z
 
     # -- reading --------------------------------------------------------------------
 
@@ -276,6 +281,16 @@ class Batch:
         return self._ids
 
     def _legal_ids(self) -> Words:
+        """The legal ids as 64-bit masks; on the way, each game's legal word and its base
+        (:meth:`_words`), kept for :meth:`random_actions`."""
+        word, base = self._words()
+        ids: Words = word.view(np.uint64) << base.view(np.uint64)
+        return ids
+
+    def _words(self) -> tuple[Ints, Ints]:
+        """Each game's legal ids shifted down to bit 0 (its *legal word*, under 28 bits:
+        the calls' ids; the positions in tile order of the tiles it may discard or play; the
+        trumps offered from the first trump's id) and the id of bit 0 (the *base*)."""
         bt = self.bt
         phase = self.phase
         flat = self.to_act * self.n + self._rows
@@ -284,11 +299,14 @@ class Batch:
         self._held = held
         must = held & self.require
         tiles = np.where(must != 0, must, held)
-        ids = _positions(bt, tiles) << np.take(bt.base_of_phase, phase)
+        word = _positions(bt, tiles).view(np.int64)
         bidding = np.flatnonzero(phase == BIDDING)
-        ids[bidding] = np.take(bt.node_ids, self.node[bidding])
-        ids[phase == NAMING] = bt.trump_ids
-        return ids
+        word[bidding] = np.take(bt.node_words, self.node[bidding])
+        word[phase == NAMING] = bt.trump_word
+        base = np.take(bt.word_base, phase)
+        self._word = word
+        self._base = base
+        return word, base
 
     def legal_mask(self) -> Bools:
         """``[n, num_actions]``: ``True`` where the id is legal in the game."""
@@ -299,27 +317,17 @@ class Batch:
         game, the ``k``-th of its ``count`` legal ids, ascending, ``k = floor(u * count)``."""
         if not isinstance(generator, np.random.Generator):
             raise wrong_type("generator", "a numpy.random.Generator", generator)
-        ids = self.legal_ids()
+        self.legal_ids()
+        word = self._word
         u = generator.random(self.n)
-        c0 = np.bitwise_count(ids & _LOW16).astype(np.int64)
-        c1 = np.bitwise_count(ids >> np.uint64(16) & _LOW16)
-        c2 = np.bitwise_count(ids >> np.uint64(32) & _LOW16)
-        c3 = np.bitwise_count(ids >> np.uint64(48))
-        k = (u * (c0 + c1 + c2 + c3)).astype(np.int64)
-        s2 = c0 + c1
-        h1 = k >= c0
-        h2 = k >= s2
-        h3 = k >= s2 + c2
-        chunk = h1.astype(np.int64) + h2 + h3
-        before = c0 * h1 + c1 * h2 + c2 * h3  # the legal ids in the chunks below
-        word = (ids >> (chunk * 16).astype(np.uint64) & _LOW16).astype(np.int64)
-        rest = k - before
-        low = word & 0xFF
-        below = np.bitwise_count(low)
-        high = rest >= below
-        byte = np.where(high, word >> 8, low)
-        rest -= below * high
-        out: Ints = chunk * 16 + high * 8 + np.take(_SELECT8, byte * 8 + rest)
+        low = word & _LOW14
+        below = np.bitwise_count(low)  # the legal ids among the word's low 14 bits
+        k = (u * np.bitwise_count(word)).astype(np.int64)
+        high = k >= below  # the k-th is in the high 14 bits
+        shift = high * CHUNK
+        half = word >> shift & _LOW14
+        k -= below * high
+        out: Ints = np.take(_SELECT14, half << 4 | k) + shift + self._base
         return out
 
     def deal(self, game: int) -> Deal:

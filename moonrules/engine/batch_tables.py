@@ -42,6 +42,8 @@ PHASES: Final = tuple(Phase)
 
 CHUNK: Final = 14
 """Tile masks are read in two chunks of 14 bits (tiles 0-13 and 14-27)."""
+WORD: Final = 2 * CHUNK
+"""A game's legal ids, shifted down to bit 0 of a legal word, fit 28 bits."""
 
 
 class BatchTables:
@@ -84,6 +86,15 @@ class BatchTables:
             assert discard == list(range(discard[0], discard[0] + len(tiles)))
         self.base_of_phase = np.array([0, self.discard_base, 0, self.play_base, 0], dtype=np.uint64)
         self.trump_ids = np.uint64(t.trump_ids_mask)
+        trump_base = min(t.trump_ids)
+        self.word_base = np.array(
+            [0, self.discard_base, trump_base, self.play_base, 0], dtype=np.int64
+        )
+        """By phase: the id of bit 0 of a game's legal word (its legal ids, shifted down:
+        the calls' ids; positions in tile order, from the first discard or play id; the
+        trumps' ids from the first)."""
+        self.trump_word = t.trump_ids_mask >> trump_base
+        """The trumps offered (TRUMP-5), as a legal word (bit ``k``: id ``trump_base + k``)."""
         self.follow = np.array(t.follow, dtype=np.int64)
         self.trumps_of = np.array(t.trumps_of, dtype=np.int64)
         self.led_suit = np.array(t.led_suit, dtype=np.int64)
@@ -105,6 +116,10 @@ class BatchTables:
     def _auction(self, t: Tables) -> None:
         nodes = len(t.node_calls)
         self.node_ids = np.array(t.node_ids, dtype=np.uint64)
+        self.node_words = np.array(t.node_ids, dtype=np.int64)
+        """By node: the legal calls as a legal word (the calls' ids are the lowest)."""
+        if max(t.node_ids) >> WORD:  # pragma: no cover - at most 1 + 21 calls
+            raise ArgumentError(f"rules: the calls' ids do not fit {WORD} bits")
         self.node_child = np.array(t.node_child, dtype=np.int64)
         self.node_over = np.array(t.node_over, dtype=np.bool_)
         self.node_winner = np.array(t.node_winner, dtype=np.int64)
@@ -208,6 +223,7 @@ __all__ = [
     "NAMING",
     "PHASES",
     "PLAYING",
+    "WORD",
     "BatchTables",
     "batch_tables",
     "decided_columns",

@@ -199,9 +199,11 @@ class Batch:
         self.require: Ints = z.copy()
         """The tiles the seat to play must play if it holds any (0: any tile)."""
         self.led_suit: Ints = z.copy()
-        self.best: Ints = z.copy()
-        """The strength of the winning tile of the trick so far, and its position in it."""
-        self.best_position: Ints = z.copy()
+        self.best: Ints = z - 1
+        """The strength (8 times) of the winning tile of the trick so far plus its position
+        in the trick (-1 before the lead)."""
+        # where the strengths of the trick in progress start in ``strength_of_id``
+        self._strengths: Ints = z.copy()
         self.trick_mask: Ints = z.copy()
         """The tiles of the trick in progress."""
         self._tricks: Ints = np.zeros((7, n), dtype=np.int64)
@@ -462,57 +464,57 @@ class Batch:
         self.winner.fill(-1)
         kind = np.take(self.bt.kind, a)
         play = kind == PLAY
-        self._play(a, play)
+        ended = self._play(a, play)
         dealt = np.zeros(self.n, dtype=np.bool_)
         fresh = np.zeros(self.n, dtype=np.bool_)
-        if not play.all():
+        other = np.flatnonzero(~play)
+        if len(other):
+            kinds = kind[other]
             for k, handler in ((CALL, self._call), (DISCARD, self._discard), (TRUMP, self._name)):
-                g = np.flatnonzero(kind == k)
+                g = other[kinds == k]
                 if len(g):
                     handler(g, a[g], dealt)
-        ended = np.flatnonzero(self.tricks_done == 7)
         if len(ended):
             self._score(ended, dealt, fresh)
         g = np.flatnonzero(dealt)
         if len(g):
             self._deal(g, fresh[g])
 
-    def _play(self, a: Ints, play: Bools) -> None:
-        """Play the tile of each game where ``play`` (every game computed, those kept)."""
+    def _play(self, a: Ints, play: Bools) -> Ints:
+        """Play the tile of each game where ``play`` (every game computed, those kept); the
+        games whose hand this ends (the seventh trick complete)."""
         bt = self.bt
         p = bt.players
-        tile = np.take(bt.arg, a)
-        playing = play.astype(np.int64)
-        bit = (_ONE << tile) & -playing
+        bit = np.take(bt.play_bit, a)  # 0 for an id that plays no tile
         np.put(self._hands, self._flat, self._held ^ bit)
         in_trick = self.in_trick
-        lead = in_trick == 0
-        trump = self.trump
-        g = np.flatnonzero(lead & play)
-        if len(g):
-            at = trump[g] * 28 + tile[g]
-            self.led_suit[g] = np.take(bt.led_suit, at)
+        g = np.flatnonzero((in_trick == 0) & play)
+        if len(g):  # the leads: the suit led, what follows it, the strengths of the trick
+            trump = self.trump[g]
+            at = trump * 28 + np.take(bt.arg, a[g])
+            led = np.take(bt.led_suit, at)
+            self.led_suit[g] = led
             self.require[g] = np.take(bt.follow, at)
-        at = (trump * 8 + self.led_suit) * 28 + tile
-        strength = np.take(bt.strength, at, mode="wrap")  # only the plays' are kept
-        better = (lead | (strength > self.best)) & play
-        self.best = np.where(better, strength, self.best)
-        self.best_position = np.where(better, in_trick, self.best_position)
+            self._strengths[g] = (trump * 8 + led) * bt.size
+        # the strength of each tile played (8 times) plus its position in the trick: the
+        # trick's highest so far is the largest (strengths in a trick differ: the tables)
+        value = np.take(bt.strength_of_id, self._strengths + a)
+        value += in_trick
+        np.maximum(self.best, value, out=self.best)
         self.trick_mask |= bit
-        in_trick += playing
-        to_act = self.to_act + playing
-        to_act -= p * (to_act == p)
-        self.to_act = to_act
+        in_trick += play
+        np.take(bt.seat_after, self.to_act + play, out=self.to_act, mode="clip")
         full = np.flatnonzero(in_trick == p)
         if len(full):
-            self._trick_won(full)
+            return self._trick_won(full)
+        return full
 
-    def _trick_won(self, g: Ints) -> None:
-        """TRICK-2: the trick of each game ``g`` is complete; its winner leads the next."""
+    def _trick_won(self, g: Ints) -> Ints:
+        """TRICK-2: the trick of each game ``g`` is complete; its winner leads the next. The
+        games whose hand this ends."""
         n = self.n
-        p = self.bt.players
-        win = self.leader[g] + self.best_position[g]
-        win -= p * (win >= p)
+        win = np.take(self.bt.seat_after, self.leader[g] + (self.best[g] & 7))
+        self.best[g] = -1
         k = win * n + g
         np.put(self._won, k, np.take(self._won, k) + 1)
         self.leader[g] = win
@@ -525,6 +527,8 @@ class Batch:
         done += 1
         self.tricks_done[g] = done
         np.put(self._leaders, done * n + g, win)
+        out: Ints = g[done == 7]
+        return out
 
     def _call(self, g: Ints, a: Ints, dealt: Bools) -> None:
         """A call in each game ``g`` (BID-2 … BID-8): the auction's next node, and its end."""
@@ -596,6 +600,7 @@ class Batch:
         """The bidder leads the first trick (LEAD-1, LEAD-2)."""
         self.phase[g] = PLAYING
         self.leader[g] = bidder
+        self.best[g] = -1
         self.to_act[g] = bidder
         self._leaders[0, g] = bidder
         if self.bt.engine_tables.first_lead_trump:
@@ -702,12 +707,11 @@ class Batch:
         if len(new):
             self.first_bidder[new] = rng.integers(bt.players, size=len(new))
         m = len(g)
-        pools = rng.permuted(np.broadcast_to(bt.tiles, (m, bt.count)), axis=1)
+        pools = np.empty((m, bt.count), dtype=np.int64)
+        pools[:] = bt.tiles
+        rng.permuted(pools, axis=1, out=pools)  # the same draws as permuted(tiles rows)
         bits = (_ONE << pools[:, : 7 * bt.players]).reshape(m, bt.players, 7)
-        masks = bits[:, :, 0]
-        for j in range(1, 7):
-            masks = masks | bits[:, :, j]
-        self._dealt[:, g] = masks.T
+        self._dealt[:, g] = np.bitwise_or.reduce(bits, axis=2).T
         self.widow[g] = pools[:, -1] if bt.engine_tables.has_widow else -1
 
     # -- observations -----------------------------------------------------------

@@ -20,7 +20,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from moonrules.engine.tables import Tables, tables_for
+from moonrules.engine.tables import PLAY, Tables, tables_for
 from moonrules.game.actions import Phase
 from moonrules.game.encoding import ObservationLayout
 from moonrules.kernel.memo import scored
@@ -99,9 +99,35 @@ class BatchTables:
         self.trumps_of = np.array(t.trumps_of, dtype=np.int64)
         self.led_suit = np.array(t.led_suit, dtype=np.int64)
         self.strength = np.array(t.strength, dtype=np.int64)
+        self._by_id(rules, t, tiles)
         self._auction(t)
         self._scoring(rules, t)
         self._layout(rules, t)
+
+    def _by_id(self, rules: RuleSet, t: Tables, tiles: list[int]) -> None:
+        """The tables the numpy batch's play step reads by action id."""
+        n = t.players
+        size = t.size
+        self.play_bit = np.array(
+            [1 << t.arg[a] if t.kind[a] == PLAY else 0 for a in range(size)], dtype=np.int64
+        )
+        """By id: the bit of the tile it plays (0 for an id that plays none)."""
+        self.seat_after = np.array([s % n for s in range(2 * n)], dtype=np.int64)
+        """``seat_after[seat + k]``: the seat ``k`` places after ``seat`` (``k < players``)."""
+        # by (trump * 8 + led suit) * size + id: the strength of the tile played, 8 times (a
+        # trick's winner is its largest strength plus position); an id that plays no tile, far
+        # below any. In each trick the strengths that can win (0 and up) differ (TRICK-2).
+        low = -(1 << 20)
+        by_id = np.full((9 * 8, size), low, dtype=np.int64)
+        for ctx in range(9 * 8):
+            strengths = [t.strength[ctx * 28 + x] for x in tiles]
+            winning = [v for v in strengths if v >= 0]
+            if len(winning) != len(set(winning)):  # pragma: no cover - the tables say so
+                raise ArgumentError(f"rules: two tiles of equal strength in suit {ctx % 8}")
+            for a in range(size):
+                if t.kind[a] == PLAY:
+                    by_id[ctx, a] = 8 * t.strength[ctx * 28 + t.arg[a]]
+        self.strength_of_id = by_id.reshape(-1)
 
     @staticmethod
     def _chunk_table(position: list[int], shift: int) -> Words:

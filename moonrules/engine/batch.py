@@ -112,6 +112,9 @@ def _select14() -> npt.NDArray[np.int8]:
 
 _SELECT14: Final = _select14()
 _LOW14: Final = (1 << CHUNK) - 1
+_WINNER: Final = 28
+"""A completed trick is kept as its tiles' mask with its winner's seat from this bit up."""
+_TILES: Final = (1 << _WINNER) - 1
 
 
 def _positions(bt: BatchTables, masks: Ints) -> Words:
@@ -207,9 +210,8 @@ class Batch:
         self.trick_mask: Ints = z.copy()
         """The tiles of the trick in progress."""
         self._tricks: Ints = np.zeros((7, n), dtype=np.int64)
+        """The tiles of each completed trick of the hand, and its winner above (bit 28 up)."""
         """The tiles of each completed trick of the hand."""
-        self._leaders: Ints = np.zeros((8, n), dtype=np.int64)
-        """The leader of each trick of the hand."""
         self._won: Ints = np.zeros((players, n), dtype=np.int64)
         self._scores: Ints = np.zeros((sides, n), dtype=np.int64)
         self._rewards: Floats = np.zeros((sides, n), dtype=np.float32)
@@ -304,7 +306,7 @@ class Batch:
         word = _positions(bt, tiles).view(np.int64)
         bidding = np.flatnonzero(phase == BIDDING)
         word[bidding] = np.take(bt.node_words, self.node[bidding])
-        word[phase == NAMING] = bt.trump_word
+        np.copyto(word, bt.trump_word, where=phase == NAMING)
         base = np.take(bt.word_base, phase)
         self._word = word
         self._base = base
@@ -369,7 +371,9 @@ class Batch:
         n = t.players
         played = [int(m) for m in self._played()[:, i]]
         done = int(self.tricks_done[i])
-        leaders = [int(x) for x in self._leaders[:, i]]
+        # the bidder leads the first trick (LEAD-1), each trick's winner the next
+        won = [int(x) for x in self._tricks[:done, i]]
+        leaders = [int(self.bidder[i]), *(x >> _WINNER for x in won)]
 
         def tiles_of(leader: int, mask: int, count: int) -> list[int]:
             return [(played[(leader + j) % n] & mask).bit_length() - 1 for j in range(count)]
@@ -377,7 +381,7 @@ class Batch:
         tricks = tuple(
             make_trick(
                 leaders[k],
-                tuple(TILES[x] for x in tiles_of(leaders[k], int(self._tricks[k, i]), n)),
+                tuple(TILES[x] for x in tiles_of(leaders[k], won[k] & _TILES, n)),
                 leaders[k + 1],
             )
             for k in range(done)
@@ -522,11 +526,10 @@ class Batch:
         self.in_trick[g] = 0
         self.require[g] = 0
         done = self.tricks_done[g]
-        np.put(self._tricks, done * n + g, self.trick_mask[g])
+        np.put(self._tricks, done * n + g, self.trick_mask[g] | win << _WINNER)
         self.trick_mask[g] = 0
         done += 1
         self.tricks_done[g] = done
-        np.put(self._leaders, done * n + g, win)
         out: Ints = g[done == 7]
         return out
 
@@ -602,7 +605,6 @@ class Batch:
         self.leader[g] = bidder
         self.best[g] = -1
         self.to_act[g] = bidder
-        self._leaders[0, g] = bidder
         if self.bt.engine_tables.first_lead_trump:
             self.require[g] = np.take(self.bt.trumps_of, self.trump[g])
         else:
@@ -664,11 +666,10 @@ class Batch:
         self.phase[g] = BIDDING
         self.leader[g] = -1
         self.to_act[g] = self.first_bidder[g]
-        self.in_trick[g] = 0
         self.tricks_done[g] = 0
-        self.require[g] = 0
-        self.trick_mask[g] = 0
         self._won[:, g] = 0
+        # in_trick, require and trick_mask are 0 already: a hand ends on a complete trick
+        # (TRICK-2 resets them) or in the auction (which never sets them)
         self._hands[:, g] = self._dealt[:, g]
 
     def _seeded_deals(self, g: Ints, fresh: Bools) -> None:

@@ -615,25 +615,26 @@ class Batch:
         (END-1 … END-3)."""
         bt = self.bt
         bidder = self.bidder[g]
-        code = self._won[0, g]
-        for s in range(1, bt.players):
-            code = code + (self._won[s, g] << 3 * s)
+        code = (self._won[:, g] << bt.shifts[:, None]).sum(axis=0)
         bid = np.take(bt.bid_index, self.bid[g])
         key = (bidder * bt.bid_count + bid) * 8**bt.players + code
-        columns = []
-        for s in range(bt.sides):
-            delta = np.take(bt.deltas[s], key)
-            score = self._scores[s, g] + delta
-            self._scores[s, g] = score
-            self._rewards[s, g] = delta
-            columns.append(score)
-        side = np.take(bt.side_of, bidder)
-        win = np.where(np.take(bt.game_won, key), side, decided_columns(self.rules, columns, side))
+        delta = bt.deltas[:, key]
+        score = self._scores[:, g] + delta
+        self._scores[:, g] = score
+        self._rewards[:, g] = delta
         self.hands_played += len(g)
         dealt[g] = True
+        # a game can end only where the hand wins it or a score reaches the target (END-1)
+        won = np.take(bt.game_won, key)
+        maybe = np.flatnonzero(won | (score.max(axis=0) >= bt.target))
+        if not len(maybe):
+            return
+        side = np.take(bt.side_of, bidder[maybe])
+        columns = list(score[:, maybe])
+        win = np.where(won[maybe], side, decided_columns(self.rules, columns, side))
         over = win >= 0
         if over.any():
-            e = g[over]
+            e = g[maybe[over]]
             self.done[e] = True
             self.winner[e] = win[over]
             fresh[e] = True

@@ -92,6 +92,7 @@ Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 Floats = npt.NDArray[np.float32]
 Words = npt.NDArray[np.uint64]
+Halves = npt.NDArray[np.int32]
 
 DEAL_MODES: Final = ("seeded", "fast")
 
@@ -117,14 +118,14 @@ _WINNER: Final = 28
 _TILES: Final = (1 << _WINNER) - 1
 
 
-def _positions(bt: BatchTables, masks: Ints) -> Words:
+def _positions(bt: BatchTables, masks: Ints) -> Halves:
     """Tile masks as masks of positions in tile order (bit ``k``: the ``k``-th tile)."""
-    low = np.take(bt.low, masks & ((1 << CHUNK) - 1))
-    out: Words = low | np.take(bt.high, masks >> CHUNK)
+    low = np.take(bt.low_positions, masks & ((1 << CHUNK) - 1))
+    out: Halves = low | np.take(bt.high_positions, masks >> CHUNK)
     return out
 
 
-def _unpack(words: Words, width: int) -> npt.NDArray[np.uint8]:
+def _unpack(words: Words | Halves, width: int) -> npt.NDArray[np.uint8]:
     """The low ``width`` bits of each word, lowest first, as 0/1 bytes (shape ``[..., width]``)."""
     little = np.ascontiguousarray(words, dtype="<u8")
     octets = little.view(np.uint8).reshape(*little.shape, 8)
@@ -228,7 +229,7 @@ class Batch:
         self._ids: Words | None = None
         self._flat: Ints = z
         self._held: Ints = z
-        self._word: Ints = z
+        self._word: Halves = z.astype(np.int32)
         self._base: Ints = z
 
     # -- reading --------------------------------------------------------------------
@@ -288,10 +289,10 @@ class Batch:
         """The legal ids as 64-bit masks; on the way, each game's legal word and its base
         (:meth:`_words`), kept for :meth:`random_actions`."""
         word, base = self._words()
-        ids: Words = word.view(np.uint64) << base.view(np.uint64)
+        ids: Words = word.astype(np.uint64) << base.view(np.uint64)
         return ids
 
-    def _words(self) -> tuple[Ints, Ints]:
+    def _words(self) -> tuple[Halves, Ints]:
         """Each game's legal ids shifted down to bit 0 (its *legal word*, under 28 bits:
         the calls' ids; the positions in tile order of the tiles it may discard or play; the
         trumps offered from the first trump's id) and the id of bit 0 (the *base*)."""
@@ -303,7 +304,7 @@ class Batch:
         self._held = held
         must = held & self.require
         tiles = np.where(must != 0, must, held)
-        word = _positions(bt, tiles).view(np.int64)
+        word = _positions(bt, tiles)
         bidding = np.flatnonzero(phase == BIDDING)
         word[bidding] = np.take(bt.node_words, self.node[bidding])
         np.copyto(word, bt.trump_word, where=phase == NAMING)
@@ -326,9 +327,9 @@ class Batch:
         u = generator.random(self.n)
         low = word & _LOW14
         below = np.bitwise_count(low)  # the legal ids among the word's low 14 bits
-        k = (u * np.bitwise_count(word)).astype(np.int64)
+        k = (u * np.bitwise_count(word)).astype(np.int32)
         high = k >= below  # the k-th is in the high 14 bits
-        shift = high * CHUNK
+        shift = high * np.int32(CHUNK)
         half = word >> shift & _LOW14
         k -= below * high
         out: Ints = np.take(_SELECT14, half << 4 | k) + shift + self._base
@@ -536,11 +537,10 @@ class Batch:
     def _call(self, g: Ints, a: Ints, dealt: Bools) -> None:
         """A call in each game ``g`` (BID-2 … BID-8): the auction's next node, and its end."""
         bt = self.bt
-        p = bt.players
         child = np.take(bt.node_child, self.node[g] * bt.size + a)
         self.node[g] = child
         nxt = self.to_act[g] + 1
-        self.to_act[g] = nxt - p * (nxt == p)
+        self.to_act[g] = np.take(bt.seat_after, nxt)
         over = np.take(bt.node_over, child)
         if not over.any():
             return
@@ -557,8 +557,7 @@ class Batch:
             position = position[kept]
         if not len(g):
             return
-        bidder = self.first_bidder[g] + position
-        bidder -= p * (bidder >= p)
+        bidder = np.take(bt.seat_after, self.first_bidder[g] + position)
         self.bidder[g] = bidder
         self.bid[g] = np.take(bt.node_bid, child)
         self.to_act[g] = bidder

@@ -76,6 +76,9 @@ class BatchTables:
         self.position = np.array(position, dtype=np.int64)
         self.low = self._chunk_table(position, 0)
         self.high = self._chunk_table(position, CHUNK)
+        self.low_positions = self.low.astype(np.int32)
+        """``low`` and ``high`` as int32 (positions fit 28 bits), as the numpy step reads them."""
+        self.high_positions = self.high.astype(np.int32)
         play = [t.play_id[i] for i in tiles]
         self.play_base = play[0]
         assert play == list(range(play[0], play[0] + len(tiles)))

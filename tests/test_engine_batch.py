@@ -20,6 +20,7 @@ np = pytest.importorskip("numpy", reason="the batched engine needs numpy (extra 
 
 from moonrules.engine import Engine  # noqa: E402
 from moonrules.engine.batch import Batch, batch_tables, decided_winners  # noqa: E402
+from moonrules.engine.tables import PLAY  # noqa: E402
 from moonrules.game.deal import new_game, with_deal  # noqa: E402
 from moonrules.rules.ruleset import PRESETS, rules_by_name  # noqa: E402
 from moonrules.rules.scoring import decided_winner  # noqa: E402
@@ -315,3 +316,32 @@ def test_the_tables_are_built_once_per_rule_set() -> None:
     rules = rules_by_name("pagat")
     assert batch_tables(rules) is batch_tables(rules)
     assert batch_tables(rules).size == Batch(rules, 1).num_actions == 58
+
+
+def test_the_select_table_gives_the_kth_set_bit_of_every_chunk() -> None:
+    """Exhaustive: ``random_actions`` finds the k-th legal id through this table."""
+    from moonrules.engine.batch import _SELECT14
+
+    for chunk in range(1 << 14):
+        bits = [j for j in range(14) if chunk >> j & 1]
+        assert _SELECT14[chunk * 16 : chunk * 16 + len(bits)].tolist() == bits, chunk
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_the_play_step_tables_of_every_preset(name: str) -> None:
+    """The play step's tables by action id: each play id's tile bit and, under every trump
+    and suit led, its strength (8 times); the strengths that can win a trick differ (the
+    table's build refuses equal ones), so a trick's largest strength plus position is its
+    winner's."""
+    rules = rules_by_name(name)
+    bt = batch_tables(rules)
+    t = bt.engine_tables
+    for a in range(bt.size):
+        plays = t.kind[a] == PLAY
+        assert bt.play_bit[a] == (1 << t.arg[a] if plays else 0)
+        for ctx in range(72):
+            value = int(bt.strength_of_id[ctx * bt.size + a])
+            if plays:
+                assert value == 8 * t.strength[ctx * 28 + t.arg[a]]
+            else:
+                assert value < -(1 << 16)

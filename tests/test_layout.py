@@ -182,6 +182,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "openspiel": ("pyspiel", "open_spiel", "numpy"),
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
     "moonrules.engine.batch": ("numpy", "jax"),
+    "moonrules.engine.batch_tables": ("numpy",),
     "moonrules.engine.batch_jax": ("numpy", "jax", "pgx"),
 }
 """The libraries of the game-AI extras, by the one subpackage (or module: the batched

@@ -9,11 +9,13 @@ reference :func:`~moonrules.game.play.apply`, and states no rule of its own:
 - every per-step rule is a look-up in the engine's tables
   (:func:`moonrules.engine.tables.tables_for`: action kinds and arguments, the auction's tree
   of nodes with their legal ids, children and ends, the follow, trump, led-suit and strength
-  tables), turned into numpy arrays once per rule set (:func:`batch_tables`);
+  tables), turned into numpy arrays once per rule set
+  (:func:`~moonrules.engine.batch_tables.batch_tables`);
 - a hand's score is a look-up in a table of :func:`~moonrules.kernel.memo.scored`
   (:func:`~moonrules.rules.scoring.score_hand`) for every bidder, bid and count of tricks
   per seat; the game's end is :func:`~moonrules.rules.scoring.decided_winner` written over
-  arrays (:func:`decided_winners`, checked against it over a grid of scores by the tests);
+  arrays (:func:`~moonrules.engine.batch_tables.decided_winners`, checked against it over a
+  grid of scores by the tests);
 - the deals are DEAL-1's (``deals="seeded"``, the default: :func:`~moonrules.game.deal.new_game`
   and :func:`~moonrules.game.deal.shuffled`, one Python call per hand dealt) or the batch's
   own (``deals="fast"``: see below).
@@ -51,17 +53,27 @@ each game the ``k``-th of its ``count`` legal ids, ascending, ``k = floor(u * co
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
-from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP, Tables, tables_for
-from moonrules.game.actions import Phase
+from moonrules.engine.batch_tables import (
+    BIDDING,
+    CHUNK,
+    DISCARDING,
+    DONE,
+    NAMING,
+    PHASES,
+    PLAYING,
+    BatchTables,
+    batch_tables,
+    decided_columns,
+    decided_winners,
+)
+from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP
 from moonrules.game.deal import new_game, shuffled
-from moonrules.game.encoding import ActionSpace, ObservationLayout
+from moonrules.game.encoding import ActionSpace
 from moonrules.game.play import apply
 from moonrules.game.state import (
     Deal,
@@ -72,209 +84,48 @@ from moonrules.game.state import (
     make_state,
     make_trick,
 )
-from moonrules.kernel.memo import scored
 from moonrules.rules.errors import ArgumentError, IllegalAction, shown, wrong_type
-from moonrules.rules.ruleset import RuleSet, TieRule, as_rules
+from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.rules.tiles import TILES
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 Floats = npt.NDArray[np.float32]
 Words = npt.NDArray[np.uint64]
-
-BIDDING: Final = 0
-"""Phase numbers, in the order of :class:`~moonrules.game.actions.Phase` (as the engine's)."""
-DISCARDING: Final = 1
-NAMING: Final = 2
-PLAYING: Final = 3
-DONE: Final = 4
-
-PHASES: Final = tuple(Phase)
+Halves = npt.NDArray[np.int32]
 
 DEAL_MODES: Final = ("seeded", "fast")
-
-_CHUNK: Final = 14
-"""Tile masks are read in two chunks of 14 bits (tiles 0-13 and 14-27)."""
 
 _ONE: Final = np.int64(1)
 
 
-def _select8() -> Ints:
-    """``[byte * 8 + k]``: the position of the ``k``-th set bit of ``byte`` (lowest first)."""
-    out = np.zeros(256 * 8, dtype=np.int64)
-    for b in range(256):
-        for k, j in enumerate(j for j in range(8) if b >> j & 1):
-            out[b * 8 + k] = j
+def _select14() -> npt.NDArray[np.int8]:
+    """``[chunk * 16 + k]``: the position of the ``k``-th set bit of the 14-bit ``chunk``
+    (lowest first; 0 past its last)."""
+    values = np.arange(1 << CHUNK)
+    bits = values[:, None] >> np.arange(CHUNK) & 1
+    rank = np.cumsum(bits, axis=1) - 1  # [chunk, bit]: how many set bits below, if set
+    out = np.zeros((1 << CHUNK) * 16, dtype=np.int8)
+    chunk, bit = np.nonzero(bits)
+    out[chunk * 16 + rank[chunk, bit]] = bit
     return out
 
 
-_SELECT8: Final = _select8()
-_LOW16: Final = np.uint64(0xFFFF)
+_SELECT14: Final = _select14()
+_LOW14: Final = (1 << CHUNK) - 1
+_WINNER: Final = 28
+"""A completed trick is kept as its tiles' mask with its winner's seat from this bit up."""
+_TILES: Final = (1 << _WINNER) - 1
 
 
-class BatchTables:
-    """The engine's :class:`~moonrules.engine.tables.Tables` of one rule set as numpy arrays,
-    and the tables of its scoring and of its observation layout (built by
-    :func:`batch_tables`, once per rule set)."""
-
-    def __init__(self, rules: RuleSet) -> None:
-        t: Tables = tables_for(rules)
-        self.rules = rules
-        self.engine_tables = t
-        n = t.players
-        self.players = n
-        self.sides = t.sides
-        self.size = t.size
-        if t.size > 64:  # pragma: no cover - every rule set has at most 1 + 6 + 28 + 9 + 28 ids
-            raise ArgumentError(f"rules: {t.size} action ids do not fit a 64-bit mask")
-        tiles = [x.index for x in rules.tile_set.tiles]
-        self.tiles = np.array(tiles, dtype=np.int64)
-        """The rule set's tile indices, in tile order."""
-        self.count = len(tiles)
-        self.side_of = np.array(t.side_of, dtype=np.int64)
-        self.kind = np.array(t.kind, dtype=np.int64)
-        self.arg = np.array(t.arg, dtype=np.int64)
-        self.next_seat = np.array([(s + 1) % n for s in range(n)], dtype=np.int64)
-        # tile masks -> masks of positions in tile order (the order of the play and discard ids)
-        position = [-1] * 28
-        for k, i in enumerate(tiles):
-            position[i] = k
-        self.position = np.array(position, dtype=np.int64)
-        self.low = self._chunk_table(position, 0)
-        self.high = self._chunk_table(position, _CHUNK)
-        play = [t.play_id[i] for i in tiles]
-        self.play_base = play[0]
-        assert play == list(range(play[0], play[0] + len(tiles)))
-        self.discard_base = 0
-        if t.has_widow:
-            discard = [t.discard_id[i] for i in tiles]
-            self.discard_base = discard[0]
-            assert discard == list(range(discard[0], discard[0] + len(tiles)))
-        self.base_of_phase = np.array([0, self.discard_base, 0, self.play_base, 0], dtype=np.uint64)
-        self.trump_ids = np.uint64(t.trump_ids_mask)
-        self.follow = np.array(t.follow, dtype=np.int64)
-        self.trumps_of = np.array(t.trumps_of, dtype=np.int64)
-        self.led_suit = np.array(t.led_suit, dtype=np.int64)
-        self.strength = np.array(t.strength, dtype=np.int64)
-        self._auction(t)
-        self._scoring(rules, t)
-        self._layout(rules, t)
-
-    @staticmethod
-    def _chunk_table(position: list[int], shift: int) -> Words:
-        out = np.zeros(1 << _CHUNK, dtype=np.uint64)
-        for b in range(_CHUNK):
-            k = position[shift + b] if shift + b < 28 else -1
-            if k >= 0:
-                bit = np.uint64(1 << k)
-                out[np.arange(1 << _CHUNK) >> b & 1 == 1] |= bit
-        return out
-
-    def _auction(self, t: Tables) -> None:
-        nodes = len(t.node_calls)
-        self.node_ids = np.array(t.node_ids, dtype=np.uint64)
-        self.node_child = np.array(t.node_child, dtype=np.int64)
-        self.node_over = np.array(t.node_over, dtype=np.bool_)
-        self.node_winner = np.array(t.node_winner, dtype=np.int64)
-        self.node_bid = np.array(t.node_bid, dtype=np.int64)
-        bids = t.rules.bids
-        # by node and position from the first bidder: the column of the call in its row of
-        # the observation's ``calls`` (0 = pass, k + 1 = the k-th bid), -1 for no call yet
-        cols = np.full((nodes, t.players), -1, dtype=np.int64)
-        for k, calls in enumerate(t.node_calls):
-            for j, c in enumerate(calls):
-                cols[k, j] = bids.index(c) + 1 if c else 0
-        self.node_columns = cols
-
-    def _scoring(self, rules: RuleSet, t: Tables) -> None:
-        """``score_hand`` for every bidder, bid and tricks per seat (7 in all), by key
-        ``(bidder * bids + bid's index) * 8**players + sum(tricks[s] << 3 * s)``."""
-        n = t.players
-        bids = rules.bids
-        self.bid_index = np.full(22, -1, dtype=np.int64)
-        for k, b in enumerate(bids):
-            self.bid_index[b] = k
-        self.bid_count = len(bids)
-        self.shifts = np.array([3 * s for s in range(n)], dtype=np.int64)
-        rows = n * len(bids) * 8**n
-        deltas = np.zeros((rows, t.sides), dtype=np.int64)
-        self.game_won = np.zeros(rows, dtype=np.bool_)
-        splits = [c for c in itertools.product(range(8), repeat=n) if sum(c) == 7]
-        for bidder in range(n):
-            for k, bid in enumerate(bids):
-                for tricks in splits:
-                    key = (bidder * len(bids) + k) * 8**n + sum(
-                        x << 3 * s for s, x in enumerate(tricks)
-                    )
-                    result = scored(rules, bidder, bid, tricks)
-                    deltas[key] = result.deltas
-                    self.game_won[key] = result.game_won
-        self.deltas = np.ascontiguousarray(deltas.T)
-        """``deltas[side, key]``: the side's score change."""
-        self.target = rules.target
-        self.bidder_out = rules.tie is TieRule.BIDDER_OUT
-
-    def _layout(self, rules: RuleSet, t: Tables) -> None:
-        layout = ObservationLayout(rules)
-        self.observation_size = layout.size
-        self.at = {s.name: s.start for s in layout.sections}
-        self.trump_position = np.full(9, -1, dtype=np.int64)
-        for k, tr in enumerate(rules.trumps):
-            self.trump_position[tr.value] = k
-        self.tricks_value = np.array([k / 7 for k in range(8)], dtype=np.float32)
-
-
-_CACHE: dict[RuleSet, BatchTables] = {}
-
-
-def batch_tables(rules: RuleSet) -> BatchTables:
-    """The :class:`BatchTables` of ``rules``, built once per rule set."""
-    found = _CACHE.get(rules)
-    if found is None:
-        found = BatchTables(rules)
-        if len(_CACHE) >= 16:
-            _CACHE.clear()
-        _CACHE[rules] = found
-    return found
-
-
-def _decided(rules: RuleSet, scores: Sequence[Ints], side: Ints) -> Ints:
-    """:func:`decided_winners` of the columns ``scores`` (one array per side)."""
-    top = scores[0]
-    for column in scores[1:]:
-        top = np.maximum(top, column)
-    count = np.zeros(len(side), dtype=np.int64)
-    first = np.full(len(side), -1, dtype=np.int64)
-    among = np.zeros(len(side), dtype=np.bool_)
-    for k in range(len(scores) - 1, -1, -1):
-        leads = scores[k] == top
-        count += leads
-        first = np.where(leads, k, first)
-        among |= leads & (side == k)
-    out = np.where(count == 1, first, -1)
-    if rules.tie is TieRule.BIDDER_OUT:
-        out = np.where((count > 1) & among, side, out)
-    return np.where(top >= rules.target, out, -1)
-
-
-def decided_winners(rules: RuleSet, scores: npt.ArrayLike, bidder_side: npt.ArrayLike) -> Ints:
-    """:func:`~moonrules.rules.scoring.decided_winner` of each row of ``scores`` ``[m, sides]``
-    with its ``bidder_side`` ``[m]``: the winning side, or -1 while the game goes on
-    (END-1: the top score reaches the target, held by one side; END-2/END-3 by ``rules.tie``:
-    a tie at the top plays on, or the bidder's side goes out if it is among the leaders)."""
-    s = np.asarray(scores, dtype=np.int64)
-    side = np.asarray(bidder_side, dtype=np.int64)
-    return _decided(rules, [s[:, k] for k in range(s.shape[1])], side)
-
-
-def _positions(bt: BatchTables, masks: Ints) -> Words:
+def _positions(bt: BatchTables, masks: Ints) -> Halves:
     """Tile masks as masks of positions in tile order (bit ``k``: the ``k``-th tile)."""
-    low = np.take(bt.low, masks & ((1 << _CHUNK) - 1))
-    out: Words = low | np.take(bt.high, masks >> _CHUNK)
+    low = np.take(bt.low_positions, masks & ((1 << CHUNK) - 1))
+    out: Halves = low | np.take(bt.high_positions, masks >> CHUNK)
     return out
 
 
-def _unpack(words: Words, width: int) -> npt.NDArray[np.uint8]:
+def _unpack(words: Words | Halves, width: int) -> npt.NDArray[np.uint8]:
     """The low ``width`` bits of each word, lowest first, as 0/1 bytes (shape ``[..., width]``)."""
     little = np.ascontiguousarray(words, dtype="<u8")
     octets = little.view(np.uint8).reshape(*little.shape, 8)
@@ -352,15 +203,16 @@ class Batch:
         self.require: Ints = z.copy()
         """The tiles the seat to play must play if it holds any (0: any tile)."""
         self.led_suit: Ints = z.copy()
-        self.best: Ints = z.copy()
-        """The strength of the winning tile of the trick so far, and its position in it."""
-        self.best_position: Ints = z.copy()
+        self.best: Ints = z - 1
+        """The strength (8 times) of the winning tile of the trick so far plus its position
+        in the trick (-1 before the lead)."""
+        # where the strengths of the trick in progress start in ``strength_of_id``
+        self._strengths: Ints = z.copy()
         self.trick_mask: Ints = z.copy()
         """The tiles of the trick in progress."""
         self._tricks: Ints = np.zeros((7, n), dtype=np.int64)
+        """The tiles of each completed trick of the hand, and its winner above (bit 28 up)."""
         """The tiles of each completed trick of the hand."""
-        self._leaders: Ints = np.zeros((8, n), dtype=np.int64)
-        """The leader of each trick of the hand."""
         self._won: Ints = np.zeros((players, n), dtype=np.int64)
         self._scores: Ints = np.zeros((sides, n), dtype=np.int64)
         self._rewards: Floats = np.zeros((sides, n), dtype=np.float32)
@@ -377,6 +229,8 @@ class Batch:
         self._ids: Words | None = None
         self._flat: Ints = z
         self._held: Ints = z
+        self._word: Halves = z.astype(np.int32)
+        self._base: Ints = z
 
     # -- reading --------------------------------------------------------------------
 
@@ -432,6 +286,16 @@ class Batch:
         return self._ids
 
     def _legal_ids(self) -> Words:
+        """The legal ids as 64-bit masks; on the way, each game's legal word and its base
+        (:meth:`_words`), kept for :meth:`random_actions`."""
+        word, base = self._words()
+        ids: Words = word.astype(np.uint64) << base.view(np.uint64)
+        return ids
+
+    def _words(self) -> tuple[Halves, Ints]:
+        """Each game's legal ids shifted down to bit 0 (its *legal word*, under 28 bits:
+        the calls' ids; the positions in tile order of the tiles it may discard or play; the
+        trumps offered from the first trump's id) and the id of bit 0 (the *base*)."""
         bt = self.bt
         phase = self.phase
         flat = self.to_act * self.n + self._rows
@@ -440,11 +304,14 @@ class Batch:
         self._held = held
         must = held & self.require
         tiles = np.where(must != 0, must, held)
-        ids = _positions(bt, tiles) << np.take(bt.base_of_phase, phase)
+        word = _positions(bt, tiles)
         bidding = np.flatnonzero(phase == BIDDING)
-        ids[bidding] = np.take(bt.node_ids, self.node[bidding])
-        ids[phase == NAMING] = bt.trump_ids
-        return ids
+        word[bidding] = np.take(bt.node_words, self.node[bidding])
+        np.copyto(word, bt.trump_word, where=phase == NAMING)
+        base = np.take(bt.word_base, phase)
+        self._word = word
+        self._base = base
+        return word, base
 
     def legal_mask(self) -> Bools:
         """``[n, num_actions]``: ``True`` where the id is legal in the game."""
@@ -455,27 +322,17 @@ class Batch:
         game, the ``k``-th of its ``count`` legal ids, ascending, ``k = floor(u * count)``."""
         if not isinstance(generator, np.random.Generator):
             raise wrong_type("generator", "a numpy.random.Generator", generator)
-        ids = self.legal_ids()
+        self.legal_ids()
+        word = self._word
         u = generator.random(self.n)
-        c0 = np.bitwise_count(ids & _LOW16).astype(np.int64)
-        c1 = np.bitwise_count(ids >> np.uint64(16) & _LOW16)
-        c2 = np.bitwise_count(ids >> np.uint64(32) & _LOW16)
-        c3 = np.bitwise_count(ids >> np.uint64(48))
-        k = (u * (c0 + c1 + c2 + c3)).astype(np.int64)
-        s2 = c0 + c1
-        h1 = k >= c0
-        h2 = k >= s2
-        h3 = k >= s2 + c2
-        chunk = h1.astype(np.int64) + h2 + h3
-        before = c0 * h1 + c1 * h2 + c2 * h3  # the legal ids in the chunks below
-        word = (ids >> (chunk * 16).astype(np.uint64) & _LOW16).astype(np.int64)
-        rest = k - before
-        low = word & 0xFF
-        below = np.bitwise_count(low)
-        high = rest >= below
-        byte = np.where(high, word >> 8, low)
-        rest -= below * high
-        out: Ints = chunk * 16 + high * 8 + np.take(_SELECT8, byte * 8 + rest)
+        low = word & _LOW14
+        below = np.bitwise_count(low)  # the legal ids among the word's low 14 bits
+        k = (u * np.bitwise_count(word)).astype(np.int32)
+        high = k >= below  # the k-th is in the high 14 bits
+        shift = high * np.int32(CHUNK)
+        half = word >> shift & _LOW14
+        k -= below * high
+        out: Ints = np.take(_SELECT14, half << 4 | k) + shift + self._base
         return out
 
     def deal(self, game: int) -> Deal:
@@ -515,7 +372,9 @@ class Batch:
         n = t.players
         played = [int(m) for m in self._played()[:, i]]
         done = int(self.tricks_done[i])
-        leaders = [int(x) for x in self._leaders[:, i]]
+        # the bidder leads the first trick (LEAD-1), each trick's winner the next
+        won = [int(x) for x in self._tricks[:done, i]]
+        leaders = [int(self.bidder[i]), *(x >> _WINNER for x in won)]
 
         def tiles_of(leader: int, mask: int, count: int) -> list[int]:
             return [(played[(leader + j) % n] & mask).bit_length() - 1 for j in range(count)]
@@ -523,7 +382,7 @@ class Batch:
         tricks = tuple(
             make_trick(
                 leaders[k],
-                tuple(TILES[x] for x in tiles_of(leaders[k], int(self._tricks[k, i]), n)),
+                tuple(TILES[x] for x in tiles_of(leaders[k], won[k] & _TILES, n)),
                 leaders[k + 1],
             )
             for k in range(done)
@@ -610,57 +469,57 @@ class Batch:
         self.winner.fill(-1)
         kind = np.take(self.bt.kind, a)
         play = kind == PLAY
-        self._play(a, play)
+        ended = self._play(a, play)
         dealt = np.zeros(self.n, dtype=np.bool_)
         fresh = np.zeros(self.n, dtype=np.bool_)
-        if not play.all():
+        other = np.flatnonzero(~play)
+        if len(other):
+            kinds = kind[other]
             for k, handler in ((CALL, self._call), (DISCARD, self._discard), (TRUMP, self._name)):
-                g = np.flatnonzero(kind == k)
+                g = other[kinds == k]
                 if len(g):
                     handler(g, a[g], dealt)
-        ended = np.flatnonzero(self.tricks_done == 7)
         if len(ended):
             self._score(ended, dealt, fresh)
         g = np.flatnonzero(dealt)
         if len(g):
             self._deal(g, fresh[g])
 
-    def _play(self, a: Ints, play: Bools) -> None:
-        """Play the tile of each game where ``play`` (every game computed, those kept)."""
+    def _play(self, a: Ints, play: Bools) -> Ints:
+        """Play the tile of each game where ``play`` (every game computed, those kept); the
+        games whose hand this ends (the seventh trick complete)."""
         bt = self.bt
         p = bt.players
-        tile = np.take(bt.arg, a)
-        playing = play.astype(np.int64)
-        bit = (_ONE << tile) & -playing
+        bit = np.take(bt.play_bit, a)  # 0 for an id that plays no tile
         np.put(self._hands, self._flat, self._held ^ bit)
         in_trick = self.in_trick
-        lead = in_trick == 0
-        trump = self.trump
-        g = np.flatnonzero(lead & play)
-        if len(g):
-            at = trump[g] * 28 + tile[g]
-            self.led_suit[g] = np.take(bt.led_suit, at)
+        g = np.flatnonzero((in_trick == 0) & play)
+        if len(g):  # the leads: the suit led, what follows it, the strengths of the trick
+            trump = self.trump[g]
+            at = trump * 28 + np.take(bt.arg, a[g])
+            led = np.take(bt.led_suit, at)
+            self.led_suit[g] = led
             self.require[g] = np.take(bt.follow, at)
-        at = (trump * 8 + self.led_suit) * 28 + tile
-        strength = np.take(bt.strength, at, mode="wrap")  # only the plays' are kept
-        better = (lead | (strength > self.best)) & play
-        self.best = np.where(better, strength, self.best)
-        self.best_position = np.where(better, in_trick, self.best_position)
+            self._strengths[g] = (trump * 8 + led) * bt.size
+        # the strength of each tile played (8 times) plus its position in the trick: the
+        # trick's highest so far is the largest (strengths in a trick differ: the tables)
+        value = np.take(bt.strength_of_id, self._strengths + a)
+        value += in_trick
+        np.maximum(self.best, value, out=self.best)
         self.trick_mask |= bit
-        in_trick += playing
-        to_act = self.to_act + playing
-        to_act -= p * (to_act == p)
-        self.to_act = to_act
+        in_trick += play
+        np.take(bt.seat_after, self.to_act + play, out=self.to_act, mode="clip")
         full = np.flatnonzero(in_trick == p)
         if len(full):
-            self._trick_won(full)
+            return self._trick_won(full)
+        return full
 
-    def _trick_won(self, g: Ints) -> None:
-        """TRICK-2: the trick of each game ``g`` is complete; its winner leads the next."""
+    def _trick_won(self, g: Ints) -> Ints:
+        """TRICK-2: the trick of each game ``g`` is complete; its winner leads the next. The
+        games whose hand this ends."""
         n = self.n
-        p = self.bt.players
-        win = self.leader[g] + self.best_position[g]
-        win -= p * (win >= p)
+        win = np.take(self.bt.seat_after, self.leader[g] + (self.best[g] & 7))
+        self.best[g] = -1
         k = win * n + g
         np.put(self._won, k, np.take(self._won, k) + 1)
         self.leader[g] = win
@@ -668,20 +527,20 @@ class Batch:
         self.in_trick[g] = 0
         self.require[g] = 0
         done = self.tricks_done[g]
-        np.put(self._tricks, done * n + g, self.trick_mask[g])
+        np.put(self._tricks, done * n + g, self.trick_mask[g] | win << _WINNER)
         self.trick_mask[g] = 0
         done += 1
         self.tricks_done[g] = done
-        np.put(self._leaders, done * n + g, win)
+        out: Ints = g[done == 7]
+        return out
 
     def _call(self, g: Ints, a: Ints, dealt: Bools) -> None:
         """A call in each game ``g`` (BID-2 … BID-8): the auction's next node, and its end."""
         bt = self.bt
-        p = bt.players
         child = np.take(bt.node_child, self.node[g] * bt.size + a)
         self.node[g] = child
         nxt = self.to_act[g] + 1
-        self.to_act[g] = nxt - p * (nxt == p)
+        self.to_act[g] = np.take(bt.seat_after, nxt)
         over = np.take(bt.node_over, child)
         if not over.any():
             return
@@ -698,8 +557,7 @@ class Batch:
             position = position[kept]
         if not len(g):
             return
-        bidder = self.first_bidder[g] + position
-        bidder -= p * (bidder >= p)
+        bidder = np.take(bt.seat_after, self.first_bidder[g] + position)
         self.bidder[g] = bidder
         self.bid[g] = np.take(bt.node_bid, child)
         self.to_act[g] = bidder
@@ -744,8 +602,8 @@ class Batch:
         """The bidder leads the first trick (LEAD-1, LEAD-2)."""
         self.phase[g] = PLAYING
         self.leader[g] = bidder
+        self.best[g] = -1
         self.to_act[g] = bidder
-        self._leaders[0, g] = bidder
         if self.bt.engine_tables.first_lead_trump:
             self.require[g] = np.take(self.bt.trumps_of, self.trump[g])
         else:
@@ -756,25 +614,26 @@ class Batch:
         (END-1 … END-3)."""
         bt = self.bt
         bidder = self.bidder[g]
-        code = self._won[0, g]
-        for s in range(1, bt.players):
-            code = code + (self._won[s, g] << 3 * s)
+        code = (self._won[:, g] << bt.shifts[:, None]).sum(axis=0)
         bid = np.take(bt.bid_index, self.bid[g])
         key = (bidder * bt.bid_count + bid) * 8**bt.players + code
-        columns = []
-        for s in range(bt.sides):
-            delta = np.take(bt.deltas[s], key)
-            score = self._scores[s, g] + delta
-            self._scores[s, g] = score
-            self._rewards[s, g] = delta
-            columns.append(score)
-        side = np.take(bt.side_of, bidder)
-        win = np.where(np.take(bt.game_won, key), side, _decided(self.rules, columns, side))
+        delta = bt.deltas[:, key]
+        score = self._scores[:, g] + delta
+        self._scores[:, g] = score
+        self._rewards[:, g] = delta
         self.hands_played += len(g)
         dealt[g] = True
+        # a game can end only where the hand wins it or a score reaches the target (END-1)
+        won = np.take(bt.game_won, key)
+        maybe = np.flatnonzero(won | (score.max(axis=0) >= bt.target))
+        if not len(maybe):
+            return
+        side = np.take(bt.side_of, bidder[maybe])
+        columns = list(score[:, maybe])
+        win = np.where(won[maybe], side, decided_columns(self.rules, columns, side))
         over = win >= 0
         if over.any():
-            e = g[over]
+            e = g[maybe[over]]
             self.done[e] = True
             self.winner[e] = win[over]
             fresh[e] = True
@@ -807,11 +666,10 @@ class Batch:
         self.phase[g] = BIDDING
         self.leader[g] = -1
         self.to_act[g] = self.first_bidder[g]
-        self.in_trick[g] = 0
         self.tricks_done[g] = 0
-        self.require[g] = 0
-        self.trick_mask[g] = 0
         self._won[:, g] = 0
+        # in_trick, require and trick_mask are 0 already: a hand ends on a complete trick
+        # (TRICK-2 resets them) or in the auction (which never sets them)
         self._hands[:, g] = self._dealt[:, g]
 
     def _seeded_deals(self, g: Ints, fresh: Bools) -> None:
@@ -850,12 +708,11 @@ class Batch:
         if len(new):
             self.first_bidder[new] = rng.integers(bt.players, size=len(new))
         m = len(g)
-        pools = rng.permuted(np.broadcast_to(bt.tiles, (m, bt.count)), axis=1)
+        pools = np.empty((m, bt.count), dtype=np.int64)
+        pools[:] = bt.tiles
+        rng.permuted(pools, axis=1, out=pools)  # the same draws as permuted(tiles rows)
         bits = (_ONE << pools[:, : 7 * bt.players]).reshape(m, bt.players, 7)
-        masks = bits[:, :, 0]
-        for j in range(1, 7):
-            masks = masks | bits[:, :, j]
-        self._dealt[:, g] = masks.T
+        self._dealt[:, g] = np.bitwise_or.reduce(bits, axis=2).T
         self.widow[g] = pools[:, -1] if bt.engine_tables.has_widow else -1
 
     # -- observations -----------------------------------------------------------
@@ -914,4 +771,16 @@ class Batch:
         return out
 
 
-__all__ = ["DEAL_MODES", "Batch", "BatchTables", "batch_tables", "decided_winners"]
+__all__ = [
+    "BIDDING",
+    "DEAL_MODES",
+    "DISCARDING",
+    "DONE",
+    "NAMING",
+    "PHASES",
+    "PLAYING",
+    "Batch",
+    "BatchTables",
+    "batch_tables",
+    "decided_winners",
+]

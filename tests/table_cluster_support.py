@@ -650,6 +650,7 @@ def play(
         entry = px.ready()
     say(f"processes at {[p.url for p in processes]}, entry {entry.url}")
     rooms, bot_rooms, seats = open_rooms(entry if proxy else None, processes, people, bots, short)
+    begun = time.monotonic()
     for s in seats:
         s.start()
     out = Outcome(proxy or "none", rooms, bot_rooms, seats, [], {}, 0)
@@ -667,6 +668,7 @@ def play(
         )
         assert ok, ([s.last for s in seats], stored_all(url, bot_rooms), owners(url, every))
         out.moves_before = sum(len(s.closes) for s in seats)
+        say(f"every game under way after {time.monotonic() - begun:.1f} s")
         held = owners(url, every)
         out.spread = {p.name: sum(1 for o in held.values() if o == p.proc.pid) for p in processes}
         live = {r for r, (_, over) in stored_all(url, rooms).items() if not over}

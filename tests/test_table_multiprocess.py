@@ -22,245 +22,31 @@ killed in turn, one restarted) runs with ``MOONRULES_DEEP=1``.
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import random
-import re
-import signal
-import subprocess
-import sys
-import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
-import attrs
 import pytest
 
 pytest.importorskip("websockets")
 pytest.importorskip("uvicorn")
 
 from postgres_support import postgres_server_fixture, postgres_url_fixture  # noqa: F401
+from table_cluster_support import (
+    SHORT,
+    Process,
+    Seat,
+    check_acknowledged,
+    owner_pid,
+    replay,
+    stored,
+    wait_for,
+)
 
-from moonrules import apply
-from moonrules.conformance.protocol import view_json
-from moonrules.records.record import from_record, rules_json, to_record
-from moonrules.rules.ruleset import PRESETS
-from moonrules.table.wire import parse_action
+from moonrules.records.record import from_record
 
-ROOT = Path(__file__).resolve().parents[1]
-TESTS = Path(__file__).resolve().parent
-URL_LINE = re.compile(r"Moon table: (http://\S+)/ ")
 DEEP = os.environ.get("MOONRULES_DEEP") == "1"
-SHORT = {name: rules_json(attrs.evolve(PRESETS[name], target=7)) for name in PRESETS}
-"""Games to 7 points (a hand or two) for the quick case."""
-
-
-def wait_for(condition: Any, timeout: float, step: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(step)
-    return bool(condition())
-
-
-class Process:
-    """One ``moonrules table`` process on the database, in a process group of its own."""
-
-    def __init__(self, url: str, tmp: Path, name: str) -> None:
-        self.name = name
-        self.log_path = tmp / f"{name}.{time.monotonic_ns()}.log"
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]))
-        argv = [sys.executable, "-m", "moonrules", "table", "--port", "0", "--db", url]
-        argv += ["--bot-pace", "0"]
-        with open(self.log_path, "w") as log:
-            self.proc = subprocess.Popen(
-                argv,
-                stdout=subprocess.PIPE,
-                stderr=log,
-                text=True,
-                env=env,
-                cwd=tmp,
-                process_group=0,
-            )
-        self.url = ""
-
-    def ready(self) -> Process:
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        m = URL_LINE.search(line)
-        if m is None:
-            self.kill()
-            raise AssertionError(f"{self.name} did not start: {line!r}\n{self.log()}")
-        self.url = m.group(1)
-        assert wait_for(lambda: self.get("/healthz") is not None, 60), self.log()
-        return self
-
-    @property
-    def ws(self) -> str:
-        return self.url.replace("http://", "ws://")
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def get(self, path: str) -> Any:
-        try:
-            with urllib.request.urlopen(self.url + path, timeout=10) as r:
-                return json.load(r)
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            return None
-
-    def create(self, rules: Any, bots: dict[str, str]) -> Any:
-        body = json.dumps({"rules": rules, "bots": bots}).encode()
-        req = urllib.request.Request(
-            self.url + "/api/rooms", body, {"Content-Type": "application/json"}
-        )
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return json.load(r)
-
-    def kill(self) -> None:
-        """SIGKILL to the server process (its bots' workers notice and end by themselves;
-        whatever of its group is left is killed too, at the end of the test)."""
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(30)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
-
-    def end(self) -> None:
-        self.kill()
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-
-
-class Seat(threading.Thread):
-    """A seat's client playing a random legal action at once, as the page does: when the
-    connection closes (the room moved, the process died) it reconnects, to the servers in
-    turn, and resumes; it stops when the game is over."""
-
-    def __init__(self, servers: list[Process], room: str, seat: int, token: str, seed: int):
-        super().__init__(daemon=True)
-        self.servers = servers
-        self.at = 0
-        self.room = room
-        self.seat = seat
-        self.token = token
-        self.rng = random.Random(seed)
-        self.seen: dict[int, Any] = {}
-        """Every state the server sent, by ``seq``: the view this seat was shown."""
-        self.last = -1
-        self.resumed: list[tuple[int, int]] = []
-        """On each reconnection: the last ``seq`` seen before, the first after."""
-        self.closes: list[tuple[int, str]] = []
-        self.over = threading.Event()
-        self.error: BaseException | None = None
-        self.stop = False
-
-    def run(self) -> None:
-        try:
-            self._play()
-        except BaseException as e:  # reported by the test
-            self.error = e
-
-    def _play(self) -> None:
-        from websockets.exceptions import ConnectionClosed, InvalidHandshake
-        from websockets.sync.client import connect
-
-        first = True
-        while not self.stop:
-            server = self.servers[self.at % len(self.servers)]
-            url = f"{server.ws}/rooms/{self.room}/ws?token={self.token}"
-            try:
-                with connect(url, open_timeout=10, close_timeout=1) as ws:
-                    before, fresh = self.last, True
-                    while not self.stop:
-                        msg = json.loads(ws.recv(timeout=30))
-                        if msg["type"] != "state":
-                            continue
-                        seq = int(msg["seq"])
-                        if fresh and not first:
-                            self.resumed.append((before, seq))
-                        first = fresh = False
-                        self.seen[seq] = msg["view"]
-                        self.last = max(self.last, seq)
-                        if msg["table"]["over"]:
-                            self.over.set()
-                            return
-                        if msg["legal"]:
-                            action = self.rng.choice(msg["legal"])
-                            ws.send(json.dumps({"type": "act", "action": action}))
-            except ConnectionClosed as e:
-                got = e.rcvd
-                self.closes.append((0, "") if got is None else (got.code, got.reason))
-                if got is not None and got.code in (1012, 1013):
-                    continue  # the room moved, or is moving: the same address again
-            except (OSError, InvalidHandshake, TimeoutError):
-                pass
-            self.at += 1  # the server is gone: the next one (as a proxy would send it)
-            time.sleep(0.2)
-
-
-def replay(url: str, room: str) -> tuple[list[Any], Any, Any]:
-    """The room's stored actions checked (numbered 1 to n, no gap) and replayed: the states
-    after each (index = seq), and the room's row (seq, over, record)."""
-    import psycopg
-
-    with psycopg.connect(url) as db:
-        row = db.execute(
-            "SELECT initial, record, seq, over, record_seq FROM rooms WHERE id = %s", (room,)
-        ).fetchone()
-        assert row is not None, room
-        initial, record, seq, over, record_seq = row
-        steps = db.execute(
-            "SELECT seq, seat, action FROM actions WHERE room = %s ORDER BY seq", (room,)
-        ).fetchall()
-    numbers = [s for s, _, _ in steps]
-    assert numbers == list(range(1, len(steps) + 1)), f"room {room}: gaps in {numbers}"
-    assert seq == len(steps), f"room {room}: at seq {seq} with {len(steps)} actions stored"
-    states = [from_record(json.loads(initial))]
-    for _, seat, action in steps:
-        st = states[-1]
-        states.append(apply(st, parse_action(st.phase, json.loads(action)), seat=seat))
-    assert to_record(states[record_seq]) == json.loads(record), f"room {room}: record differs"
-    return states, over, json.loads(record)
-
-
-def check_acknowledged(url: str, seats: list[Seat]) -> int:
-    """Every state each seat was sent is the stored game's at that seq, as that seat sees
-    it (nothing acknowledged lost, nothing applied twice); how many were checked."""
-    checked = 0
-    by_room: dict[str, list[Seat]] = {}
-    for s in seats:
-        by_room.setdefault(s.room, []).append(s)
-    for room, group in by_room.items():
-        states, _, _ = replay(url, room)
-        for s in group:
-            for seq, seen in s.seen.items():
-                assert seq < len(states), f"room {room}: seat {s.seat} saw seq {seq}, not stored"
-                assert seen == view_json(states[seq], s.seat), (room, s.seat, seq)
-                checked += 1
-    return checked
-
-
-def owner_pid(url: str, room: str) -> int | None:
-    import psycopg
-
-    with psycopg.connect(url) as db:
-        row = db.execute("SELECT owner FROM leases WHERE room = %s", (room,)).fetchone()
-    return None if row is None else int(row[0].split(":")[1])
-
-
-def stored(url: str, room: str) -> tuple[int, bool]:
-    import psycopg
-
-    with psycopg.connect(url) as db:
-        row = db.execute("SELECT seq, over FROM rooms WHERE id = %s", (room,)).fetchone()
-    assert row is not None, room
-    return int(row[0]), bool(row[1])
 
 
 @pytest.fixture

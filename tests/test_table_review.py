@@ -14,6 +14,7 @@ restart the review is read from the store, not worked out again.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import random
@@ -27,12 +28,16 @@ import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from postgres_support import postgres_server_fixture, postgres_url_fixture  # noqa: F401
 from table_support import Server, connect, states_of, validator
 
 from moonrules import STANDARD, GameState, Pass, apply, legal_actions, new_game, view
 from moonrules.analysis.review import review, review_json
+from moonrules.records.record import to_record
 from moonrules.records.values import rules_json
 from moonrules.table.review_at_table import finished_hand, played_out, seat_review
+from moonrules.table.storage import SCHEMA_VERSION, RoomRow, Storage
+from moonrules.table.storage_pg import PgStorage
 
 TILE = re.compile(r"^[0-6]-[0-6]$")
 
@@ -113,6 +118,61 @@ def _tile(index: int) -> Any:
     from moonrules.rules.tiles import TILES
 
     return TILES[index]
+
+
+# ---------------------------------------------------------------------------
+# The store: SQLite and PostgreSQL alike
+
+
+def _room(room: str) -> RoomRow:
+    state = new_game("standard", seed=5)
+    record = to_record(state)
+    return RoomRow(room, 1.0, "standard", ("human",) * 3, ("ab" * 32,) * 3, "5eed", record,
+                   record, 0, frozenset(), False)  # fmt: skip
+
+
+async def _reviews_stored(store: Storage | PgStorage) -> list[Any]:
+    try:
+        await store.create_room(_room("r1"), bot_turn=False)
+        out: list[Any] = [await store.load_review("r1", 1)]
+        await store.store_review("r1", 1, {"hands": [{"number": 1}], "n": 0.5})
+        await store.store_review("r1", 1, {"hands": [], "n": 2})  # worked out once: ignored
+        await store.store_review("r1", 2, {"hands": [{"number": 2}]})
+        out += [await store.load_review("r1", k) for k in (1, 2, 3)]
+        out.append(await store.load_review("r2", 1))
+        return out
+    finally:
+        store.close()
+
+
+def test_reviews_are_stored_once_a_hand_in_sqlite_and_postgresql(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    lite = asyncio.run(_reviews_stored(Storage(tmp_path / "t.sqlite3")))
+    assert lite == [None, {"hands": [{"number": 1}], "n": 0.5}, {"hands": [{"number": 2}]}, None,
+                    None]  # fmt: skip
+    assert asyncio.run(_reviews_stored(PgStorage(postgres_url))) == lite
+
+
+def test_a_database_without_reviews_gains_the_table_and_keeps_its_version(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.sqlite3"
+    Storage(path).close()
+    with sqlite3.connect(path) as db:  # as a server before reviews left it
+        db.execute("DROP TABLE reviews")
+    with sqlite3.connect(path) as db:
+        names = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "reviews" not in names
+    store = Storage(path)
+    try:
+        asyncio.run(_reviews_stored(store))
+    finally:
+        store.close()
+    with sqlite3.connect(path) as db:
+        (version,) = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+        (count,) = db.execute("SELECT count(*) FROM reviews").fetchone()
+    assert version == str(SCHEMA_VERSION) and count == 2
 
 
 # ---------------------------------------------------------------------------

@@ -82,7 +82,7 @@ def play_first_hand(preset: str, seed: int, passes: float) -> list[GameState]:
     return states
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     preset=st.sampled_from(["standard", "partnership", "no-double-blank", "pagat"]),
     seed=st.integers(0, 2**32 - 1),

@@ -7,13 +7,15 @@ review: "reviewing…" while the server works it out, then the person's own deci
 each with its mark, the best choice and the points lost, and the person's summary. At the
 game's end "Review the game" on the game-over panel shows every player's decisions, and
 another hand is picked from the list. Nothing scrolls sideways; no console error. The
-screenshots are kept with ``MOONRULES_SCREENSHOTS=DIR`` (``docs/guides/table/review-*.png``
-come from there).
+phone's width runs always, the desktop's with ``MOONRULES_DEEP=1`` or when the screenshots
+are kept, with ``MOONRULES_SCREENSHOTS=DIR`` (``docs/guides/table/review-*.png`` come from
+there).
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import re
 from pathlib import Path
@@ -21,6 +23,7 @@ from typing import Any
 
 import attrs
 import pytest
+from depth import DEEP
 from table_support import Server
 from test_table_browser import (  # the same browser and server, as fixtures
     NEXT,
@@ -97,7 +100,24 @@ def play_to_the_end(page: Any, rng: random.Random, shots: Path, width: str) -> d
     return own
 
 
-@pytest.mark.parametrize("width", list(WIDTHS))
+BOTH = DEEP or bool(os.environ.get("MOONRULES_SCREENSHOTS"))
+"""The desktop width too (half a minute more): with ``MOONRULES_DEEP=1``, or when the
+screenshots are kept."""
+
+
+@pytest.mark.parametrize(
+    "width",
+    [
+        pytest.param(
+            w,
+            marks=pytest.mark.skipif(
+                w != "phone" and not BOTH,
+                reason="the review at a desktop width: set MOONRULES_DEEP=1 (the phone's runs)",
+            ),
+        )
+        for w in WIDTHS
+    ],
+)
 def test_a_hand_reviewed_on_the_page(
     server: Server,  # noqa: F811
     browser: Any,  # noqa: F811

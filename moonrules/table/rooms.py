@@ -62,6 +62,7 @@ from moonrules.rules.errors import MoonError, quote, wrong_type
 from moonrules.rules.scoring import side_tricks
 from moonrules.table import assist
 from moonrules.table.botpool import DEFAULT_BOTS, BotFailed, BotPool
+from moonrules.table.review_at_table import Reviews
 from moonrules.table.storage import RoomRow, Step, Storage
 from moonrules.table.storage_pg import NotOwner, PgStorage
 from moonrules.table.wire import (
@@ -464,6 +465,8 @@ class Table:
         """Rooms being created or taken over, not yet in :attr:`rooms`."""
         self.connections = 0
         self.closing = False
+        self.reviews = Reviews(storage, bots)
+        """The reviews of finished hands (:mod:`moonrules.table.review_at_table`)."""
 
     # -- rooms ----------------------------------------------------------------
 
@@ -508,6 +511,7 @@ class Table:
         for t in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await t
+        await self.reviews.close()
 
     def parse_request(self, body: JSON) -> tuple[RuleSet, tuple[str, ...]]:
         """Read a ``POST /api/rooms`` body: ``{"rules": …, "bots": {"1": "basic", …},
@@ -760,6 +764,11 @@ class Table:
             kind, message = read_message(text, max_bytes=self.limits.max_frame_bytes)
         except FrameError as e:
             listener.send(encode(refused(e.code, e.message, room.legal_for(seat))))
+            return
+        if kind == "review":  # any listener, any tab: filtered for what its seat may see
+            answer = await self.reviews.request(room, listener, message["hand"])
+            if answer is not None:
+                listener.send(encode(answer))
             return
         if seat is None:
             note = "a spectator watches: only a seat's link may act"

@@ -136,6 +136,7 @@ class Storage:
             self._db.execute(f"PRAGMA synchronous={synchronous}")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(_SCHEMA)
+            self._db.executescript(_REVIEWS)
             self._check_version()
         except sqlite3.DatabaseError as e:
             self._db.close()
@@ -410,6 +411,44 @@ class Storage:
             return [Step(s, seat, json.loads(a)) for s, seat, a in rows]
 
         return await self._call(job)
+
+    async def load_review(self, room: str, hand: int) -> JSON:
+        """The stored review of a room's hand (:mod:`moonrules.table.review_at_table`), or
+        ``None``."""
+
+        def job(db: sqlite3.Connection) -> JSON:
+            r = db.execute(
+                "SELECT review FROM reviews WHERE room = ? AND hand = ?", (room, hand)
+            ).fetchone()
+            return None if r is None else json.loads(r[0])
+
+        return await self._call(job)
+
+    async def store_review(self, room: str, hand: int, review: JSON) -> None:
+        """Store the review of a room's hand (a second one for the same hand is ignored:
+        a hand's review is worked out once)."""
+        text = _dump(review)
+
+        def job(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT OR IGNORE INTO reviews VALUES (?, ?, ?, ?)", (room, hand, text, time.time())
+            )
+
+        await self._call(job)
+
+
+_REVIEWS: Final = """
+CREATE TABLE IF NOT EXISTS reviews (
+    room TEXT NOT NULL REFERENCES rooms(id),
+    hand INTEGER NOT NULL,
+    review TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (room, hand)
+) WITHOUT ROWID;
+"""
+"""The reviews of finished hands (:mod:`moonrules.table.review_at_table`), one row a hand.
+A table added to a database of any version when it is opened (``IF NOT EXISTS``), which a
+server without reviews ignores: the schema's version is unchanged by it."""
 
 
 def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:

@@ -108,6 +108,18 @@ CREATE INDEX IF NOT EXISTS rooms_moving ON rooms(id) WHERE NOT over AND bot_turn
 CREATE INDEX IF NOT EXISTS leases_owner ON leases(owner);
 """
 
+_REVIEWS: Final = """
+CREATE TABLE IF NOT EXISTS reviews (
+    room TEXT NOT NULL REFERENCES rooms(id),
+    hand INTEGER NOT NULL CHECK (hand > 0),
+    review TEXT NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (room, hand)
+);
+"""
+"""The reviews of finished hands, one row a hand: created when missing on any version of
+the schema (a server without reviews ignores the table), so the version is unchanged."""
+
 _SCHEMA_LOCK: Final = 0x6D6F6F6E  # "moon": one process at a time creates the tables
 
 MAX_BATCH: Final = 512
@@ -233,6 +245,7 @@ class PgStorage:
             with db.transaction():
                 db.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
                 db.execute(_SCHEMA)
+                db.execute(_REVIEWS)
                 self._check_version(db)
         except psycopg.Error as e:
             if self._db is not None:
@@ -686,6 +699,32 @@ class PgStorage:
             return [Step(s, seat, json.loads(a)) for s, seat, a in rows]
 
         return await self._call(job)
+
+    async def load_review(self, room: str, hand: int) -> JSON:
+        """The stored review of a room's hand (:mod:`moonrules.table.review_at_table`), or
+        ``None``."""
+
+        def job(db: psycopg.Connection[Any]) -> JSON:
+            r = db.execute(
+                "SELECT review FROM reviews WHERE room = %s AND hand = %s", (room, hand)
+            ).fetchone()
+            return None if r is None else json.loads(r[0])
+
+        return await self._call(job)
+
+    async def store_review(self, room: str, hand: int, review: JSON) -> None:
+        """Store the review of a room's hand; a second one for the same hand is ignored (a
+        review depends only on the hand: whichever process worked it out, it is the same),
+        so no lease is needed to store it."""
+        text = _dump(review)
+
+        def job(db: psycopg.Connection[Any]) -> None:
+            db.execute(
+                "INSERT INTO reviews VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                (room, hand, text, time.time()),
+            )
+
+        await self._call(job)
 
 
 def _translate(e: Exception) -> Exception:

@@ -67,6 +67,7 @@ MESSAGES: Final[Mapping[str, tuple[str, ...]]] = {
     "claim": ("tricks",),
     "rematch": (),
     "take-seat": (),
+    "review": ("hand",),
 }
 """Every message a client may send: its ``type`` and its other members (all required but
 ``claim``'s ``tricks``, absent or ``null`` for every remaining trick)."""

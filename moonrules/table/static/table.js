@@ -101,6 +101,7 @@
     let url = proto + "//" + location.host + "/rooms/" + encodeURIComponent(roomId) + "/ws";
     if (token) url += "?token=" + encodeURIComponent(token);
     ws = new WebSocket(url);
+    if (window.MoonReview) window.MoonReview.attach(ws, sendMessage, () => last);  // review.js
     ws.onopen = () => { retry = 0; setConn("connected", false); };
     ws.onmessage = (ev) => {
       let msg;

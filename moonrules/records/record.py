@@ -224,6 +224,12 @@ def to_record(
     """
     if type(state) is not GameState:
         raise wrong_type("state", "a GameState", state)
+    if annotations is not None:
+        if isinstance(annotations, (str, bytes)) or not isinstance(annotations, Sequence):
+            raise wrong_type("annotations", "a sequence of Annotation", annotations)
+        for k, note in enumerate(annotations):
+            if not isinstance(note, Annotation):
+                raise wrong_type(f"annotations[{k}]", "an Annotation", note)
     g = state.game
     names: Players | None = None
     if players is not None:

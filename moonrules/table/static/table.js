@@ -617,7 +617,7 @@
         const turn = clock.turn_left - gone;
         const bank = clock.bank_left - Math.max(0, gone - clock.turn_left);
         text = turn > 0 ? clockText(turn) + (clock.bank_left > 0 ? " + " + clockText(clock.bank_left) : "")
-          : "bank " + clockText(bank);
+          : clock.bank > 0 ? "bank " + clockText(bank) : clockText(0);
         cls += " running" + (turn <= 0 ? " low" : "");
       } else {
         text = clock.bank > 0 && clockPeople[s] ? "bank " + clockText(info.bank) : "";

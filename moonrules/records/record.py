@@ -210,7 +210,7 @@ def to_record(
     1 to 40 characters once trimmed, written trimmed); :class:`RecordError` naming the entry
     (``players[2]: …``) for one that is not. Without it, the record has the names of the
     record the state was read from, if it had any, and no ``players`` field otherwise.
-    ``annotations`` are notes on its actions (:mod:`moonrules.records.annotations`), the
+    ``annotations`` are notes on its actions (``moonrules.records.annotations``), the
     record's ``annotations`` field, checked against its hands; without them, those of the
     record the state was read from, if any.
 

@@ -224,12 +224,7 @@ def to_record(
     """
     if type(state) is not GameState:
         raise wrong_type("state", "a GameState", state)
-    if annotations is not None:
-        if isinstance(annotations, (str, bytes)) or not isinstance(annotations, Sequence):
-            raise wrong_type("annotations", "a sequence of Annotation", annotations)
-        for k, note in enumerate(annotations):
-            if not isinstance(note, Annotation):
-                raise wrong_type(f"annotations[{k}]", "an Annotation", note)
+    _check_annotations(annotations)
     g = state.game
     names: Players | None = None
     if players is not None:
@@ -261,15 +256,24 @@ def to_record(
     return _annotated(written, g.rules.players, annotations)
 
 
+def _check_annotations(annotations: object) -> None:
+    """:class:`TypeError` naming ``annotations`` (or its entry) unless it is ``None`` or a
+    sequence of :class:`Annotation`."""
+    if annotations is None:
+        return
+    if isinstance(annotations, (str, bytes)) or not isinstance(annotations, Sequence):
+        raise wrong_type("annotations", "a sequence of Annotation", annotations)
+    for k, note in enumerate(annotations):
+        if not isinstance(note, Annotation):
+            raise wrong_type(f"annotations[{k}]", "an Annotation", note)
+
+
 def _annotated(
     out: dict[str, JSON], seats: int, annotations: Sequence[Annotation] | None
 ) -> dict[str, JSON]:
     """The record ``out`` with ``annotations`` (checked against its hands) as its last field."""
     if annotations is None:
         return out
-    for k, note in enumerate(annotations):
-        if not isinstance(note, Annotation):
-            raise wrong_type(f"annotations[{k}]", "an Annotation", note)
     value: JSON = [a.to_json() for a in annotations]
     hands = out["hands"]
     assert isinstance(hands, list)

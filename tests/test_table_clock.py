@@ -168,7 +168,7 @@ def test_a_walked_away_seat_is_played_by_the_clock_and_the_record_says_so(
     times = {s: at for s, _, at in action_times(server.db, rid)}
     # the turn began with the action before (or at the start); turn + bank had to run out
     if first > 1:
-        assert times[first] - times[first - 1] >= 0.3 + 0.5 - 0.05
+        assert times[first] - times[first - 1] >= 0.3 + 0.5 - 0.2
     with connect(server, rid) as spectator:  # the game goes on to its end, seat 0 the bot's
         end = until(spectator, lambda m: m["table"]["over"], timeout=180)
     assert end["clock"]["seats"][0]["auto"] is True
@@ -270,7 +270,9 @@ def test_a_seat_in_time_spends_its_bank_only_by_the_excess(server: Server) -> No
         ws.send(json.dumps({"type": "act", "action": msg["legal"][0]}))
         after = until(ws, lambda m: m["seq"] > msg["seq"])
     bank = after["clock"]["seats"][0]["bank"]
-    assert 28_800 <= bank <= 29_400, bank
+    assert 25_000 <= bank <= 29_400, (
+        bank
+    )  # 0.7 s or more spent, no more than a loaded machine's delay
     assert after["clock"]["seats"][0]["auto"] is False
 
 
@@ -289,7 +291,7 @@ def _to_seat_zero_turn(ws: Any) -> dict[str, Any]:
 
 def test_the_deadline_holds_across_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "table.sqlite3"
-    turn = 8.0
+    turn = 10.0
     with Server(db) as first:
         room = clocked_room(first, turn, 0.0, rules=rules_json(STANDARD))
         rid = room["room"]
@@ -297,12 +299,12 @@ def test_the_deadline_holds_across_a_restart(tmp_path: Path) -> None:
             msg = _to_seat_zero_turn(ws)
         deadline = time.time() + msg["clock"]["turn_left"] / 1000
         seq = msg["seq"]
-    time.sleep(3.0)  # down for a while: a deadline counted again from the restart would be late
+    time.sleep(5.0)  # down for a while: a deadline counted again from the restart would be late
     # the server comes back with no one connected: the clock runs out on time
     with Server(db) as second:
         wait_until(lambda: len(stored_actions(db, rid)) > seq, timeout=60, what="the clock's move")
         at = {s: t for s, _, t in action_times(db, rid)}[seq + 1]
-        assert deadline - 0.3 <= at <= deadline + 2.0, (at - deadline, second.log()[-2000:])
+        assert deadline - 0.3 <= at <= deadline + 4.0, (at - deadline, second.log()[-2000:])
         assert stored_actions(db, rid)[seq][1] == 0
         assert stored_clock(db, rid)["notes"][-1]["seat"] == 0
 
@@ -324,7 +326,7 @@ def test_on_postgresql_the_clock_plays_and_survives_a_takeover(
         s.argv[s.argv.index("--db") + 1] = postgres_url
         return s
 
-    turn = 6.0
+    turn = 10.0
     with pg_server() as first:
         room = clocked_room(first, turn, 0.0, rules=rules_json(STANDARD))
         rid = room["room"]
@@ -332,7 +334,7 @@ def test_on_postgresql_the_clock_plays_and_survives_a_takeover(
             msg = _to_seat_zero_turn(ws)
         deadline = time.time() + msg["clock"]["turn_left"] / 1000
         seq = msg["seq"]
-    time.sleep(3.0)  # no process serves the room for a while
+    time.sleep(5.0)  # no process serves the room for a while
 
     def stored() -> list[tuple[int, int, float]]:
         with psycopg.connect(postgres_url) as c:
@@ -345,7 +347,7 @@ def test_on_postgresql_the_clock_plays_and_survives_a_takeover(
         wait_until(lambda: len(stored()) > seq, timeout=60, what="the clock's move")
         seat, at = stored()[seq][1:]
         assert seat == 0
-        assert deadline - 0.3 <= at <= deadline + 2.5, (at - deadline, second.log()[-2000:])
+        assert deadline - 0.3 <= at <= deadline + 4.0, (at - deadline, second.log()[-2000:])
         with connect(second, rid) as spectator:
             msg = until(spectator, lambda m: True)
         assert msg["clock"]["seats"][0]["auto"] is True

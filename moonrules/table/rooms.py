@@ -703,6 +703,7 @@ class Table:
         room.seq = row.seq
         room.next = row.next
         await self._clock_load(room)
+        self._clock_schedule(room)
         room.broadcast()
         self._schedule_bot(room)
 

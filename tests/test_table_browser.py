@@ -518,3 +518,41 @@ def test_a_restart_is_said_with_its_reason_and_the_page_reconnects(
             "() => document.getElementById('conn').textContent === 'connected'", timeout=30_000
         )
     page.close()
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_the_turn_clock_counts_down_on_the_page(
+    server: Server, browser: Any, tmp_path: Path, width: str
+) -> None:
+    """A room made in the lobby with a turn clock: the seat to act shows its time counting
+    down and its bank, a bot's seat no clock, and a phone's page does not scroll sideways."""
+    import re
+
+    shots = shots_dir(tmp_path)
+    w, h = WIDTHS[width]
+    page = browser.new_page(viewport={"width": w, "height": h})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seat-1")
+    page.select_option("#opt-clock", "30/180")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#created:not([hidden])")
+    links = page.locator("#seat-links a")
+    urls = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    seat = next(u for u in urls if u and "#token=" in u)
+    page.goto(seat)
+    page.wait_for_selector("#seats .clock.running", timeout=30_000)
+    clocks = page.locator("#seats .clock")
+    assert clocks.count() == 3
+    first = page.inner_text("#seats .clock.running")
+    page.wait_for_timeout(1500)
+    later = page.inner_text("#seats .clock.running")
+    assert re.fullmatch(r"0:[0-3]\d \+ 3:00", first) and later != first, (first, later)
+    banks = [clocks.nth(i).inner_text() for i in range(3)]
+    assert banks[1:] == ["", ""], banks  # the bots' seats have no clock
+    scroll = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+    assert scroll[0] <= scroll[1], scroll
+    page.screenshot(path=str(shots / f"table-clock-{width}.png"), full_page=width != "phone")
+    assert errors == [], errors
+    page.close()

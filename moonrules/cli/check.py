@@ -20,6 +20,7 @@ from moonrules.arbitration import (
     report_html,
 )
 from moonrules.cli.options import byte_count, check_output
+from moonrules.records.annotations import describe, hand_actions, parse_annotations
 from moonrules.records.jsontext import (
     MAX_RAISED_BYTES,
     MAX_RECORD_BYTES,
@@ -27,7 +28,7 @@ from moonrules.records.jsontext import (
     read_bounded,
     size_text,
 )
-from moonrules.records.record import RecordError
+from moonrules.records.record import JSON, RecordError, rules_from_json
 
 HELP = "check a game record (JSON or the text notation) and rule on its first illegal step"
 
@@ -131,6 +132,9 @@ def run(args: argparse.Namespace) -> int:
         )
     print(text)
     del text
+    if not args.json:
+        for line in annotation_lines(source.record):
+            print(line)
     if args.html:
         page = report_html(report, title=f"Moon record check: {Path(name).name}")
         try:
@@ -139,6 +143,20 @@ def run(args: argparse.Namespace) -> int:
             e.filename = args.html if e.filename is None else e.filename
             raise
     return report.status
+
+
+def annotation_lines(record: JSON) -> list[str]:
+    """The record's annotations (:mod:`moonrules.records.annotations`), one line each, under
+    a heading; none for a record without them."""
+    if not isinstance(record, dict) or not record.get("annotations"):
+        return []
+    hands = record.get("hands")
+    assert isinstance(hands, list)
+    rules = rules_from_json(record.get("rules", "standard"))
+    notes = parse_annotations(
+        record["annotations"], rules.players, [hand_actions(h) for h in hands]
+    )
+    return ["Annotations:", *(f"  {describe(n)}" for n in notes)]
 
 
 __all__ = ["add_max_bytes", "byte_count", "load", "read_text", "run", "unreadable"]

@@ -46,6 +46,7 @@ from moonrules.game import (
     new_game,
     with_deal,
 )
+from moonrules.records.annotations import Annotation, hand_actions, parse_annotations
 from moonrules.records.jsontext import MAX_RECORD_BYTES, JSONTextError, loads
 from moonrules.records.players import Players, parse_players
 from moonrules.records.spelling import as_written, kept, thawed
@@ -196,7 +197,12 @@ def _hand_json(h: Hand, rules: RuleSet) -> dict[str, JSON]:
     return out
 
 
-def to_record(state: GameState, *, players: Sequence[str | None] | None = None) -> dict[str, JSON]:
+def to_record(
+    state: GameState,
+    *,
+    players: Sequence[str | None] | None = None,
+    annotations: Sequence[Annotation] | None = None,
+) -> dict[str, JSON]:
     """The record of a game so far, mid-hand included; :func:`from_record` rebuilds it.
 
     ``players`` names the player at each seat (``None`` for a seat without a name), one per
@@ -204,6 +210,9 @@ def to_record(state: GameState, *, players: Sequence[str | None] | None = None) 
     1 to 40 characters once trimmed, written trimmed); :class:`RecordError` naming the entry
     (``players[2]: …``) for one that is not. Without it, the record has the names of the
     record the state was read from, if it had any, and no ``players`` field otherwise.
+    ``annotations`` are notes on its actions (``moonrules.records.annotations``), the
+    record's ``annotations`` field, checked against its hands; without them, those of the
+    record the state was read from, if any.
 
     A state read by :func:`from_record` gives its record back exactly as it was
     written: without ``seed`` if it had none, ending between hands if it did (while
@@ -215,6 +224,7 @@ def to_record(state: GameState, *, players: Sequence[str | None] | None = None) 
     """
     if type(state) is not GameState:
         raise wrong_type("state", "a GameState", state)
+    _check_annotations(annotations)
     g = state.game
     names: Players | None = None
     if players is not None:
@@ -234,17 +244,45 @@ def to_record(state: GameState, *, players: Sequence[str | None] | None = None) 
         out["players"] = list(names)
     out["hands"] = [_hand_json(h, g.rules) for h in hands]
     if g.source is None:
-        return out
+        return _annotated(out, g.rules.players, annotations)
     source = _source(g.source)
+    if annotations is None and "annotations" in source:
+        annotations = annotations_of(state)
     if names is None and "players" in source:
         out = {**out, "players": source["players"]}
     written: dict[str, JSON] = as_written(out, source, "")
     if "players" in written and "players" not in source:  # the names before the hands
         written = {k: written[k] for k in sorted(written, key=_FIELD_ORDER.index)}
-    return written
+    return _annotated(written, g.rules.players, annotations)
 
 
-_FIELD_ORDER: Final = ("rules", "seed", "players", "hands")
+def _check_annotations(annotations: object) -> None:
+    """:class:`TypeError` naming ``annotations`` (or its entry) unless it is ``None`` or a
+    sequence of :class:`Annotation`."""
+    if annotations is None:
+        return
+    if isinstance(annotations, (str, bytes)) or not isinstance(annotations, Sequence):
+        raise wrong_type("annotations", "a sequence of Annotation", annotations)
+    for k, note in enumerate(annotations):
+        if not isinstance(note, Annotation):
+            raise wrong_type(f"annotations[{k}]", "an Annotation", note)
+
+
+def _annotated(
+    out: dict[str, JSON], seats: int, annotations: Sequence[Annotation] | None
+) -> dict[str, JSON]:
+    """The record ``out`` with ``annotations`` (checked against its hands) as its last field."""
+    if annotations is None:
+        return out
+    value: JSON = [a.to_json() for a in annotations]
+    hands = out["hands"]
+    assert isinstance(hands, list)
+    parse_annotations(value, seats, [hand_actions(h) for h in hands])
+    rest = {k: v for k, v in out.items() if k != "annotations"}
+    return {**rest, "annotations": value} if annotations else rest
+
+
+_FIELD_ORDER: Final = ("rules", "seed", "players", "hands", "annotations")
 
 
 def _source(kept_record: object) -> dict[str, JSON]:
@@ -276,6 +314,23 @@ def players_of(state: GameState) -> Players | None:
     if "players" not in source:
         return None
     return parse_players(source["players"], g.rules.players)
+
+
+def annotations_of(state: GameState) -> tuple[Annotation, ...]:
+    """The annotations of the record ``state`` was read from (``()`` without any)."""
+    if type(state) is not GameState:
+        raise wrong_type("state", "a GameState", state)
+    g = state.game
+    if g.source is None:
+        return ()
+    source = _source(g.source)
+    if "annotations" not in source:
+        return ()
+    hands = source["hands"]
+    assert isinstance(hands, list)
+    return parse_annotations(
+        source["annotations"], g.rules.players, [hand_actions(h) for h in hands]
+    )
 
 
 def _as_read(state: GameState, record: dict[str, JSON], hands: int) -> GameState:
@@ -362,7 +417,8 @@ def _parse(
     for key in record:
         if key not in _FIELD_ORDER:
             raise RecordError(
-                key, "unknown field; a record has 'rules', 'seed', 'players' and 'hands'"
+                key,
+                "unknown field; a record has 'rules', 'seed', 'players', 'hands' and 'annotations'",
             )
     if "rules" in record:
         if record["rules"] is None:
@@ -378,6 +434,8 @@ def _parse(
     if not hands_v:
         raise RecordError("hands", "a record has at least one hand")
     hands = [_parse_hand(h, f"hands[{i}]") for i, h in enumerate(hands_v)]
+    if "annotations" in record:
+        parse_annotations(record["annotations"], rules.players, [hand_actions(h) for h in hands_v])
     return rules, seed, players, hands
 
 
@@ -791,6 +849,7 @@ __all__ = [
     "ReplayResult",
     "UnknownRulesError",
     "Violation",
+    "annotations_of",
     "call_json",
     "from_record",
     "json_kind",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import hashlib
 import hmac
 import logging
@@ -48,6 +49,7 @@ from moonrules import (
     view,
 )
 from moonrules.conformance.protocol import view_json
+from moonrules.records.annotations import Annotation
 from moonrules.records.record import (
     JSON,
     RecordError,
@@ -62,6 +64,7 @@ from moonrules.rules.errors import MoonError, quote, wrong_type
 from moonrules.rules.scoring import side_tricks
 from moonrules.table import assist
 from moonrules.table.botpool import DEFAULT_BOTS, BotFailed, BotPool
+from moonrules.table.clock import Clock, ClockOptionError, action_number, clock_bot, parse_clock
 from moonrules.table.review_at_table import Reviews
 from moonrules.table.storage import RoomRow, Step, Storage
 from moonrules.table.storage_pg import NotOwner, PgStorage
@@ -208,6 +211,9 @@ class Room:
         self.hint_at: dict[int, float] = {}
         self.helping: set[int] = set()
         """Seats whose hint or claim a worker is thinking out."""
+        self.clock = Clock.of(row.options, len(row.seats))
+        """The room's turn clocks (:mod:`moonrules.table.clock`), or ``None``."""
+        self.clock_task: asyncio.Task[None] | None = None
 
     @property
     def rules(self) -> RuleSet:
@@ -360,6 +366,7 @@ class Room:
             "sheet": self.sheet_json(),
             "active": active,
             "tabs": 0 if seat is None else sum(1 for x in self.listeners if x.seat == seat),
+            **({} if self.clock is None else {"clock": self.clock.message(time.time())}),
         }
 
     def legal_for(self, seat: int | None) -> list[JSON]:
@@ -387,6 +394,13 @@ class Room:
         text = encode(message)
         for listener in list(self.listeners):
             listener.send(text)
+
+
+def _clock_option(options: JSON) -> dict[str, JSON]:
+    """The ``clock`` of a room's stored options, as the options of its rematch."""
+    if isinstance(options, dict) and isinstance(options.get("clock"), dict):
+        return {"clock": options["clock"]}
+    return {}
 
 
 def trick_marks(seen: Mapping[str, JSON], players: int) -> dict[str, JSON]:
@@ -475,6 +489,7 @@ class Table:
         memory yet. On PostgreSQL, the games of no process (their owner gone) are taken
         over, never another's (run again every second by the server's lease task)."""
         ids = await self.storage.moving()
+        ids += [r for r in await self.storage.clocked() if r not in ids]
         resumed = 0
         for room_id in ids:
             if self.closing:
@@ -494,6 +509,7 @@ class Table:
                 self._taking.discard(room_id)
             if room is not None:
                 self._schedule_bot(room)
+                self._clock_follow(room)
                 resumed += fresh
         return resumed
 
@@ -506,6 +522,7 @@ class Table:
         """Stop every bot task (the workers are the :class:`BotPool`'s to end)."""
         self.closing = True
         tasks = [r.bot_task for r in self.rooms.values() if r.bot_task is not None]
+        tasks += [r.clock_task for r in self.rooms.values() if r.clock_task is not None]
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -523,9 +540,10 @@ class Table:
         if not isinstance(body, dict):
             raise RoomError(400, f"the request is a JSON object, not {json_kind(body)}")
         for key in body:
-            if key not in ("rules", "bots", *OPTIONS):
+            if key not in ("rules", "bots", *OPTIONS, "clock"):
                 raise RoomError(
-                    400, f"{quote(key)}: unknown member; a room has rules, bots, hints, claims"
+                    400,
+                    f"{quote(key)}: unknown member; a room has rules, bots, hints, claims, clock",
                 )
         try:
             rules = rules_from_json(body.get("rules", "standard"))
@@ -561,6 +579,12 @@ class Table:
             if not isinstance(value, bool):
                 raise RoomError(400, f"{key}: true or false, not {json_kind(value)}")
             options[key] = value
+        try:
+            clock = parse_clock(body.get("clock") if isinstance(body, dict) else None)
+        except ClockOptionError as e:
+            raise RoomError(400, str(e)) from None
+        if clock is not None:
+            options["clock"] = clock
         return options
 
     async def create(self, body: JSON) -> CreatedRoom:
@@ -622,6 +646,7 @@ class Table:
             room = None if row is None else Room(row, await self._rebuild(row))
             if room is not None:
                 self.rooms[room_id] = room
+                await self._clock_load(room)
             future.set_result(room)
             return room
         except BaseException as e:
@@ -667,6 +692,8 @@ class Table:
             del self.rooms[room.id]
         if room.bot_task is not None and room.bot_task is not asyncio.current_task():
             room.bot_task.cancel()
+        if room.clock_task is not None and room.clock_task is not asyncio.current_task():
+            room.clock_task.cancel()
         for listener in list(room.listeners):
             listener.disconnect(MOVED_CODE, MOVED_REASON)
 
@@ -679,6 +706,8 @@ class Table:
         room.state = await self._rebuild(row)
         room.seq = row.seq
         room.next = row.next
+        await self._clock_load(room)
+        self._clock_schedule(room)
         room.broadcast()
         self._schedule_bot(room)
 
@@ -694,7 +723,10 @@ class Table:
         gone = [
             r.id
             for r in self.rooms.values()
-            if not r.listeners and r.bot_task is None and not r.lock.locked()
+            if not r.listeners
+            and r.bot_task is None
+            and r.clock_task is None
+            and not r.lock.locked()
         ]
         for room_id in gone:
             del self.rooms[room_id]
@@ -737,6 +769,9 @@ class Table:
         if room.gone:
             listener.disconnect(MOVED_CODE, MOVED_REASON)
             return
+        if seat is not None and room.clock is not None:
+            room.clock.come_back(seat)  # the player is back: the seat is theirs again
+        self._clock_follow(room)
         room.broadcast()
         self._schedule_bot(room)
 
@@ -797,23 +832,34 @@ class Table:
         if outcome is not None:
             listener.send(encode(outcome))
 
-    async def act(self, room: Room, seat: int, value: JSON) -> dict[str, JSON] | None:
+    async def act(
+        self, room: Room, seat: int, value: JSON, *, clocked: int | None = None
+    ) -> dict[str, JSON] | None:
         """Take ``seat``'s action ``value`` (as records write it): ``None`` once it is stored
         and every listener told, else the ``refused`` message for that seat.
 
         Shielded: when the caller is cancelled (its connection closed) while the action is
         being stored, the action still ends as it would have (stored, the room moved on,
-        every listener told), so that the room never falls behind its database."""
-        return await asyncio.shield(self._act_locked(room, seat, value))
+        every listener told), so that the room never falls behind its database.
 
-    async def _act_locked(self, room: Room, seat: int, value: JSON) -> dict[str, JSON] | None:
+        ``clocked``: the move the clock's bot makes for a seat whose time ran out at action
+        ``clocked`` (refused if the room has moved on since)."""
+        return await asyncio.shield(self._act_locked(room, seat, value, clocked))
+
+    async def _act_locked(
+        self, room: Room, seat: int, value: JSON, clocked: int | None = None
+    ) -> dict[str, JSON] | None:
         async with room.lock:
-            return await self._act(room, seat, value)
+            return await self._act(room, seat, value, clocked)
 
-    async def _act(self, room: Room, seat: int, value: JSON) -> dict[str, JSON] | None:
+    async def _act(
+        self, room: Room, seat: int, value: JSON, clocked: int | None = None
+    ) -> dict[str, JSON] | None:
         st = room.state
         if room.gone:  # moved to another process while this action waited
             return refused("unavailable", MOVED_REASON, [])
+        if clocked is not None and (room.clock is None or clocked != room.seq):
+            return refused("turn", "the seat acted before its clock ran out", [])
         if not room.started:
             waiting = [f"seat {s}" for s in room.humans if s not in room.joined]
             message = "the game starts when every player has joined; waiting for " + ", ".join(
@@ -838,6 +884,7 @@ class Table:
         bot_turn = nxt is not None and room.seats[nxt] != HUMAN and room.started
         # the record at the end of each hand (and of the game); between, the action alone
         ended = new.is_over or new.hand_number != st.hand_number
+        clock = self._clock_after(room, st, seat, new, step.seq, clocked)
         try:
             await self.storage.append(
                 room.id,
@@ -845,6 +892,7 @@ class Table:
                 to_record(new) if ended else None,
                 over=new.is_over,
                 bot_turn=bot_turn,
+                **({} if clock is None else {"clock": clock.to_json()}),
             )
         except NotOwner:  # another process took the room: its listeners go there
             log.warning("room %s: another process owns it now; its listeners are sent on", room.id)
@@ -864,6 +912,8 @@ class Table:
         room.state = new
         room.seq = step.seq
         room.last_used = time.monotonic()
+        room.clock = clock
+        self._clock_schedule(room)
         room.broadcast()
         self._schedule_bot(room)
         return None
@@ -999,9 +1049,15 @@ class Table:
                 steps.append(Step(seq + k + 1, who, tile))
             nxt = st.to_act
             bot_turn = nxt is not None and room.seats[nxt] != HUMAN and room.started
+            clock = self._clock_after(room, room.state, seat, st, steps[-1].seq, None)
             try:
                 await self.storage.append_many(
-                    room.id, steps, to_record(st), over=st.is_over, bot_turn=bot_turn
+                    room.id,
+                    steps,
+                    to_record(st),
+                    over=st.is_over,
+                    bot_turn=bot_turn,
+                    **({} if clock is None else {"clock": clock.to_json()}),
                 )
             except NotOwner:
                 self._moved(room)
@@ -1013,6 +1069,8 @@ class Table:
             room.state = st
             room.seq = steps[-1].seq
             room.last_used = time.monotonic()
+            room.clock = clock
+            self._clock_schedule(room)
             room.tell(
                 {
                     "type": "notice",
@@ -1051,7 +1109,7 @@ class Table:
                     joined=frozenset(),
                     over=False,
                     names=tuple(room.names),
-                    options=dict(room.options),
+                    options={**room.options, **_clock_option(room.row.options)},
                 )
                 new = Room(row, state)
                 self._taking.add(row.id)
@@ -1125,6 +1183,99 @@ class Table:
         elif outcome is not None:
             await asyncio.sleep(1.0)  # storage failed: try again shortly
 
+    # -- turn clocks (moonrules.table.clock) ----------------------------------------
+
+    def _clock_seat(self, room: Room, state: GameState) -> int | None:
+        """The seat whose clock runs in ``state``: a person's seat to act, once started."""
+        seat = state.to_act
+        if seat is None or not room.started or room.seats[seat] != HUMAN:
+            return None
+        return seat
+
+    def _clock_after(
+        self,
+        room: Room,
+        before: GameState,
+        seat: int,
+        after: GameState,
+        seq: int,
+        clocked: int | None,
+    ) -> Clock | None:
+        """The room's clock once ``seat`` took the action that leads from ``before`` to
+        ``after`` (action ``seq``): a copy, the room's own replaced once it is stored."""
+        if room.clock is None:
+            return None
+        clock = copy.deepcopy(room.clock)
+        if clocked is not None:
+            hand, number = action_number(before)
+            clock.ran_out(seat, Annotation(hand, number, seat, "clock", clock_bot(self.bots.names)))
+        else:
+            clock.come_back(seat)
+        clock.follow(seq, self._clock_seat(room, after), self.clock())
+        return clock
+
+    async def _clock_load(self, room: Room) -> None:
+        """The room's clock as stored with its last action."""
+        if room.clock is not None:
+            room.clock.load(await self.storage.load_clock(room.id))
+
+    def _clock_follow(self, room: Room) -> None:
+        """Start the clock of the seat to act if it does not run yet (the game began, or
+        the room was loaded), and wait for it to run out."""
+        if room.clock is None:
+            return
+        room.clock.follow(room.seq, self._clock_seat(room, room.state), self.clock())
+        if room.clock_task is None:
+            self._clock_schedule(room)
+
+    def _clock_schedule(self, room: Room) -> None:
+        """Wait for the running turn to run out (the wait for an earlier turn cancelled)."""
+        task = room.clock_task
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+            room.clock_task = None
+        if self.closing or room.gone or room.clock is None or room.clock.seat is None:
+            return
+        if room.clock_task is None:
+            room.clock_task = asyncio.get_running_loop().create_task(self._clock_run(room))
+
+    async def _clock_run(self, room: Room) -> None:
+        try:
+            while not self.closing and not room.gone and room.clock is not None:
+                deadline, seat, seq = room.clock.deadline(), room.clock.seat, room.clock.seq
+                if deadline is None or seat is None or seq != room.seq:
+                    return
+                wait = deadline - self.clock()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue
+                await self._clock_move(room, seat, seq)
+                return
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # a fault of the server: the room waits, the server goes on
+            log.error("room %s: the clock stopped: %s: %s", room.id, type(e).__name__, e)
+        finally:
+            if room.clock_task is asyncio.current_task():
+                room.clock_task = None
+
+    async def _clock_move(self, room: Room, seat: int, seq: int) -> None:
+        """The seat's time ran out: the clock's bot makes its move (thought out in a
+        worker, as a bot seat's move is), stored with an annotation."""
+        level = clock_bot(self.bots.names)
+        try:
+            action = await self.bots.decide(
+                level, view(room.state, seat), f"{room.row.bot_seed}/clock/{seq}", urgent=True
+            )
+        except BotFailed as e:
+            log.warning("room %s seat %d: %s; the clock plays its first legal move", room.id,
+                        seat, e)  # fmt: skip
+            action = legal_actions(room.state)[0]
+        log.info("room %s seat %d: the clock ran out; the %s bot moves", room.id, seat, level)
+        outcome = await self.act(room, seat, action_json(action), clocked=seq)
+        if outcome is not None and outcome["code"] == "illegal" and room.seq == seq:
+            await self.act(room, seat, action_json(legal_actions(room.state)[0]), clocked=seq)
+
     # -- the record ------------------------------------------------------------
 
     def record(self, room: Room) -> JSON:
@@ -1139,9 +1290,10 @@ class Table:
                 "the game is not over yet: its record is given once it ends, since it shows "
                 "every hand's tiles",
             )
+        notes = None if room.clock is None or not room.clock.notes else room.clock.notes
         if any(name is not None for name in room.names):
-            return to_record(room.state, players=room.names)
-        return to_record(room.state)
+            return to_record(room.state, players=room.names, annotations=notes)
+        return to_record(room.state, annotations=notes)
 
 
 __all__ = [

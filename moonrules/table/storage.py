@@ -65,6 +65,17 @@ CREATE TABLE IF NOT EXISTS actions (
 CREATE INDEX IF NOT EXISTS rooms_moving ON rooms(over, bot_turn);
 """
 
+_CLOCK_SCHEMA: Final = """
+CREATE TABLE IF NOT EXISTS clocks (
+    room TEXT PRIMARY KEY REFERENCES rooms(id),
+    running INTEGER NOT NULL,
+    state TEXT NOT NULL
+) WITHOUT ROWID;
+"""
+"""The turn clocks of the rooms that have them (``moonrules.table.clock``), one row a room,
+written with each action. A table of its own, made whatever the schema's version: a
+database without it simply has no clocks yet, and an older server ignores it."""
+
 MAX_BATCH: Final = 512
 """At most this many jobs in one transaction."""
 
@@ -138,6 +149,7 @@ class Storage:
             self._db.executescript(_SCHEMA)
             self._db.executescript(_REVIEWS)
             self._check_version()
+            self._db.executescript(_CLOCK_SCHEMA)
         except sqlite3.DatabaseError as e:
             self._db.close()
             raise StorageError(f"{self.path}: not a table database ({e})") from None
@@ -283,17 +295,21 @@ class Storage:
         *,
         over: bool,
         bot_turn: bool,
+        clock: JSON = None,
     ) -> None:
         """Store an accepted action and the room's state after it, in one transaction;
-        ``record``, if given, is the game's record after this action (at the end of a hand).
+        ``record``, if given, is the game's record after this action (at the end of a hand);
+        ``clock``, if given, the room's turn clocks after it.
 
         Raises :class:`sqlite3.IntegrityError` when the room already has an action
         numbered ``step.seq`` (the room moved on meanwhile).
         """
         action = _dump(step.action)
         text = None if record is None else _dump(record)
+        clock_job = _clock_job(room, clock)
 
         def job(db: sqlite3.Connection) -> None:
+            clock_job(db)
             db.execute(
                 "INSERT INTO actions VALUES (?, ?, ?, ?, ?)",
                 (room, step.seq, step.seat, action, time.time()),
@@ -322,6 +338,7 @@ class Storage:
         *,
         over: bool,
         bot_turn: bool,
+        clock: JSON = None,
     ) -> None:
         """Store several actions taken at once (a claim's tricks played out) and the room's
         state after them, in one transaction: all of them or none."""
@@ -330,8 +347,10 @@ class Storage:
         rows = [(room, st.seq, st.seat, _dump(st.action)) for st in steps]
         text = None if record is None else _dump(record)
         first, last = steps[0].seq, steps[-1].seq
+        clock_job = _clock_job(room, clock)
 
         def job(db: sqlite3.Connection) -> None:
+            clock_job(db)
             now = time.time()
             db.executemany("INSERT INTO actions VALUES (?, ?, ?, ?, ?)", [(*r, now) for r in rows])
             cur = db.execute(
@@ -412,6 +431,28 @@ class Storage:
 
         return await self._call(job)
 
+    async def load_clock(self, room: str) -> JSON:
+        """The room's turn clocks as last stored (``None``: none stored)."""
+
+        def job(db: sqlite3.Connection) -> JSON:
+            r = db.execute("SELECT state FROM clocks WHERE room = ?", (room,)).fetchone()
+            return None if r is None else json.loads(r[0])
+
+        return await self._call(job)
+
+    async def clocked(self) -> list[str]:
+        """The rooms whose game goes on with a seat's clock running: they resume at start
+        (the clock runs out whether anyone is connected or not)."""
+
+        def job(db: sqlite3.Connection) -> list[str]:
+            rows = db.execute(
+                "SELECT c.room FROM clocks c JOIN rooms r ON r.id = c.room "
+                "WHERE c.running = 1 AND r.over = 0"
+            ).fetchall()
+            return [r[0] for r in rows]
+
+        return await self._call(job)
+
     async def load_review(self, room: str, hand: int) -> JSON:
         """The stored review of a room's hand (:mod:`moonrules.table.review_at_table`), or
         ``None``."""
@@ -449,6 +490,25 @@ CREATE TABLE IF NOT EXISTS reviews (
 """The reviews of finished hands (:mod:`moonrules.table.review_at_table`), one row a hand.
 A table added to a database of any version when it is opened (``IF NOT EXISTS``), which a
 server without reviews ignores: the schema's version is unchanged by it."""
+
+
+def _clock_job(room: str, clock: JSON) -> Callable[[Any], None]:
+    """Store a room's clocks (``None``: nothing to store), as part of another job; for
+    SQLite and PostgreSQL alike (the placeholders are adapted)."""
+    if clock is None:
+        return lambda db: None
+    running = int(isinstance(clock, dict) and clock.get("seat") is not None)
+    text = _dump(clock)
+
+    def job(db: Any) -> None:
+        mark = "%s" if not isinstance(db, sqlite3.Connection) else "?"
+        db.execute(
+            f"INSERT INTO clocks (room, running, state) VALUES ({mark}, {mark}, {mark}) "
+            "ON CONFLICT (room) DO UPDATE SET running = excluded.running, state = excluded.state",
+            (room, running, text),
+        )
+
+    return job
 
 
 def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:

@@ -59,6 +59,7 @@ from moonrules.table.storage import (
     RoomRow,
     Step,
     StorageError,
+    _clock_job,
     _dump,
     _row,
     _settle,
@@ -106,6 +107,11 @@ CREATE TABLE IF NOT EXISTS leases (
 );
 CREATE INDEX IF NOT EXISTS rooms_moving ON rooms(id) WHERE NOT over AND bot_turn;
 CREATE INDEX IF NOT EXISTS leases_owner ON leases(owner);
+CREATE TABLE IF NOT EXISTS clocks (
+    room TEXT PRIMARY KEY REFERENCES rooms(id),
+    running INTEGER NOT NULL,
+    state TEXT NOT NULL
+);
 """
 
 _REVIEWS: Final = """
@@ -576,6 +582,7 @@ class PgStorage:
         *,
         over: bool,
         bot_turn: bool,
+        clock: JSON = None,
     ) -> None:
         """Store an accepted action and the room's state after it, in one transaction;
         ``record``, if given, is the game's record after this action (at the end of a hand).
@@ -584,7 +591,7 @@ class PgStorage:
         action numbered ``step.seq`` (the room moved on meanwhile), :class:`NotOwner` when
         this process no longer owns the room.
         """
-        await self.append_many(room, [step], record, over=over, bot_turn=bot_turn)
+        await self.append_many(room, [step], record, over=over, bot_turn=bot_turn, clock=clock)
 
     async def append_many(
         self,
@@ -594,9 +601,11 @@ class PgStorage:
         *,
         over: bool,
         bot_turn: bool,
+        clock: JSON = None,
     ) -> None:
         """Store several actions taken at once (a claim's tricks played out) and the room's
-        state after them, in one transaction: all of them or none."""
+        state after them, in one transaction: all of them or none (``clock``: the room's
+        turn clocks after them, if it has any)."""
         if not steps:
             raise ValueError("steps: at least one action")
         for a, b in itertools.pairwise(steps):
@@ -606,6 +615,7 @@ class PgStorage:
         rows = [(room, st.seq, st.seat, _dump(st.action), now) for st in steps]
         text = None if record is None else _dump(record)
         first, last = steps[0].seq, steps[-1].seq
+        clock_job = _clock_job(room, clock)
 
         def job(db: psycopg.Connection[Any]) -> None:
             self._fence(db, room)
@@ -619,6 +629,7 @@ class PgStorage:
                 raise SeqTaken(f"room {room} is not at action {first - 1}")
             with db.cursor() as c:
                 c.executemany("INSERT INTO actions VALUES (%s, %s, %s, %s, %s)", rows)
+            clock_job(db)
 
         await self._call(job)
 
@@ -697,6 +708,31 @@ class PgStorage:
                 (room, after),
             ).fetchall()
             return [Step(s, seat, json.loads(a)) for s, seat, a in rows]
+
+        return await self._call(job)
+
+    async def load_clock(self, room: str) -> JSON:
+        """The room's turn clocks as last stored (``None``: none stored)."""
+
+        def job(db: psycopg.Connection[Any]) -> JSON:
+            r = db.execute("SELECT state FROM clocks WHERE room = %s", (room,)).fetchone()
+            return None if r is None else json.loads(r[0])
+
+        return await self._call(job)
+
+    async def clocked(self) -> list[str]:
+        """The rooms whose game goes on with a seat's clock running and that no other
+        process holds: this process may take them over and run their clocks."""
+
+        def job(db: psycopg.Connection[Any]) -> list[str]:
+            rows = db.execute(
+                "SELECT r.id FROM clocks c JOIN rooms r ON r.id = c.room "
+                "LEFT JOIN leases ON leases.room = r.id "
+                f"WHERE c.running = 1 AND NOT r.over AND (leases.room IS NULL "
+                f"OR leases.owner = %s OR NOT {_HELD}) ORDER BY r.id",
+                (self.owner,),
+            ).fetchall()
+            return [r[0] for r in rows]
 
         return await self._call(job)
 

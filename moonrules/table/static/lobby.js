@@ -151,6 +151,11 @@
     err.hidden = true;
     const body = { rules: $("rules").value, bots: {},
       hints: $("opt-hints").checked, claims: $("opt-claims").checked };
+    const clock = $("opt-clock") ? $("opt-clock").value : "";
+    if (clock) {  // "TURN/BANK" in seconds
+      const [turn, bank] = clock.split("/").map(Number);
+      body.clock = { turn: turn, bank: bank };
+    }
     document.querySelectorAll("#seats select").forEach((s) => {
       if (s.value !== "human") body.bots[s.dataset.seat] = s.value;
     });

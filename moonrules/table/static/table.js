@@ -485,6 +485,7 @@
     renderStatus(v, t, legal, msg.active);
     renderContract(v, t);
     renderSeats(v, t);
+    renderClocks(msg);
     renderTrick(msg);
     renderScores(v, t);
     renderSheet(msg.sheet || [], t);
@@ -575,6 +576,57 @@
         backs);
       if (v.to_act === s && !t.over) li.setAttribute("aria-current", "true");
       list.append(li);
+    }
+  }
+
+  // -- turn clocks (a room with the clock option) -------------------------------------
+  // The server sends milliseconds left; the page counts down from when it heard them.
+
+  let clock = null, clockHeard = 0, clockTimer = null, clockPeople = [];
+
+  function clockText(ms) {
+    const sec = Math.max(0, Math.ceil(ms / 1000));
+    const m = Math.floor(sec / 60), r = sec % 60;
+    return m >= 60 ? Math.floor(m / 60) + ":" + String(m % 60).padStart(2, "0") + ":" + String(r).padStart(2, "0")
+      : m + ":" + String(r).padStart(2, "0");
+  }
+
+  function renderClocks(msg) {
+    clock = msg.clock || null;
+    clockHeard = performance.now();
+    clockPeople = msg.table.seats.map((x) => x.player === "human");  // a bot's seat has no clock
+    document.body.classList.toggle("clocked", clock !== null);
+    if (clock === null) {
+      if (clockTimer !== null) { clearInterval(clockTimer); clockTimer = null; }
+      return;
+    }
+    const items = $("seats").children;
+    for (let s = 0; s < items.length && s < clock.seats.length; s++) {
+      items[s].append(el("div", { class: "clock", "data-seat": String(s) }));
+    }
+    tickClocks();
+    if (clockTimer === null) clockTimer = setInterval(tickClocks, 250);
+  }
+
+  function tickClocks() {
+    if (clock === null) return;
+    const gone = performance.now() - clockHeard;
+    for (const box of document.querySelectorAll("#seats .clock")) {
+      const s = Number(box.dataset.seat), info = clock.seats[s];
+      let text, cls = "clock";
+      if (clock.running === s) {
+        const turn = clock.turn_left - gone;
+        const bank = clock.bank_left - Math.max(0, gone - clock.turn_left);
+        text = turn > 0 ? clockText(turn) + (clock.bank_left > 0 ? " + " + clockText(clock.bank_left) : "")
+          : clock.bank > 0 ? "bank " + clockText(bank) : clockText(0);
+        cls += " running" + (turn <= 0 ? " low" : "");
+      } else {
+        text = clock.bank > 0 && clockPeople[s] ? "bank " + clockText(info.bank) : "";
+      }
+      if (info.auto) { text = (text ? text + " · " : "") + "played by the clock"; cls += " auto"; }
+      box.className = cls;
+      if (box.textContent !== text) box.textContent = text;
+      box.title = clock.running === s ? "this seat's time: its turn, then its bank" : "time left in this seat's bank";
     }
   }
 

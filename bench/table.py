@@ -35,6 +35,20 @@ connect from 127.0.0.x addresses in turn, so that the server's per-address limit
 each, as for people at home. ``--profile DIR`` records the server with py-spy while it runs
 (``pip install py-spy``) and prints where its time goes.
 
+The paced clients run in several processes (``--client-procs K``; by default one per 250
+rooms), so that the figures are the server's and not those of a client's event loop running
+late: each process's own loop lag is printed too ("client lag", its largest), as is the
+machine's load average. Rooms are created and every connection opened before the measured
+window starts.
+
+Knee (``--knee``): the same rooms in a closed loop (each room's next action sent as soon as
+the answer to its last one is in, timed from its sending), at increasing room counts
+(``--rooms``, by default 25,50,100,150,200,300; 4 to 8 client processes); printed for each as
+for ``--paced``, then the knee: the actions a second at which the p99 round trip passes
+100 ms, interpolated between the two counts around it.
+
+    python bench/table.py --knee --seconds 15
+
 Clients and server share the machine's cores: the figures include that contention.
 """
 
@@ -518,8 +532,9 @@ def paced_run(
 
 def default_procs(n: int, closed: bool) -> int:
     """Client processes for N rooms: enough that each one's event loop stays on time."""
-    per = 100 if closed else 250  # rooms a client process plays without falling behind
-    return max(1, min(8, -(-n // per)))
+    if closed:  # every room always busy: at least 4, one per 50 rooms, at most 8
+        return max(4, min(8, -(-n // 50)))
+    return max(1, min(8, -(-n // 250)))  # rooms a client process plays without falling behind
 
 
 def percentile(rtts: list[float], q: float) -> float:
@@ -644,7 +659,7 @@ def main() -> int:
         "--client-procs",
         type=int,
         metavar="K",
-        help="--paced, --knee: client processes (default: one per 250 rooms paced, 100 closed)",
+        help="--paced, --knee: client processes (default: one per 250 rooms paced; 4 to 8 closed)",
     )
     p.add_argument(
         "--knee",

@@ -609,7 +609,8 @@ def knee(counts: list[int], seconds: float, profile: Path | None, procs: int | N
         print(f"knee: not reached; {best:.0f} actions/s with p99 under {KNEE_MS:g} ms")
     else:
         (r0, p0), (r1, p1) = max(below), min(above, key=lambda x: x[1])
-        at = r0 + (r1 - r0) * (KNEE_MS / 1e3 - p0) / (p1 - p0) if p1 != p0 else r0
+        # past the best rate under the line, more rooms only wait longer: the knee is that rate
+        at = r0 + (r1 - r0) * (KNEE_MS / 1e3 - p0) / (p1 - p0) if r1 > r0 and p1 > p0 else r0
         print(f"knee: p99 passes {KNEE_MS:g} ms at about {at:.0f} actions/s ({r0:.0f}/s at "
               f"p99 {p0 * 1e3:.0f} ms, {r1:.0f}/s at p99 {p1 * 1e3:.0f} ms)")  # fmt: skip
 

@@ -383,6 +383,15 @@ class PacedRoom:
         except Exception:
             return
 
+    async def wait(self, stop: float) -> bool:
+        """Until a state comes, or ``stop``: false then."""
+        self.changed.clear()
+        try:
+            await asyncio.wait_for(self.changed.wait(), max(0.0, stop - time.monotonic()))
+        except TimeoutError:
+            return False
+        return True
+
     async def play(self, start: float, stop: float, rtts: list[float], counts: list[int]) -> None:
         """Act until ``stop`` (``time.monotonic``), the first action at ``start`` or up to
         one pace later; the round trip of each action that ends before ``stop`` counted."""
@@ -393,10 +402,8 @@ class PacedRoom:
                 await asyncio.sleep(max(0.0, due - time.monotonic()))
                 # the seat to act, once the answer to the room's last action is in
                 while self.latest is None or self.turn is None:
-                    if self.over:
+                    if self.over or not await self.wait(stop):
                         return
-                    self.changed.clear()
-                    await self.changed.wait()
                 msg, seat = self.latest, self.turn
                 self.latest = self.turn = None
                 sent_seq = msg["seq"]
@@ -406,8 +413,8 @@ class PacedRoom:
                 await self.conns[seat].send(json.dumps({"type": "act", "action": action}))
                 # the answer: a state of a later seq, on any of the room's connections
                 while self.seq <= sent_seq:
-                    self.changed.clear()
-                    await self.changed.wait()
+                    if not await self.wait(stop):
+                        return  # no answer (a refusal) before the end: not counted
                 now = time.monotonic()
                 if now < stop:
                     rtts.append(now - due)
@@ -494,7 +501,7 @@ def paced_run(
         children.append(child)
     try:
         for pipe in pipes:
-            if pipe.recv() != "ready":
+            if not pipe.poll(300) or pipe.recv() != "ready":
                 raise SystemExit("a client process did not connect its rooms")
         server = psutil.Process(proc.pid)
         time.sleep(1.0)  # the joins' broadcasts sent
@@ -515,7 +522,11 @@ def paced_run(
                 lags.append(health(url))
         cpu1 = server.cpu_times()
         elapsed = time.monotonic() - t0
-        results = [pipe.recv() for pipe in pipes]
+        results = []
+        for pipe in pipes:
+            if not pipe.poll(60):
+                raise SystemExit("a client process did not report within 60 s of the end")
+            results.append(pipe.recv())
     finally:
         for child in children:
             child.join(30)

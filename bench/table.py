@@ -35,6 +35,20 @@ connect from 127.0.0.x addresses in turn, so that the server's per-address limit
 each, as for people at home. ``--profile DIR`` records the server with py-spy while it runs
 (``pip install py-spy``) and prints where its time goes.
 
+The paced clients run in several processes (``--client-procs K``; by default one per 250
+rooms), so that the figures are the server's and not those of a client's event loop running
+late: each process's own loop lag is printed too ("client lag", its largest), as is the
+machine's load average. Rooms are created and every connection opened before the measured
+window starts.
+
+Knee (``--knee``): the same rooms in a closed loop (each room's next action sent as soon as
+the answer to its last one is in, timed from its sending), at increasing room counts
+(``--rooms``, by default 25,50,100,150,200,300; 4 to 8 client processes); printed for each as
+for ``--paced``, then the knee: the actions a second at which the p99 round trip passes
+100 ms, interpolated between the two counts around it.
+
+    python bench/table.py --knee --seconds 15
+
 Clients and server share the machine's cores: the figures include that contention.
 """
 
@@ -42,6 +56,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -55,12 +70,13 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import psutil
 from websockets.asyncio.client import connect
 
 URL_LINE = re.compile(r"Moon table: (http://\S+)/ ")
+STATE_HEAD = re.compile(r'\{"type":"state","seq":(\d+),')
 
 
 SYNC = ["--sync", "full"]
@@ -312,13 +328,17 @@ def health(url: str) -> Any:
 
 
 class PacedRoom:
-    """One room's seats, each connected; its actions at a person's pace."""
+    """One room's seats, each connected; its actions at a person's pace (or, ``closed``,
+    each as soon as the answer to the room's last one is in: a closed loop)."""
 
-    def __init__(self, url: str, room: Any, source: str, pace: tuple[float, float]) -> None:
+    def __init__(
+        self, url: str, room: Any, source: str, pace: tuple[float, float], closed: bool = False
+    ) -> None:
         self.url = url
         self.room = room
         self.source = source
         self.pace = pace
+        self.closed = closed
         self.rng = random.Random(room["room"])
         self.latest: dict[str, Any] | None = None  # the newest state with a seat to act
         self.turn: int | None = None
@@ -343,132 +363,236 @@ class PacedRoom:
     async def read(self, seat: int, ws: Any) -> None:
         try:
             async for text in ws:
-                msg = json.loads(text)
-                if msg["type"] != "state":
-                    continue
-                self.seq = max(self.seq, msg["seq"])
-                self.over = self.over or msg["table"]["over"]
-                if msg["legal"] and (self.latest is None or msg["seq"] >= self.latest["seq"]):
-                    self.latest, self.turn = msg, seat
+                # read whole only when it matters (the seat to act, the game's end): the
+                # client's CPU is the server's too on one machine
+                head = STATE_HEAD.match(text)
+                if head is None:
+                    if '"type":"state"' not in text:
+                        continue
+                    seq = json.loads(text)["seq"]
+                else:
+                    seq = int(head.group(1))
+                self.seq = max(self.seq, seq)
+                if '"over":true' in text:
+                    self.over = self.over or json.loads(text)["table"]["over"]
+                if '"legal":[]' not in text and (self.latest is None or seq >= self.latest["seq"]):
+                    msg = json.loads(text)
+                    if msg["legal"]:
+                        self.latest, self.turn = msg, seat
                 self.changed.set()
         except Exception:
             return
 
+    async def wait(self, stop: float) -> bool:
+        """Until a state comes, or ``stop``: false then."""
+        self.changed.clear()
+        try:
+            await asyncio.wait_for(self.changed.wait(), max(0.0, stop - time.monotonic()))
+        except TimeoutError:
+            return False
+        return True
+
     async def play(self, start: float, stop: float, rtts: list[float], counts: list[int]) -> None:
+        """Act until ``stop`` (``time.monotonic``), the first action at ``start`` or up to
+        one pace later; the round trip of each action that ends before ``stop`` counted."""
         readers = [asyncio.create_task(self.read(i, c)) for i, c in enumerate(self.conns)]
         try:
-            due = start + self.rng.uniform(0, self.pace[1])
+            due = start + (0.0 if self.closed else self.rng.uniform(0, self.pace[1]))
             while due < stop:
-                await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
                 # the seat to act, once the answer to the room's last action is in
                 while self.latest is None or self.turn is None:
-                    if self.over:
+                    if self.over or not await self.wait(stop):
                         return
-                    self.changed.clear()
-                    await self.changed.wait()
                 msg, seat = self.latest, self.turn
                 self.latest = self.turn = None
                 sent_seq = msg["seq"]
                 action = self.rng.choice(msg["legal"])
+                if self.closed:  # counted from the moment it is sent
+                    due = time.monotonic()
                 await self.conns[seat].send(json.dumps({"type": "act", "action": action}))
                 # the answer: a state of a later seq, on any of the room's connections
                 while self.seq <= sent_seq:
-                    self.changed.clear()
-                    await self.changed.wait()
-                if time.perf_counter() < stop:
-                    rtts.append(time.perf_counter() - due)
+                    if not await self.wait(stop):
+                        return  # no answer (a refusal) before the end: not counted
+                now = time.monotonic()
+                if now < stop:
+                    rtts.append(now - due)
                     counts[0] += 1
-                due += self.rng.uniform(*self.pace)
+                due = now if self.closed else due + self.rng.uniform(*self.pace)
         finally:
             for t in readers:
                 t.cancel()
 
 
-async def paced_run(
-    url: str, n: int, seconds: float, pace: tuple[float, float], proc: subprocess.Popen[str]
-) -> dict[str, Any]:
-    rooms = [
-        PacedRoom(url, create_from(url, local_address(i), "standard" if i % 2 else "partnership"),
-                  local_address(i), pace)
-        for i in range(n)
-    ]  # fmt: skip
-    for i in range(0, n, 50):  # connect 50 rooms at a time
-        await asyncio.gather(*(r.open() for r in rooms[i : i + 50]))
-    server = psutil.Process(proc.pid)
-    await asyncio.sleep(1.0)
-    health(url)
+def _die_with_parent() -> None:
+    """Linux: this process gets SIGKILL when the bench that started it dies."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
+def client_process(
+    url: str, rooms: list[tuple[Any, str]], pace: tuple[float, float], closed: bool, pipe: Any
+) -> None:
+    """One client process: its share of the rooms connected, then (told when) played; its
+    round trips, actions and own event loop's lag sent back through ``pipe``."""
+    _die_with_parent()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the bench stops it
+    asyncio.run(_client(url, rooms, pace, closed, pipe))
+
+
+async def _client(
+    url: str, given: list[tuple[Any, str]], pace: tuple[float, float], closed: bool, pipe: Any
+) -> None:
+    rooms = [PacedRoom(url, room, source, pace, closed) for room, source in given]
+    for i in range(0, len(rooms), 25):  # connect 25 rooms at a time
+        await asyncio.gather(*(r.open() for r in rooms[i : i + 25]))
+    pipe.send("ready")
+    start, stop = await asyncio.to_thread(pipe.recv)
     rtts: list[float] = []
     counts = [0]
-    peak = [0, 0]
-    lags: list[Any] = []
+    lag = [0.0]
 
-    client_lag = [0.0]
-
-    async def sample() -> None:
+    async def own_lag() -> None:  # this process's: late, it would spoil the figures
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
         while True:
+            at = time.monotonic()
+            await asyncio.sleep(0.05)
+            lag[0] = max(lag[0], time.monotonic() - at - 0.05)
+
+    meter = asyncio.create_task(own_lag())
+    await asyncio.gather(*(r.play(start, stop, rtts, counts) for r in rooms))
+    meter.cancel()
+    pipe.send({"rtts": rtts, "actions": counts[0], "client_lag": lag[0]})
+    await asyncio.gather(*(c.close() for r in rooms for c in r.conns), return_exceptions=True)
+
+
+def paced_run(
+    url: str,
+    n: int,
+    seconds: float,
+    pace: tuple[float, float],
+    proc: subprocess.Popen[str],
+    procs: int,
+    closed: bool = False,
+) -> dict[str, Any]:
+    """N rooms created, then connected by ``procs`` client processes; once all are
+    connected (setup is not measured), every room played for ``seconds``."""
+    import multiprocessing
+
+    created = [
+        (create_from(url, local_address(i), "standard" if i % 2 else "partnership"),
+         local_address(i))
+        for i in range(n)
+    ]  # fmt: skip
+    ctx = multiprocessing.get_context("fork")
+    pipes, children = [], []
+    for k in range(procs):
+        mine, theirs = ctx.Pipe()
+        child = ctx.Process(
+            target=client_process,
+            args=(url, created[k::procs], pace, closed, theirs),
+            daemon=True,
+        )
+        child.start()
+        pipes.append(mine)
+        children.append(child)
+    try:
+        for pipe in pipes:
+            if not pipe.poll(300) or pipe.recv() != "ready":
+                raise SystemExit("a client process did not connect its rooms")
+        server = psutil.Process(proc.pid)
+        time.sleep(1.0)  # the joins' broadcasts sent
+        t0 = time.monotonic() + 0.2
+        stop = t0 + seconds
+        for pipe in pipes:
+            pipe.send((t0, stop))
+        peak = [0, 0]
+        lags: list[Any] = []
+        time.sleep(max(0.0, t0 - time.monotonic()))
+        cpu0 = server.cpu_times()
+        while time.monotonic() < stop:
             own, total = memory(proc)
             peak[0], peak[1] = max(peak[0], own), max(peak[1], total)
-            await asyncio.sleep(1.0)
+            time.sleep(min(1.0, max(0.0, stop - time.monotonic())))
             # the server's lag over its last 10 s: once they are all within the run
-            if time.perf_counter() >= t0 + min(10.0, seconds - 1.0):
-                lags.append(await asyncio.to_thread(health, url))
-
-    async def own_lag() -> None:  # this process's, which would spoil the figures if late
-        while True:
-            at = time.perf_counter()
-            await asyncio.sleep(0.05)
-            client_lag[0] = max(client_lag[0], time.perf_counter() - at - 0.05)
-
-    cpu0 = server.cpu_times()
-    t0 = time.perf_counter()
-    sampler = asyncio.create_task(sample())
-    meter = asyncio.create_task(own_lag())
-    stop = t0 + seconds
-    await asyncio.gather(*(r.play(t0, stop, rtts, counts) for r in rooms))
-    elapsed = time.perf_counter() - t0
-    cpu1 = server.cpu_times()
-    sampler.cancel()
-    meter.cancel()
-    for r in rooms:
-        for c in r.conns:
-            await c.close()
+            if time.monotonic() >= t0 + min(10.0, seconds - 1.0):
+                lags.append(health(url))
+        cpu1 = server.cpu_times()
+        elapsed = time.monotonic() - t0
+        results = []
+        for pipe in pipes:
+            if not pipe.poll(60):
+                raise SystemExit("a client process did not report within 60 s of the end")
+            results.append(pipe.recv())
+    finally:
+        for child in children:
+            child.join(30)
+            if child.is_alive():
+                child.kill()
     cpu = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / elapsed
-    return {"rtts": rtts, "actions": counts[0], "elapsed": elapsed, "cpu": cpu, "peak": peak,
+    return {"rtts": [x for r in results for x in r["rtts"]],
+            "actions": sum(r["actions"] for r in results), "elapsed": elapsed, "cpu": cpu,
+            "peak": peak,
             "lag_p99": max((h["loop_lag"]["p99_ms"] for h in lags), default=0.0),
             "lag_max": max((h["loop_lag"]["max_ms"] for h in lags), default=0.0),
-            "client_lag": client_lag[0] * 1e3}  # fmt: skip
+            "client_lag": max(r["client_lag"] for r in results) * 1e3}  # fmt: skip
+
+
+def default_procs(n: int, closed: bool) -> int:
+    """Client processes for N rooms: enough that each one's event loop stays on time."""
+    if closed:  # every room always busy: at least 4, one per 50 rooms, at most 8
+        return max(4, min(8, -(-n // 50)))
+    return max(1, min(8, -(-n // 250)))  # rooms a client process plays without falling behind
+
+
+def percentile(rtts: list[float], q: float) -> float:
+    ranked = sorted(rtts) or [float("nan")]
+    return ranked[min(len(ranked) - 1, int(len(ranked) * q))]
 
 
 def paced(
-    counts: list[int], seconds: float, pace: tuple[float, float], profile: Path | None
-) -> None:
-    print(f"{'rooms':>6} {'conns':>6} {'act/s':>7} {'median ms':>10} {'p99 ms':>8} {'max ms':>8} "
-          f"{'CPU %':>6} {'server MB':>10} {'+workers MB':>12} {'lag p99 ms':>11} "
-          f"{'lag max ms':>11} {'client lag':>10}")  # fmt: skip
+    counts: list[int],
+    seconds: float,
+    pace: tuple[float, float],
+    profile: Path | None,
+    procs: int | None = None,
+    closed: bool = False,
+) -> list[tuple[int, float, float]]:
+    """Each N of ``counts`` on a fresh server; returns (N, actions/s, p99 s) for each."""
+    print(f"{'rooms':>6} {'conns':>6} {'procs':>5} {'act/s':>7} {'median ms':>10} {'p99 ms':>8} "
+          f"{'max ms':>8} {'CPU %':>6} {'server MB':>10} {'+workers MB':>12} {'lag p99 ms':>11} "
+          f"{'lag max ms':>11} {'client lag':>10} {'load':>5}")  # fmt: skip
+    out = []
     for n in counts:
+        k = procs or default_procs(n, closed)
         with tempfile.TemporaryDirectory() as tmp:
             proc, url = start(Path(tmp) / "bench.sqlite3", quiet=True)
             spy = None
             try:
                 if profile is not None:
                     profile.mkdir(parents=True, exist_ok=True)
-                    out = profile / f"server-{n}-rooms.txt"
+                    out_file = profile / f"server-{n}-rooms{'-closed' if closed else ''}.txt"
                     argv = ["py-spy", "record", "--pid", str(proc.pid), "--format", "raw"]
-                    argv += ["--rate", "50", "--output", str(out)]
+                    argv += ["--rate", "50", "--output", str(out_file)]
                     argv += ["--duration", str(int(seconds) + 20)]
                     spy = subprocess.Popen(
                         argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
                     )
-                r = asyncio.run(paced_run(url, n, seconds, pace, proc))
+                r = paced_run(url, n, seconds, pace, proc, k, closed)
                 rtts = sorted(r["rtts"]) or [float("nan")]
                 med = statistics.median(rtts) * 1e3
-                p99 = rtts[min(len(rtts) - 1, int(len(rtts) * 0.99))] * 1e3
+                p99 = percentile(rtts, 0.99)
                 conns = sum(4 if i % 2 == 0 else 3 for i in range(n))
-                print(f"{n:>6} {conns:>6} {r['actions'] / r['elapsed']:>7.0f} {med:>10.1f} "
-                      f"{p99:>8.1f} {rtts[-1] * 1e3:>8.1f} {r['cpu'] * 100:>6.0f} "
+                rate = r["actions"] / r["elapsed"]
+                print(f"{n:>6} {conns:>6} {k:>5} {rate:>7.0f} {med:>10.1f} "
+                      f"{p99 * 1e3:>8.1f} {rtts[-1] * 1e3:>8.1f} {r['cpu'] * 100:>6.0f} "
                       f"{r['peak'][0] / 2**20:>10.0f} {r['peak'][1] / 2**20:>12.0f} "
-                      f"{r['lag_p99']:>11.1f} {r['lag_max']:>11.1f} {r['client_lag']:>10.1f}",
-                      flush=True)  # fmt: skip
+                      f"{r['lag_p99']:>11.1f} {r['lag_max']:>11.1f} {r['client_lag']:>10.1f} "
+                      f"{os.getloadavg()[0]:>5.2f}", flush=True)  # fmt: skip
+                out.append((n, rate, p99))
             finally:
                 if spy is not None:
                     spy.send_signal(signal.SIGINT)
@@ -476,7 +600,30 @@ def paced(
                 proc.send_signal(signal.SIGINT)
                 proc.wait(60)
             if profile is not None:
-                top(profile / f"server-{n}-rooms.txt")
+                top(profile / f"server-{n}-rooms{'-closed' if closed else ''}.txt")
+    return out
+
+
+KNEE_MS: Final = 100.0
+
+
+def knee(counts: list[int], seconds: float, profile: Path | None, procs: int | None) -> None:
+    """Closed loop at increasing room counts: the knee is the actions/s at which the
+    round trip's p99 passes :data:`KNEE_MS` (interpolated between the two counts around it)."""
+    rows = paced(counts, seconds, (0.0, 0.0), profile, procs, closed=True)
+    below = [(rate, p99) for _, rate, p99 in rows if p99 * 1e3 <= KNEE_MS]
+    above = [(rate, p99) for _, rate, p99 in rows if p99 * 1e3 > KNEE_MS]
+    if not below:
+        print(f"knee: p99 above {KNEE_MS:g} ms from the first count on")
+    elif not above:
+        best = max(rate for rate, _ in below)
+        print(f"knee: not reached; {best:.0f} actions/s with p99 under {KNEE_MS:g} ms")
+    else:
+        (r0, p0), (r1, p1) = max(below), min(above, key=lambda x: x[1])
+        # past the best rate under the line, more rooms only wait longer: the knee is that rate
+        at = r0 + (r1 - r0) * (KNEE_MS / 1e3 - p0) / (p1 - p0) if r1 > r0 and p1 > p0 else r0
+        print(f"knee: p99 passes {KNEE_MS:g} ms at about {at:.0f} actions/s ({r0:.0f}/s at "
+              f"p99 {p0 * 1e3:.0f} ms, {r1:.0f}/s at p99 {p1 * 1e3:.0f} ms)")  # fmt: skip
 
 
 def top(raw: Path, lines: int = 25) -> None:
@@ -519,8 +666,22 @@ def main() -> int:
     p.add_argument(
         "--pace", default="1,3", metavar="LO,HI", help="--paced: seconds between a room's actions"
     )
-    p.add_argument("--profile", type=Path, metavar="DIR", help="--paced: py-spy the server")
+    p.add_argument("--profile", type=Path, metavar="DIR", help="--paced, --knee: py-spy the server")
+    p.add_argument(
+        "--client-procs",
+        type=int,
+        metavar="K",
+        help="--paced, --knee: client processes (default: one per 250 rooms paced; 4 to 8 closed)",
+    )
+    p.add_argument(
+        "--knee",
+        action="store_true",
+        help="closed loop at increasing --rooms (default 25,50,100,150,200,300): the actions/s "
+        "at which p99 passes 100 ms",
+    )
     args = p.parse_args()
+    if args.client_procs is not None and not 1 <= args.client_procs <= 64:
+        p.error(f"--client-procs: from 1 to 64, not {args.client_procs}")
     if args.crash is not None:
         from moonrules.table.rooms import TableLimits
 
@@ -529,13 +690,23 @@ def main() -> int:
             p.error(f"--crash: from 1 to {cap} games (the server's bot rooms), not {args.crash}")
     SYNC[1] = args.sync
     print(f"moonrules table bench: {os.cpu_count()} cores, Python {sys.version.split()[0]}, "
-          f"--sync {args.sync}, think {args.think:g} s")  # fmt: skip
+          f"--sync {args.sync}, think {args.think:g} s, load {os.getloadavg()[0]:.2f}")  # fmt: skip
     if args.crash:
         return 1 if crash(args.crash, args.after) else 0
+    if args.knee:
+        rooms = "25,50,100,150,200,300" if args.rooms == "10,50,200" else args.rooms
+        knee([int(x) for x in rooms.split(",")], args.seconds, args.profile, args.client_procs)
+        return 0
     if args.paced:
         lo, hi = (float(x) for x in args.pace.split(","))
         rooms = "100,250,500,1000" if args.rooms == "10,50,200" else args.rooms
-        paced([int(x) for x in rooms.split(",")], args.seconds, (lo, hi), args.profile)
+        paced(
+            [int(x) for x in rooms.split(",")],
+            args.seconds,
+            (lo, hi),
+            args.profile,
+            args.client_procs,
+        )
         return 0
     latency([int(x) for x in args.rooms.split(",")], args.seconds, args.think)
     return 0

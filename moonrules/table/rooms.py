@@ -193,8 +193,10 @@ class Room:
         self.gone = False
         """Set when the room has moved to another process: nothing more is taken here."""
         self.last_used = time.monotonic()
-        self._last_hand: tuple[GameState | None, JSON] = (None, None)
-        self._sheet: tuple[GameState | None, list[JSON]] = (None, [])
+        self._last_hand: tuple[object, JSON] = (self, None)  # (the hand shown, its summary)
+        self._sheet: tuple[tuple[object, object], list[JSON]] = ((self, self), [])
+        self._shared = SharedParts()
+        """The score sheet's and the last hand's texts, made again only when they change."""
         self._rules_json: dict[str, JSON] | None = None
         self.names: list[str | None] = [
             *row.names[: len(row.seats)],
@@ -295,14 +297,15 @@ class Room:
 
     def last_hand_json(self) -> JSON:
         """The hand that ended last, as every seat saw it end (its tricks are public); the
-        same for every listener, so made once per state of the room."""
-        if self._last_hand[0] is not self.state:
-            self._last_hand = (self.state, self._make_last_hand())
-        return self._last_hand[1]
-
-    def _make_last_hand(self) -> JSON:
+        same for every listener, so made once per hand that ends (the same object until the
+        next one ends)."""
         st = self.state
         h = st.hand if st.hand.phase is Phase.DONE else (st.history[-1] if st.history else None)
+        if self._last_hand[0] is not h:
+            self._last_hand = (h, self._make_last_hand(h))
+        return self._last_hand[1]
+
+    def _make_last_hand(self, h: Hand | None) -> JSON:
         if h is None:
             return None
         summary = self._hand_summary(h)
@@ -339,10 +342,12 @@ class Room:
     def sheet_json(self) -> list[JSON]:
         """The score sheet: every finished hand of the game, first to last, as
         :meth:`_hand_summary` writes it (the same for every listener)."""
-        if self._sheet[0] is not self.state:
-            st = self.state
-            hands = [*st.history, *((st.hand,) if st.hand.phase is Phase.DONE else ())]
-            self._sheet = (st, [self._hand_summary(h) for h in hands])
+        st = self.state
+        done = st.hand if st.hand.phase is Phase.DONE else None
+        key = self._sheet[0]
+        if key[0] is not st.history or key[1] is not done:  # (a game's history only grows)
+            hands = [*st.history, *((st.hand,) if done is not None else ())]
+            self._sheet = ((st.history, done), [self._hand_summary(h) for h in hands])
         return self._sheet[1]
 
     def state_message(self, seat: int | None, active: bool = True) -> dict[str, JSON]:
@@ -376,13 +381,15 @@ class Room:
         return legal_json(legal_actions(st))
 
     def broadcast(self) -> None:
-        """Send every listener the room as it now is (each what it may see)."""
+        """Send every listener the room as it now is (each what it may see): one text per
+        seat (and tab that may act), the parts every listener shares encoded once."""
         texts: dict[tuple[int | None, bool], str] = {}
+        shared = self._shared
         for listener in list(self.listeners):
             seat = listener.seat
             key = (seat, seat is not None and self.active.get(seat) is listener)
             if key not in texts:
-                texts[key] = encode(self.state_message(*key))
+                texts[key] = shared.encode(self.state_message(*key))
             listener.send_state(texts[key])
 
     def is_active(self, listener: Listener) -> bool:
@@ -401,6 +408,35 @@ def _clock_option(options: JSON) -> dict[str, JSON]:
     if isinstance(options, dict) and isinstance(options.get("clock"), dict):
         return {"clock": options["clock"]}
     return {}
+
+
+class SharedParts:
+    """Encodes the state messages of one broadcast, each a seat's: the members every
+    listener gets the same (``SHARED``: the score sheet and the last hand, most of a
+    message's text late in a game) encoded once, the others for each message. The text
+    is that of :func:`~moonrules.table.wire.encode` of the whole message."""
+
+    SHARED: Final = ("last_hand", "sheet")
+
+    def __init__(self) -> None:
+        self._texts: dict[str, tuple[JSON, str]] = {}
+
+    def encode(self, message: dict[str, JSON]) -> str:
+        marked = dict(message)
+        for key in self.SHARED:
+            if key in marked:
+                value = marked[key]
+                if key not in self._texts or self._texts[key][0] is not value:
+                    self._texts[key] = (value, encode({key: value})[len(key) + 4 : -1])
+                marked[key] = f"\x00{key}\x00"  # a string no message holds (no C0 control)
+        text = encode(marked)
+        for key in self.SHARED:
+            if key in marked:
+                mark = f'"\\u0000{key}\\u0000"'
+                if text.count(mark) != 1:  # the string was somewhere else too: no shortcut
+                    return encode(message)
+                text = text.replace(mark, self._texts[key][1], 1)
+        return text
 
 
 def trick_marks(seen: Mapping[str, JSON], players: int) -> dict[str, JSON]:

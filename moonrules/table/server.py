@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import re
 import sqlite3
@@ -68,6 +69,21 @@ over at once: the asker waits about this long)."""
 TAKEOVER_EVERY: Final = 1.0
 """On PostgreSQL, how often a process looks for games with a bot to move whose owner is gone
 (a process killed: its rooms' clients come back by themselves, its bots' games do not)."""
+GC_THRESHOLDS: Final = (10_000, 20, 10)
+"""The cycle collector's thresholds in the server process (Python's are ``(700, 10, 10)``).
+A server holds thousands of connections' objects, long-lived, and allocates many short-lived
+ones per message: at Python's defaults the collector went through all of them every few
+seconds under load, for hundreds of milliseconds each time, with the event loop stopped
+(the bench's p99); counted in ten thousands, those full passes are minutes apart."""
+
+
+def settle_gc() -> None:
+    """Once the server has started: the objects of its start (modules, classes, the
+    application) moved out of the cycle collector's reach (:func:`gc.freeze`: they live as
+    long as the process), and the collector run less often (:data:`GC_THRESHOLDS`)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 @attrs.frozen(slots=True)
@@ -170,6 +186,11 @@ class _Connection:
         self.outbox: deque[tuple[bool, str]] = deque()
         self.wake = asyncio.Event()
         self.closing: tuple[int, str] | None = None
+        self.sending: float | None = None
+        """When the message being sent was handed to the socket (the loop's clock), or
+        ``None`` between messages."""
+        self.task: asyncio.Task[None] | None = None
+        """The :meth:`sender` task (cancelled when a send waits too long)."""
 
     @property
     def seat(self) -> int | None:
@@ -195,15 +216,18 @@ class _Connection:
         self.wake.set()
 
     async def sender(self) -> None:
-        """Send what waits, in order; stop when asked to close or when the client
-        does not read within the send timeout."""
-        timeout = self.limits.send_timeout
+        """Send what waits, in order; stop when asked to close. A send that waits (the
+        client does not read: its socket's buffer is full) is timed by :attr:`sending`,
+        which :meth:`TableApp._watch_sends` checks (no timer per message)."""
+        loop = asyncio.get_running_loop()
         while True:
             await self.wake.wait()
             self.wake.clear()
             while self.outbox:
                 _, text = self.outbox.popleft()
-                await asyncio.wait_for(self.ws.send_text(text), timeout)
+                self.sending = loop.time()
+                await self.ws.send_text(text)
+                self.sending = None
             if self.closing is not None:
                 code, reason = self.closing
                 with contextlib.suppress(Exception):
@@ -256,6 +280,7 @@ class TableApp:
             self.table = Table(storage, pool, c.limits)
             sweeper = asyncio.get_running_loop().create_task(self._sweep())
             lag = asyncio.get_running_loop().create_task(self.lag.run())
+            sends = asyncio.get_running_loop().create_task(self._watch_sends())
             leases = None
             if isinstance(storage, PgStorage):
                 leases = asyncio.get_running_loop().create_task(self._leases(storage))
@@ -267,6 +292,7 @@ class TableApp:
             finally:
                 sweeper.cancel()
                 lag.cancel()
+                sends.cancel()
                 if leases is not None:
                     leases.cancel()
                 self.stopping = True
@@ -339,6 +365,20 @@ class TableApp:
                         log.info("took over %d game(s) with a bot to move", resumed)
             except sqlite3.Error as e:
                 log.warning("leases: %s", e)
+
+    async def _watch_sends(self) -> None:
+        """Cut every connection whose message has waited longer than the send timeout for
+        its client to read (checked a few times per timeout, at most every second)."""
+        timeout = self._table().limits.send_timeout
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(1.0, timeout / 4))
+            now = loop.time()
+            for conn in list(self.open):
+                since = conn.sending
+                if since is not None and now - since > timeout and conn.task is not None:
+                    log.info("a client did not read for %g s: disconnected", timeout)
+                    conn.task.cancel()
 
     async def _sweep(self) -> None:
         while True:
@@ -567,7 +607,7 @@ class TableApp:
                 await ws.close(RESTART_CODE, RESTART_REASON)
                 return
             await table.join(room, conn)
-            sender = asyncio.get_running_loop().create_task(conn.sender())
+            sender = conn.task = asyncio.get_running_loop().create_task(conn.sender())
             receiver = asyncio.get_running_loop().create_task(self._receive(ws, table, room, conn))
             try:
                 await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
@@ -741,6 +781,10 @@ def table_server(
     tapp: TableApp = uconfig.app.state.table_app
 
     class TableServer(uvicorn.Server):
+        async def startup(self, sockets: list[Any] | None = None) -> None:
+            await super().startup(sockets)
+            settle_gc()
+
         async def shutdown(self, sockets: list[Any] | None = None) -> None:
             for server in self.servers:
                 server.close()  # no new connection while the others are told

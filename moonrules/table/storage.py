@@ -207,13 +207,36 @@ class Storage:
                     break
                 batch.append(job)
             results = self._commit(db, batch)
-            for (_, done), result in zip(batch, results, strict=True):
-                done(result)
+            # every waiter of the batch woken at once: one wake-up of the event loop
+            settled: dict[asyncio.AbstractEventLoop, list[tuple[Any, bool, Any]]] = {}
+            for (_, (loop, future)), (ok, value) in zip(batch, results, strict=True):
+                settled.setdefault(loop, []).append((future, ok, value))
+            for loop, outcomes in settled.items():
+                with contextlib.suppress(RuntimeError):  # a loop closed meanwhile
+                    loop.call_soon_threadsafe(_settle_all, outcomes)
         db.close()
 
     def _commit(
         self, db: sqlite3.Connection, batch: list[tuple[Callable[[sqlite3.Connection], Any], Any]]
     ) -> list[tuple[bool, Any]]:
+        """Run the jobs of ``batch`` in one transaction: first all together (two statements
+        a batch besides the jobs' own); if one fails, the transaction is rolled back and
+        run again with each job in its own savepoint, so that it fails alone."""
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                fast = [(True, fn(db)) for fn, _ in batch]
+            except Exception:
+                db.execute("ROLLBACK")
+            else:
+                db.execute("COMMIT")
+                self.commits += 1
+                self.jobs_done += len(batch)
+                return fast
+        except sqlite3.Error as e:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            return [(False, e)] * len(batch)
         results: list[tuple[bool, Any]] = []
         try:
             db.execute("BEGIN IMMEDIATE")
@@ -238,12 +261,7 @@ class Storage:
     async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
-
-        def settle(outcome: tuple[bool, Any]) -> None:
-            ok, value = outcome
-            loop.call_soon_threadsafe(_settle, future, ok, value)
-
-        self._jobs.put((fn, settle))
+        self._jobs.put((fn, (loop, future)))
         return await future
 
     def close(self) -> None:
@@ -518,6 +536,11 @@ def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_result(value)
     else:
         future.set_exception(value)
+
+
+def _settle_all(outcomes: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    for future, ok, value in outcomes:
+        _settle(future, ok, value)
 
 
 def _dump(value: JSON) -> str:

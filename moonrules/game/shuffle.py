@@ -52,7 +52,7 @@ def shuffled(rules: RuleSet, seed: int, hand_number: int) -> list[int]:
 def generator(seed: int, hand_number: int) -> random.Random:
     """The generator of hand ``hand_number`` of game ``seed``: ``random.Random(text)`` for the
     text ``moonrules/deal/{seed}/{hand_number}``, seeded as ``random.Random.seed`` seeds a
-    text (version 2: the integer of the text's UTF-8 bytes followed by their SHA-512 digest,
+    text (version 2: the integer of the text's UTF-8 bytes followed by their sha512 digest,
     big-endian), by the C generator's own ``seed`` once."""
     text = f"moonrules/deal/{seed}/{hand_number}".encode()
     g = _NEW(random.Random)

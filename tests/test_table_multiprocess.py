@@ -93,8 +93,12 @@ def run_scenario(url: str, start: Any, humans: int, bot_games: int, deep: bool) 
             for _ in range(bot_games)
         ]
         assert wait_for(lambda: all(stored(url, r)[0] >= 10 for r in bots_only), 20, 0.01)
-        assert all(not stored(url, r)[1] for r in bots_only), "a game of bots ended too soon"
-        before = {r: stored(url, r)[0] for r in bots_only}
+        # (on a loaded machine a game of bots may run to its end before this look: those
+        # that did are left out; a game that ends between the look and the kill stored
+        # actions after the look, so it still counts as one B went on with or saw end)
+        looked = {r: stored(url, r) for r in bots_only}
+        before = {r: n for r, (n, over) in looked.items() if not over}
+        assert before, f"every game of bots ended before the kill: {looked}"
         killed = time.monotonic()
         # the seats whose game was under way on A: each must come back on B and resume
         exposed = [
@@ -102,7 +106,7 @@ def run_scenario(url: str, start: Any, humans: int, bot_games: int, deep: bool) 
         ]
         a.kill()
         # B takes every game of bots alone over by itself (its owner's session is gone)
-        assert wait_for(lambda: all(stored(url, r)[0] > before[r] for r in bots_only), 15), (
+        assert wait_for(lambda: all(stored(url, r)[0] > before[r] for r in before), 15), (
             before,
             b.log(),
         )

@@ -355,6 +355,7 @@
       m.legal = [];
       m.trick_led = null;
       m.trick_winning = null;
+      m.trumps = [];
       return m;
     }
     trick.tiles.forEach((tile, i) => {
@@ -362,6 +363,8 @@
       if (i >= v.trick.length && v.hand_sizes[s] > 0) v.hand_sizes[s] -= 1;
     });
     v.hand = v.hand.filter((x) => !trick.tiles.includes(x));
+    // the trumps the page marks are the tiles still held: a trump just played is gone
+    m.trumps = (m.trumps || []).filter((x) => v.hand.includes(x));
     v.tricks = [...v.tricks, trick];
     v.tricks_won[trick.winner] += 1;
     v.trick = [];

@@ -202,6 +202,8 @@ class Player(threading.Thread):
         self.slowed = 0
         """Actions the server refused as too fast and this client sent again."""
         self.acted = 0
+        self.refusals = 0
+        """Wrong moves sent, and refused."""
         self.last_state: dict[str, Any] | None = None
         self.last_sent: str | None = None
 
@@ -235,7 +237,9 @@ class Player(threading.Thread):
                 continue
             if self.stop_after is not None and self.acted >= self.stop_after:
                 return
-            if self.rng.random() < self.mischief:
+            # a mischievous client tries the first wrong move it can, then one in 1/mischief
+            first = self.mischief > 0 and not self.refusals
+            if first or self.rng.random() < self.mischief:
                 wrong = self._wrong(msg)
                 if wrong is not None:
                     ws.send(json.dumps({"type": "act", "action": wrong}))
@@ -246,6 +250,7 @@ class Player(threading.Thread):
                         answer = json.loads(ws.recv(timeout=120))
                         self.frames.append(json.dumps(answer))
                     assert answer["type"] == "refused", answer
+                    self.refusals += 1
             action = self.rng.choice(legal)
             if "pass" in legal and self.rng.random() < self.pass_rate:
                 action = "pass"

@@ -201,14 +201,24 @@ class Table:
     """Three people at one room, one connection each, playing random legal moves (seat 0
     bids the lowest bid it may in the first hand, the others pass: seat 0 is its bidder)."""
 
-    def __init__(self, conns: list[Any], seed: int) -> None:
+    def __init__(
+        self, conns: list[Any], seed: int, server: Server, watchers: tuple[Any, ...] = ()
+    ) -> None:
         self.conns = conns
+        self.server = server
+        self.watchers = watchers
+        """Spectators' connections, read (and what they get dropped) while the game goes on:
+        a client that does not read is cut by the server."""
         self.latest: list[dict[str, Any] | None] = [None] * len(conns)
         self.others: list[list[dict[str, Any]]] = [[] for _ in conns]
         self.acted: set[tuple[int, int]] = set()
         self.rng = random.Random(seed)
 
     def poll(self) -> None:
+        for ws in self.watchers:
+            with contextlib.suppress(TimeoutError):
+                while True:
+                    ws.recv(timeout=0)
         for i, ws in enumerate(self.conns):
             while True:
                 try:
@@ -216,6 +226,11 @@ class Table:
                 except TimeoutError:
                     break
                 if msg["type"] != "state":
+                    if msg["type"] == "refused" and msg["code"] in ("unavailable", "too-fast"):
+                        # the server could not take the move now (storage slow on a busy
+                        # machine, or a burst): the seat says it again, as a page does
+                        time.sleep(0.25)
+                        self.acted = {(s, q) for s, q in self.acted if s != i}
                     self.others[i].append(msg)
                     continue
                 old = self.latest[i]
@@ -239,7 +254,13 @@ class Table:
                     action = min(bids) if i == 0 and bids else "pass" if "pass" in legal else action
                 say(self.conns[i], {"type": "act", "action": action})
                 self.acted.add((i, m["seq"]))
-        raise AssertionError("the game did not get there in time")
+        where = [(m["seq"], m["legal"]) if m else None for m in self.latest]
+        refusals = [[m for m in got if m["type"] == "refused"][-3:] for got in self.others]
+        log = self.server.log()[-3000:]
+        raise AssertionError(
+            f"the game did not get there in time: seats at {where}, refusals {refusals}, "
+            f"the server said: {log}"
+        )
 
     def review(self, i: int, hand: int, timeout: float = 120) -> list[dict[str, Any]]:
         """The review messages connection ``i`` gets for ``hand`` until one is ready (or a
@@ -301,7 +322,7 @@ def test_each_seat_reviews_its_own_decisions_worked_out_once_and_kept(tmp_path: 
         with contextlib.ExitStack() as stack:
             conns = [stack.enter_context(connect(server, rid, t)) for t in tokens]
             watcher = stack.enter_context(connect(server, rid))
-            table = Table(conns, 7)
+            table = Table(conns, 7, server, (watcher,))
             table.play_until(lambda m: m["hand_number"] == 2)
             # a hand not yet ended, and a spectator while the game goes on: refused
             say(conns[1], {"type": "review", "hand": 2})

@@ -18,7 +18,7 @@ import pytest
 from moonrules import apply, legal_actions, new_game
 from moonrules.records.record import rules_json, to_record
 from moonrules.rules.ruleset import PRESETS
-from moonrules.table.rooms import Room, SharedParts
+from moonrules.table.room import Room, SharedParts
 from moonrules.table.storage import RoomRow, Step, Storage
 from moonrules.table.wire import encode
 

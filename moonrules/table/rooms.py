@@ -18,54 +18,54 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-import hashlib
-import hmac
 import logging
 import secrets
 import sqlite3
 import time
-from collections.abc import Callable, Mapping
-from typing import Final, Protocol
-
-import attrs
+from collections.abc import Callable
 
 from moonrules import (
-    TRUMP_SUIT,
     GameState,
-    Hand,
     IllegalAction,
     OutOfTurn,
     Phase,
     RuleSet,
-    Tile,
-    Trump,
     apply,
-    is_trump,
-    led_suit,
     legal_actions,
     new_game,
-    score_hand,
-    trick_winner,
     view,
 )
-from moonrules.conformance.protocol import view_json
 from moonrules.records.annotations import Annotation
 from moonrules.records.record import (
     JSON,
-    RecordError,
-    RecordRulesError,
     from_record,
-    json_kind,
-    rules_from_json,
     rules_json,
     to_record,
 )
-from moonrules.rules.errors import MoonError, quote, wrong_type
-from moonrules.rules.scoring import side_tricks
+from moonrules.rules.errors import wrong_type
 from moonrules.table import assist
 from moonrules.table.botpool import DEFAULT_BOTS, BotFailed, BotPool
-from moonrules.table.clock import Clock, ClockOptionError, action_number, clock_bot, parse_clock
+from moonrules.table.clock import Clock, action_number, clock_bot
 from moonrules.table.review_at_table import Reviews
+from moonrules.table.room import (
+    HANDOVER_SECONDS,
+    HUMAN,
+    MOVED_CODE,
+    MOVED_REASON,
+    MOVING_CODE,
+    MOVING_REASON,
+    CreatedRoom,
+    Listener,
+    Room,
+    RoomError,
+    TableLimits,
+    _clock_option,
+    new_id,
+    new_token,
+    parse_options,
+    parse_request,
+    token_hash,
+)
 from moonrules.table.storage import RoomRow, Step, Storage
 from moonrules.table.storage_pg import NotOwner, PgStorage
 from moonrules.table.wire import (
@@ -73,419 +73,12 @@ from moonrules.table.wire import (
     action_json,
     check_name,
     encode,
-    legal_json,
     parse_action,
     read_message,
     refused,
 )
 
 log = logging.getLogger("moonrules.table")
-
-HUMAN: Final = "human"
-"""A seat for a person (every seat not given to a bot)."""
-
-OPTIONS: Final = ("hints", "claims")
-"""A room's options (each on unless the request that created the room turns it off)."""
-
-HINT_EVERY: Final = 3.0
-"""Seconds a seat waits between two hints."""
-
-
-@attrs.frozen(slots=True)
-class TableLimits:
-    """The limits the table holds every client to (stated in ``docs/limits.md``)."""
-
-    max_frame_bytes: int = 4096
-    """The largest WebSocket frame a client may send (larger: the connection is closed)."""
-    max_body_bytes: int = 16 * 1024
-    """The largest HTTP request body (``POST /api/rooms``)."""
-    max_connections: int = 4096
-    """WebSocket connections open at once, all rooms together."""
-    max_address_connections: int = 256
-    """WebSocket connections open at once from one client address."""
-    max_address_requests: int = 64
-    """HTTP connections open at once from one client address while their request is read
-    (not counted behind a proxy, whose address all clients share: it is the proxy's job)."""
-    request_timeout: float = 10.0
-    """Seconds a client has to send a request's headers, and then its body."""
-    max_room_connections: int = 32
-    """Spectators' WebSocket connections open at once to one room (a seat's link is never
-    refused for them)."""
-    max_seat_connections: int = 4
-    """WebSocket connections open at once with one seat's link (tabs of one player)."""
-    rate: float = 20.0
-    """Messages a second a connection may send, on average ..."""
-    burst: int = 40
-    """... and at once; beyond, each is refused ``too-fast``."""
-    max_refused: int = 200
-    """Refusals ``too-fast`` after which the connection is closed (code 1008)."""
-    max_pending: int = 32
-    """Messages waiting for a client that does not read; beyond, it is disconnected."""
-    send_timeout: float = 30.0
-    """Seconds a message may wait for a client that does not read before it is
-    disconnected."""
-    room_burst: int = 300
-    """Rooms one client address may create at once ..."""
-    room_rate: float = 1.0
-    """... and a second, on average, after that."""
-    bot_pace: float = 0.0
-    """Seconds a bot waits before acting in a room where a person sits (0: none)."""
-    hint_every: float = HINT_EVERY
-    """Seconds a seat waits between two hints (a hint is seconds of a worker's time)."""
-    max_bot_rooms: int = 256
-    """Games of bots alone going on at once, all clients together; a further room of bots
-    alone is refused (503) until one ends. Rooms with a seat for a person are not counted:
-    they wait for the person, and their bots' decisions come first."""
-
-
-class RoomError(MoonError, ValueError):
-    """A request about rooms that the table refuses: ``status`` is its HTTP status."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-    def __reduce__(self) -> tuple[type[RoomError], tuple[int, str]]:
-        return (type(self), (self.status, self.message))
-
-
-class Listener(Protocol):
-    """Someone connected to a room: a seat (``seat`` a number) or a spectator (``None``).
-
-    ``send_state`` replaces any state message not yet sent (a state is a whole
-    snapshot, so only the latest matters); ``send`` queues any other message and
-    returns false when the listener has too many waiting (it is then disconnected).
-    """
-
-    @property
-    def seat(self) -> int | None: ...
-
-    def send_state(self, text: str) -> None: ...
-
-    def send(self, text: str) -> bool: ...
-
-    def disconnect(self, code: int, reason: str) -> None: ...
-
-
-@attrs.frozen(slots=True)
-class CreatedRoom:
-    """A new room: its id and one secret token per seat for a person."""
-
-    room: str
-    tokens: Mapping[int, str]
-
-
-class Room:
-    """One room: its game, seats and listeners (mutable; owned by its :class:`Table`)."""
-
-    def __init__(self, row: RoomRow, state: GameState) -> None:
-        self.id = row.id
-        self.row = row
-        self.state = state
-        self.seq = row.seq
-        self.seats = row.seats
-        self.tokens = tuple(None if t is None else bytes.fromhex(t) for t in row.tokens)
-        self.joined = set(row.joined)
-        self.listeners: set[Listener] = set()
-        self.lock = asyncio.Lock()
-        self.bot_task: asyncio.Task[None] | None = None
-        self.gone = False
-        """Set when the room has moved to another process: nothing more is taken here."""
-        self.last_used = time.monotonic()
-        self._last_hand: tuple[object, JSON] = (self, None)  # (the hand shown, its summary)
-        self._sheet: tuple[tuple[object, object], list[JSON]] = ((self, self), [])
-        self._shared = SharedParts()
-        """The score sheet's and the last hand's texts, made again only when they change."""
-        self._rules_json: dict[str, JSON] | None = None
-        self.names: list[str | None] = [
-            *row.names[: len(row.seats)],
-            *([None] * (len(row.seats) - len(row.names))),
-        ]
-        given = row.options if isinstance(row.options, dict) else {}
-        self.options = {k: given.get(k, True) is not False for k in OPTIONS}
-        self.next = row.next
-        self.order: list[Listener] = []
-        """The listeners in the order they came."""
-        self.active: dict[int, Listener] = {}
-        """Per seat, the one connection that may act for it (the newest, or the one that
-        took the seat back); the seat's other tabs watch."""
-        self.hint_at: dict[int, float] = {}
-        self.helping: set[int] = set()
-        """Seats whose hint or claim a worker is thinking out."""
-        self.clock = Clock.of(row.options, len(row.seats))
-        """The room's turn clocks (:mod:`moonrules.table.clock`), or ``None``."""
-        self.clock_task: asyncio.Task[None] | None = None
-
-    @property
-    def rules(self) -> RuleSet:
-        return self.state.rules
-
-    @property
-    def humans(self) -> tuple[int, ...]:
-        return tuple(s for s, p in enumerate(self.seats) if p == HUMAN)
-
-    @property
-    def started(self) -> bool:
-        """Whether every seat for a person has joined once: the game has begun."""
-        return all(s in self.joined for s in self.humans)
-
-    @property
-    def over(self) -> bool:
-        return self.state.is_over
-
-    def bot_to_act(self) -> int | None:
-        """The seat of the bot to act now, if the game goes on and a bot is to act."""
-        seat = self.state.to_act
-        if not self.started or seat is None or self.seats[seat] == HUMAN:
-            return None
-        return seat
-
-    def seat_of(self, token: str) -> int | None:
-        """The seat whose token this is, compared in constant time against every seat."""
-        given = hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
-        found = None
-        for seat, stored in enumerate(self.tokens):
-            if stored is not None and hmac.compare_digest(given, stored):
-                found = seat
-        return found
-
-    # -- messages -----------------------------------------------------------
-
-    def table_json(self, seat: int | None) -> dict[str, JSON]:
-        """The room around the game: seats, who is connected, the rules' choices."""
-        online = {x.seat for x in self.listeners}
-        if self._rules_json is None:  # the rules' part, the same for the whole game
-            r = self.rules
-            self._rules_json = {
-                "players": r.players,
-                "partnership": r.partnership,
-                "rules": rules_json(r),
-                "bids": list(r.bids),
-                "trumps": [t.to_json() for t in r.trumps],
-                "target": r.target,
-            }
-        return {
-            "room": self.id,
-            "seat": seat,
-            **self._rules_json,
-            "seats": [
-                {
-                    "seat": s,
-                    "player": p,
-                    "name": self.names[s],
-                    "joined": s in self.joined,
-                    "online": s in online,
-                }
-                for s, p in enumerate(self.seats)
-            ],
-            "spectators": sum(1 for x in self.listeners if x.seat is None),
-            "started": self.started,
-            "over": self.over,
-            "hints": self.options["hints"],
-            "claims": self.options["claims"],
-            "next": self.next,
-        }
-
-    def view_for(self, seat: int | None, state: GameState) -> dict[str, JSON]:
-        """The view a listener gets: the seat's own, or for a spectator what is public."""
-        if seat is not None:
-            return view_json(state, seat)
-        public = view_json(state, 0)
-        public.update(seat=None, hand=[], widow=None, discard=None)
-        return public
-
-    def last_hand_json(self) -> JSON:
-        """The hand that ended last, as every seat saw it end (its tricks are public); the
-        same for every listener, so made once per hand that ends (the same object until the
-        next one ends)."""
-        st = self.state
-        h = st.hand if st.hand.phase is Phase.DONE else (st.history[-1] if st.history else None)
-        if self._last_hand[0] is not h:
-            self._last_hand = (h, self._make_last_hand(h))
-        return self._last_hand[1]
-
-    def _make_last_hand(self, h: Hand | None) -> JSON:
-        if h is None:
-            return None
-        summary = self._hand_summary(h)
-        summary["tricks"] = [
-            {"leader": t.leader, "tiles": [str(x) for x in t.tiles], "winner": t.winner}
-            for t in h.tricks
-        ]
-        return summary
-
-    def _hand_summary(self, h: Hand) -> dict[str, JSON]:
-        """A finished hand without its tricks: contract, outcome, tricks won, score change."""
-        r = self.rules
-        deltas = list(h.deltas or (0,) * r.sides)
-        bidder = None if h.bidder < 0 else h.bidder
-        made = None
-        tricks_won = tuple(h.tricks_won or (0,) * r.players)
-        if bidder is not None and h.renege < 0:
-            made = score_hand(r, bidder, h.bid, tricks_won).made
-        return {
-            "number": h.number,
-            "bidder": bidder,
-            "bid": None if bidder is None else h.bid,
-            "trump": None if h.trump < 0 else Trump(h.trump).to_json(),
-            "thrown_in": h.thrown_in,
-            "renege": None if h.renege < 0 else h.renege,
-            "made": made,
-            "tricks_won": list(tricks_won),
-            "bidder_tricks": None
-            if bidder is None
-            else side_tricks(r, tricks_won)[r.side_of(bidder)],
-            "deltas": deltas,
-        }
-
-    def sheet_json(self) -> list[JSON]:
-        """The score sheet: every finished hand of the game, first to last, as
-        :meth:`_hand_summary` writes it (the same for every listener)."""
-        st = self.state
-        done = st.hand if st.hand.phase is Phase.DONE else None
-        key = self._sheet[0]
-        if key[0] is not st.history or key[1] is not done:  # (a game's history only grows)
-            hands = [*st.history, *((st.hand,) if done is not None else ())]
-            self._sheet = ((st.history, done), [self._hand_summary(h) for h in hands])
-        return self._sheet[1]
-
-    def state_message(self, seat: int | None, active: bool = True) -> dict[str, JSON]:
-        """The state as the seat ``seat`` sees it, for one of its connections: ``active``
-        the one that may act (its other tabs are sent no legal action)."""
-        st = self.state
-        legal: list[JSON] = []
-        active = seat is not None and active
-        if active and self.started and st.to_act == seat:
-            legal = legal_json(legal_actions(st))
-        seen = self.view_for(seat, st)
-        return {
-            "type": "state",
-            "seq": self.seq,
-            "view": seen,
-            "legal": legal,
-            "last_hand": self.last_hand_json(),
-            "table": self.table_json(seat),
-            "hand_number": st.hand_number,
-            **trick_marks(seen, self.rules.players),
-            "sheet": self.sheet_json(),
-            "active": active,
-            "tabs": 0 if seat is None else sum(1 for x in self.listeners if x.seat == seat),
-            **({} if self.clock is None else {"clock": self.clock.message(time.time())}),
-        }
-
-    def legal_for(self, seat: int | None) -> list[JSON]:
-        st = self.state
-        if seat is None or not self.started or st.to_act != seat:
-            return []
-        return legal_json(legal_actions(st))
-
-    def broadcast(self) -> None:
-        """Send every listener the room as it now is (each what it may see): one text per
-        seat (and tab that may act), the parts every listener shares encoded once."""
-        texts: dict[tuple[int | None, bool], str] = {}
-        shared = self._shared
-        for listener in list(self.listeners):
-            seat = listener.seat
-            key = (seat, seat is not None and self.active.get(seat) is listener)
-            if key not in texts:
-                texts[key] = shared.encode(self.state_message(*key))
-            listener.send_state(texts[key])
-
-    def is_active(self, listener: Listener) -> bool:
-        seat = listener.seat
-        return seat is not None and self.active.get(seat) is listener
-
-    def tell(self, message: dict[str, JSON]) -> None:
-        """Send every listener the same message (nothing secret in it)."""
-        text = encode(message)
-        for listener in list(self.listeners):
-            listener.send(text)
-
-
-def _clock_option(options: JSON) -> dict[str, JSON]:
-    """The ``clock`` of a room's stored options, as the options of its rematch."""
-    if isinstance(options, dict) and isinstance(options.get("clock"), dict):
-        return {"clock": options["clock"]}
-    return {}
-
-
-class SharedParts:
-    """Encodes the state messages of one broadcast, each a seat's: the members every
-    listener gets the same (``SHARED``: the score sheet and the last hand, most of a
-    message's text late in a game) encoded once, the others for each message. The text
-    is that of :func:`~moonrules.table.wire.encode` of the whole message."""
-
-    SHARED: Final = ("last_hand", "sheet")
-
-    def __init__(self) -> None:
-        self._texts: dict[str, tuple[JSON, str]] = {}
-
-    def encode(self, message: dict[str, JSON]) -> str:
-        marked = dict(message)
-        for key in self.SHARED:
-            if key in marked:
-                value = marked[key]
-                if key not in self._texts or self._texts[key][0] is not value:
-                    self._texts[key] = (value, encode({key: value})[len(key) + 4 : -1])
-                marked[key] = f"\x00{key}\x00"  # a string no message holds (no C0 control)
-        text = encode(marked)
-        for key in self.SHARED:
-            if key in marked:
-                mark = f'"\\u0000{key}\\u0000"'
-                if text.count(mark) != 1:  # the string was somewhere else too: no shortcut
-                    return encode(message)
-                text = text.replace(mark, self._texts[key][1], 1)
-        return text
-
-
-def trick_marks(seen: Mapping[str, JSON], players: int) -> dict[str, JSON]:
-    """What the page marks, each the library's ruling on the view ``seen``: the suit led
-    (LEAD-3: ``0``-``6`` or ``"trump"``), the seat winning the trick so far (TRICK-2), and
-    the seat's own trumps (SUIT-1), highest first as ``hand`` lists them; ``None`` and
-    ``[]`` before there is a trick or a trump."""
-    trump_json, tiles, leader = seen.get("trump"), seen.get("trick"), seen.get("leader")
-    marks: dict[str, JSON] = {"trick_led": None, "trick_winning": None, "trumps": []}
-    if not isinstance(trump_json, (int, str)) or isinstance(trump_json, bool):
-        return marks
-    trump = Trump.parse(trump_json)
-    hand = seen.get("hand")
-    if isinstance(hand, list):
-        marks["trumps"] = [t for t in hand if isinstance(t, str) and is_trump(Tile.parse(t), trump)]
-    if isinstance(tiles, list) and tiles and isinstance(leader, int):
-        played = [Tile.parse(t) for t in tiles if isinstance(t, str)]
-        led = led_suit(played[0], trump)
-        marks["trick_led"] = "trump" if led == TRUMP_SUIT else led
-        marks["trick_winning"] = (leader + trick_winner(played, trump)) % players
-    return marks
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def new_id() -> str:
-    """A room id: 72 random bits, URL-safe (not a secret, but not guessable either)."""
-    return secrets.token_urlsafe(9)
-
-
-def new_token() -> str:
-    """A seat's token: 256 random bits, URL-safe."""
-    return secrets.token_urlsafe(32)
-
-
-HANDOVER_SECONDS: Final = 10.0
-"""At most this long for a room's owner to hand it over to the process that asked for it
-(it looks for rooms asked for twice a second); longer, the asker gives up (503, or a
-WebSocket closed with 1013) and the client tries again."""
-
-MOVED_CODE: Final = 1012
-"""The close code of a room's connections when the room moves to another process (the page
-reconnects, through the proxy, to the room's new owner)."""
-MOVED_REASON: Final = "this room moved to another server; reconnect"
-MOVING_CODE: Final = 1013
-"""The close code of a connection to a room that is moving and did not arrive in time."""
-MOVING_REASON: Final = "the room is moving between servers; try again in a moment"
 
 
 class Table:
@@ -567,61 +160,14 @@ class Table:
         await self.reviews.close()
 
     def parse_request(self, body: JSON) -> tuple[RuleSet, tuple[str, ...]]:
-        """Read a ``POST /api/rooms`` body: ``{"rules": …, "bots": {"1": "basic", …},
-        "hints": true, "claims": true}`` (the options: :meth:`parse_options`).
-
-        Raises :class:`RoomError` naming the member at fault: status 400, or 422 for
-        rules whose fields contradict each other.
-        """
-        if not isinstance(body, dict):
-            raise RoomError(400, f"the request is a JSON object, not {json_kind(body)}")
-        for key in body:
-            if key not in ("rules", "bots", *OPTIONS, "clock"):
-                raise RoomError(
-                    400,
-                    f"{quote(key)}: unknown member; a room has rules, bots, hints, claims, clock",
-                )
-        try:
-            rules = rules_from_json(body.get("rules", "standard"))
-        except RecordError as e:
-            status = 422 if isinstance(e, RecordRulesError) else 400
-            where = f"{e.path}: " if e.path else ""
-            raise RoomError(status, f"{where}{e.message}") from None
-        bots = body.get("bots", {})
-        if not isinstance(bots, dict):
-            raise RoomError(400, f"bots: expected an object of seat: bot, got {json_kind(bots)}")
-        seats = [HUMAN] * rules.players
-        for key, level in bots.items():
-            if not (key.isascii() and key.isdigit()) or not 0 <= int(key) < rules.players:
-                raise RoomError(
-                    400, f"bots: {quote(key)} is not a seat; seats are 0 to {rules.players - 1}"
-                )
-            if not isinstance(level, str) or level not in self.bots.names:
-                shown = quote(level) if isinstance(level, str) else json_kind(level)
-                raise RoomError(
-                    400, f"bots.{key}: {shown} is no bot; the bots are {', '.join(self.bots.names)}"
-                )
-            seats[int(key)] = level
-        return rules, tuple(seats)
+        """Read a ``POST /api/rooms`` body (:func:`~moonrules.table.room.parse_request`)."""
+        return parse_request(body, self.bots.names)
 
     @staticmethod
     def parse_options(body: JSON) -> dict[str, JSON]:
-        """The options of a ``POST /api/rooms`` body: ``hints`` (a seat may ask what the
-        strong bot would do) and ``claims`` (CLAIM-1), each ``true`` (the default) or
-        ``false`` (a tournament's room)."""
-        options: dict[str, JSON] = {}
-        for key in OPTIONS:
-            value = body.get(key, True) if isinstance(body, dict) else True
-            if not isinstance(value, bool):
-                raise RoomError(400, f"{key}: true or false, not {json_kind(value)}")
-            options[key] = value
-        try:
-            clock = parse_clock(body.get("clock") if isinstance(body, dict) else None)
-        except ClockOptionError as e:
-            raise RoomError(400, str(e)) from None
-        if clock is not None:
-            options["clock"] = clock
-        return options
+        """The options of a ``POST /api/rooms`` body
+        (:func:`~moonrules.table.room.parse_options`)."""
+        return parse_options(body)
 
     async def create(self, body: JSON) -> CreatedRoom:
         """Create a room from a ``POST /api/rooms`` body (see :meth:`parse_request`)."""
@@ -981,21 +527,10 @@ class Table:
         room.broadcast()
         return None
 
-    def _help_refusal(self, room: Room, seat: int, what: str) -> dict[str, JSON] | None:
-        """Why a seat may not have a hint or a claim now, as a refusal; ``None`` if it may."""
-        st = room.state
-        if not room.options[what + "s"]:
-            return refused("off", f"{what}s are turned off in this room (as in a tournament)", [])
-        if not room.started or st.is_over or st.to_act != seat:
-            return refused("not-now", f"a {what} is for your turn; it is not your turn", [])
-        if seat in room.helping:
-            return refused("too-fast", "your last hint or claim is still being worked out", [])
-        return None
-
     async def hint(self, room: Room, seat: int) -> dict[str, JSON] | None:
         """What the ``strong`` bot would do from this seat's view, and in the auction
         bidding advice's chances: thought out in a worker, sent to this connection alone."""
-        no = self._help_refusal(room, seat, "hint")
+        no = room.help_refusal(seat, "hint")
         if no is not None:
             return no
         now = time.monotonic()
@@ -1028,7 +563,7 @@ class Table:
         in a worker against every line of play; accepted, the hand is played out along a
         line the check proves (the game has no other way to end a hand by a claim) and every
         listener told; refused, this seat is told why and play goes on."""
-        no = self._help_refusal(room, seat, "claim")
+        no = room.help_refusal(seat, "claim")
         if no is not None:
             return no
         st = room.state
@@ -1221,13 +756,6 @@ class Table:
 
     # -- turn clocks (moonrules.table.clock) ----------------------------------------
 
-    def _clock_seat(self, room: Room, state: GameState) -> int | None:
-        """The seat whose clock runs in ``state``: a person's seat to act, once started."""
-        seat = state.to_act
-        if seat is None or not room.started or room.seats[seat] != HUMAN:
-            return None
-        return seat
-
     def _clock_after(
         self,
         room: Room,
@@ -1247,7 +775,7 @@ class Table:
             clock.ran_out(seat, Annotation(hand, number, seat, "clock", clock_bot(self.bots.names)))
         else:
             clock.come_back(seat)
-        clock.follow(seq, self._clock_seat(room, after), self.clock())
+        clock.follow(seq, room.clock_seat(after), self.clock())
         return clock
 
     async def _clock_load(self, room: Room) -> None:
@@ -1260,7 +788,7 @@ class Table:
         the room was loaded), and wait for it to run out."""
         if room.clock is None:
             return
-        room.clock.follow(room.seq, self._clock_seat(room, room.state), self.clock())
+        room.clock.follow(room.seq, room.clock_seat(room.state), self.clock())
         if room.clock_task is None:
             self._clock_schedule(room)
 
@@ -1315,25 +843,17 @@ class Table:
     # -- the record ------------------------------------------------------------
 
     def record(self, room: Room) -> JSON:
-        """The game's record, once it is over; :class:`RoomError` (409) before that.
-
-        The seats' names are its ``players`` (``null`` for a seat without one, a bot's
-        included); a room where no one gave a name gives a record without them.
-        """
-        if not room.over:
-            raise RoomError(
-                409,
-                "the game is not over yet: its record is given once it ends, since it shows "
-                "every hand's tiles",
-            )
-        notes = None if room.clock is None or not room.clock.notes else room.clock.notes
-        if any(name is not None for name in room.names):
-            return to_record(room.state, players=room.names, annotations=notes)
-        return to_record(room.state, annotations=notes)
+        """The game's record, once it is over (:meth:`Room.record`)."""
+        return room.record()
 
 
 __all__ = [
+    "HANDOVER_SECONDS",
     "HUMAN",
+    "MOVED_CODE",
+    "MOVED_REASON",
+    "MOVING_CODE",
+    "MOVING_REASON",
     "CreatedRoom",
     "Listener",
     "Room",

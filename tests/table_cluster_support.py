@@ -53,6 +53,9 @@ DEPLOY_GUIDE = ROOT / "docs" / "guides" / "table-deploy.md"
 URL_LINE = re.compile(r"Moon table: (http://\S+)/ ")
 SHORT = {name: rules_json(attrs.evolve(PRESETS[name], target=7)) for name in PRESETS}
 """Games to 7 points (a hand or two) for the quick cases."""
+PASS_RATE = 0.8
+"""How often a scripted seat passes when it may: the bots then bid, and bids are made (random
+bids are mostly set, and a game of them, even to 7, can run to thousands of actions)."""
 PROXIES = {"haproxy": "HAProxy", "nginx": "nginx"}
 """The proxies the guide configures: program → the guide's section."""
 
@@ -330,6 +333,8 @@ class Seat(threading.Thread):
                             return
                         if msg["legal"] and self.token is not None:
                             action = self.rng.choice(msg["legal"])
+                            if "pass" in msg["legal"] and self.rng.random() < PASS_RATE:
+                                action = "pass"
                             ws.send(json.dumps({"type": "act", "action": action}))
             except ConnectionClosed as e:
                 got = e.rcvd
@@ -686,7 +691,10 @@ def play(
             say(f"killed {other.name} after {target.name} came back as {again.name}")
         for s in seats:
             if not s.over.wait(finish):
-                out.problems.append(f"room {s.room} seat {s.seat}: not over at seq {s.last}")
+                out.problems.append(
+                    f"room {s.room} seat {s.seat}: not over at seq {s.last} (its last closes: "
+                    f"{s.closes[-3:]}, at endpoint {s.at % len(s.servers)}, error {s.error!r})"
+                )
             elif s.error is not None:
                 out.problems.append(f"room {s.room} seat {s.seat}: {s.error!r}")
     finally:

@@ -13,6 +13,7 @@ import random
 import sqlite3
 from pathlib import Path
 
+import attrs
 import pytest
 
 from moonrules import apply, legal_actions, new_game
@@ -38,9 +39,11 @@ class Seat:
         pass
 
 
-def room_of(preset: str) -> Room:
+def room_of(preset: str, target: int | None = None, seed: int | None = None) -> Room:
     rules = PRESETS[preset]
-    state = new_game(rules)
+    if target is not None:
+        rules = attrs.evolve(rules, target=target)
+    state = new_game(rules, seed=seed)
     record = to_record(state)
     row = RoomRow(
         id="r",
@@ -60,7 +63,7 @@ def room_of(preset: str) -> Room:
 
 @pytest.mark.parametrize("preset", ["standard", "partnership"])
 def test_every_broadcast_text_is_its_message_encoded_whole(preset: str) -> None:
-    room = room_of(preset)
+    room = room_of(preset, target=7, seed=3)  # a game to 7: a few hands to its end
     seats = [Seat(s) for s in range(room.rules.players)] + [Seat(None)]
     for x in seats:
         room.listeners.add(x)

@@ -465,6 +465,35 @@ def test_the_deal_is_deal_1_drawn_in_blocks_of_any_size() -> None:
             assert shuffle.Dealer(rules).masks(5, 1)[0] == list(new_game(preset, 5).hand.hands)
 
 
+def test_the_first_bidder_is_bid_1s_draw_and_a_new_engine_is_new_game(core: ModuleType) -> None:
+    """BID-1: the first bidder drawn from the seed is ``randrange(players)`` of the generator
+    seeded with the text ``moonrules/first-bidder/{seed}`` (both forms); an engine made from
+    a seed is the game ``new_game`` makes, and what it refuses, ``new_game`` refuses alike."""
+    shuffles = [__import__("moonrules.game.shuffle", fromlist=["Dealer"])]
+    if is_compiled(shuffles[0]):
+        shuffles.append(source_form("moonrules.game.shuffle"))
+    for shuffle in shuffles:
+        for seed in (*range(-20, 200), 2**70, -(2**64)):
+            for players in (3, 4):
+                want = random.Random(f"moonrules/first-bidder/{seed}").randrange(players)
+                assert shuffle.first_bidder(seed, players) == want
+                g = shuffle.seeded(f"x/{seed}")
+                assert g.getrandbits(64) == random.Random(f"x/{seed}").getrandbits(64)
+    for preset in ("standard", "partnership"):
+        for seed in range(40):
+            for first in (None, 0, 2):
+                e = core.Engine(preset, seed, first)
+                assert e.to_state() == new_game(preset, seed, first_bidder=first)
+                assert e.legal_ids() == core.Engine.from_state(e.to_state()).legal_ids()
+    for args in (("standard", 1, 3), ("standard", 1, -1), ("standard", True), ("nope", 1),
+                 ("standard", 10**5000), ("standard", 1, 1.0), (7, 1)):  # fmt: skip
+        with pytest.raises(Exception) as want:  # (the error is compared)
+            new_game(args[0], *args[1:2], first_bidder=args[2] if len(args) > 2 else None)
+        with pytest.raises(type(want.value)) as got:
+            core.Engine(*args)
+        assert str(got.value) == str(want.value)
+
+
 def test_the_playout_generator_is_as_documented(core: ModuleType) -> None:
     for seed in (0, 1, 12345, 2**32, 2**32 + 7, -5):
         x = core.generator_state(seed)

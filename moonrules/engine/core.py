@@ -23,12 +23,13 @@ from typing import Any, Final, cast
 
 from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP, Tables, tables_for
 from moonrules.game.actions import Phase
-from moonrules.game.deal import new_game
+from moonrules.game.deal import check_seed, new_game
 from moonrules.game.encoding import ActionSpace, _tables, _whole_number
 from moonrules.game.encoding import _SeatTables as SeatTables
 from moonrules.game.encoding import _Tables as EncoderTables
 from moonrules.game.play import apply
 from moonrules.game.resample import resample
+from moonrules.game.shuffle import first_bidder as seeded_first_bidder
 from moonrules.game.state import (
     GameState,
     Hand,
@@ -40,7 +41,7 @@ from moonrules.game.state import (
 )
 from moonrules.game.views import view
 from moonrules.rules.errors import ArgumentError, shown, wrong_type
-from moonrules.rules.ruleset import RuleSet
+from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.rules.scoring import decided_winner
 from moonrules.rules.tiles import TILES
 
@@ -216,9 +217,41 @@ class Engine:
         # (compiled, ``Engine.__new__`` costs twenty times a whole clone). ``seed`` and
         # ``first_bidder`` are checked by ``new_game``, which names them (typed ``object``
         # here, so that the compiled form does not refuse them with a message of its own).
-        if not _empty:
-            state = new_game(rules, cast(Any, seed), first_bidder=cast(Any, first_bidder))
-            self._load(state)
+        if _empty:
+            return
+        if type(seed) is int and (first_bidder is None or type(first_bidder) is int):
+            # a new game as new_game makes it, its first hand dealt when first read: the rule
+            # set, the seed and the first bidder checked as new_game checks them
+            r = as_rules(rules)
+            check_seed(seed)
+            if first_bidder is None:
+                first = seeded_first_bidder(seed, r.players)
+            elif 0 <= first_bidder < r.players:
+                first = first_bidder
+            else:
+                first = -1
+            if first >= 0:
+                self._start(r, seed, first)
+                return
+        state = new_game(rules, cast(Any, seed), first_bidder=cast(Any, first_bidder))
+        self._load(state)
+
+    def _start(self, rules: RuleSet, seed: int, first_bidder: int) -> None:
+        """A new game of ``rules`` from ``seed`` (:func:`~moonrules.game.deal.new_game`'s),
+        its first hand due to be dealt."""
+        t = tables_for(rules)
+        self.t = t
+        self.seed = seed
+        self.seed_given = True
+        self.source = None
+        self._scores = [0] * t.sides
+        self._winner = -1
+        self.past = []
+        self.past_values = []
+        self.log = []
+        n = t.players
+        self.h = HandState(1, first_bidder, [0] * n, -1, n)
+        self.due = True
 
     # -- conversion -------------------------------------------------------------
 

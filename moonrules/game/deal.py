@@ -12,6 +12,7 @@ from typing import Final
 
 from moonrules.game.actions import Phase
 from moonrules.game.shuffle import dealt_masks, shuffled
+from moonrules.game.shuffle import first_bidder as seeded_first_bidder
 from moonrules.game.state import (
     Deal,
     GameState,
@@ -178,7 +179,7 @@ def new_game(
     if deal is not None and not isinstance(deal, Deal):
         raise wrong_type("deal", "a Deal (Deal.of reads tile texts) or None", deal)
     if first_bidder is None:
-        first_bidder = random.Random(f"moonrules/first-bidder/{seed}").randrange(r.players)
+        first_bidder = seeded_first_bidder(seed, r.players)
     elif type(first_bidder) is not int:
         raise wrong_type("first_bidder", "a seat number or None", first_bidder)
     elif not 0 <= first_bidder < r.players:

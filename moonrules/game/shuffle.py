@@ -51,13 +51,24 @@ def shuffled(rules: RuleSet, seed: int, hand_number: int) -> list[int]:
 
 def generator(seed: int, hand_number: int) -> random.Random:
     """The generator of hand ``hand_number`` of game ``seed``: ``random.Random(text)`` for the
-    text ``moonrules/deal/{seed}/{hand_number}``, seeded as ``random.Random.seed`` seeds a
-    text (version 2: the integer of the text's UTF-8 bytes followed by their sha512 digest,
-    big-endian), by the C generator's own ``seed`` once."""
-    text = f"moonrules/deal/{seed}/{hand_number}".encode()
+    text ``moonrules/deal/{seed}/{hand_number}`` (:func:`seeded`)."""
+    return seeded(f"moonrules/deal/{seed}/{hand_number}")
+
+
+def seeded(text: str) -> random.Random:
+    """``random.Random(text)``, seeded as ``random.Random.seed`` seeds a text (version 2: the
+    integer of the text's UTF-8 bytes followed by their sha512 digest, big-endian), by the C
+    generator's own ``seed`` once, without the Python-level steps of ``Random.__init__``."""
+    data = text.encode()
     g = _NEW(random.Random)
-    _SEED(g, int.from_bytes(text + _SHA512(text).digest(), "big"))
+    _SEED(g, int.from_bytes(data + _SHA512(data).digest(), "big"))
     return g
+
+
+def first_bidder(seed: int, players: int) -> int:
+    """BID-1's first bidder of game ``seed`` when none is given: ``randrange(players)`` of
+    ``random.Random("moonrules/first-bidder/{seed}")``."""
+    return seeded(f"moonrules/first-bidder/{seed}").randrange(players)
 
 
 _NEW: Final = random.Random.__new__
@@ -124,4 +135,13 @@ class Dealer:
         return masks, pool[len(pool) - 1] if self.has_widow else -1
 
 
-__all__ = ["WORDS", "Dealer", "dealt_masks", "generator", "shuffle_with", "shuffled"]
+__all__ = [
+    "WORDS",
+    "Dealer",
+    "dealt_masks",
+    "first_bidder",
+    "generator",
+    "seeded",
+    "shuffle_with",
+    "shuffled",
+]

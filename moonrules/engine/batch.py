@@ -212,8 +212,12 @@ class Batch:
         """The tiles of the trick in progress."""
         self._tricks: Ints = np.zeros((7, n), dtype=np.int64)
         """The tiles of each completed trick of the hand, and its winner above (bit 28 up)."""
-        """The tiles of each completed trick of the hand."""
-        self._won: Ints = np.zeros((players, n), dtype=np.int64)
+        # _hands by flat index seat * n + game (views: a fancy assignment to one is much
+        # cheaper than np.put), _tricks by trick * n + game
+        self._hands_flat, self._tricks_flat = self._hands.reshape(-1), self._tricks.reshape(-1)
+        self._code: Ints = z.copy()
+        """The tricks won by each seat in the hand in progress, 3 bits a seat (seat ``s``'s
+        count from bit ``3 * s``): the scoring table's key (:attr:`tricks_won` reads it)."""
         self._scores: Ints = np.zeros((sides, n), dtype=np.int64)
         self._rewards: Floats = np.zeros((sides, n), dtype=np.float32)
         self.done: Bools = np.zeros(n, dtype=np.bool_)
@@ -263,6 +267,12 @@ class Batch:
     def deal_masks(self) -> Ints:
         """``[n, players]``: each seat's tiles as dealt in the hand in progress."""
         return self._dealt.T
+
+    @property
+    def _won(self) -> Ints:
+        """``[players, n]``: tricks won by each seat in the hand in progress."""
+        out: Ints = self._code >> self.bt.shifts[:, None] & 7
+        return out
 
     @property
     def tricks_won(self) -> Ints:
@@ -491,7 +501,7 @@ class Batch:
         bt = self.bt
         p = bt.players
         bit = np.take(bt.play_bit, a)  # 0 for an id that plays no tile
-        np.put(self._hands, self._flat, self._held ^ bit)
+        self._hands_flat[self._flat] = self._held ^ bit
         in_trick = self.in_trick
         g = np.flatnonzero((in_trick == 0) & play)
         if len(g):  # the leads: the suit led, what follows it, the strengths of the trick
@@ -520,14 +530,13 @@ class Batch:
         n = self.n
         win = np.take(self.bt.seat_after, self.leader[g] + (self.best[g] & 7))
         self.best[g] = -1
-        k = win * n + g
-        np.put(self._won, k, np.take(self._won, k) + 1)
+        self._code[g] += np.take(self.bt.trick_code, win)
         self.leader[g] = win
         self.to_act[g] = win
         self.in_trick[g] = 0
         self.require[g] = 0
         done = self.tricks_done[g]
-        np.put(self._tricks, done * n + g, self.trick_mask[g] | win << _WINNER)
+        self._tricks_flat[done * n + g] = self.trick_mask[g] | win << _WINNER
         self.trick_mask[g] = 0
         done += 1
         self.tricks_done[g] = done
@@ -570,7 +579,7 @@ class Batch:
 
     def _take_widow(self, g: Ints, bidder: Ints) -> None:
         k = bidder * self.n + g
-        np.put(self._hands, k, np.take(self._hands, k) | _ONE << self.widow[g])
+        self._hands_flat[k] |= _ONE << self.widow[g]
         self.widow_taken[g] = True
 
     def _discard(self, g: Ints, a: Ints, dealt: Bools) -> None:
@@ -579,7 +588,7 @@ class Batch:
         tile = np.take(bt.arg, a)
         bidder = self.bidder[g]
         k = bidder * self.n + g
-        np.put(self._hands, k, np.take(self._hands, k) ^ _ONE << tile)
+        self._hands_flat[k] ^= _ONE << tile
         self.discard[g] = tile
         if bt.engine_tables.widow_before_trump:
             self.phase[g] = NAMING
@@ -614,7 +623,7 @@ class Batch:
         (END-1 … END-3)."""
         bt = self.bt
         bidder = self.bidder[g]
-        code = (self._won[:, g] << bt.shifts[:, None]).sum(axis=0)
+        code = self._code[g]
         bid = np.take(bt.bid_index, self.bid[g])
         key = (bidder * bt.bid_count + bid) * 8**bt.players + code
         delta = bt.deltas[:, key]
@@ -667,7 +676,7 @@ class Batch:
         self.leader[g] = -1
         self.to_act[g] = self.first_bidder[g]
         self.tricks_done[g] = 0
-        self._won[:, g] = 0
+        self._code[g] = 0
         # in_trick, require and trick_mask are 0 already: a hand ends on a complete trick
         # (TRICK-2 resets them) or in the auction (which never sets them)
         self._hands[:, g] = self._dealt[:, g]
@@ -712,7 +721,7 @@ class Batch:
         pools[:] = bt.tiles
         rng.permuted(pools, axis=1, out=pools)  # the same draws as permuted(tiles rows)
         bits = (_ONE << pools[:, : 7 * bt.players]).reshape(m, bt.players, 7)
-        self._dealt[:, g] = np.bitwise_or.reduce(bits, axis=2).T
+        self._dealt[:, g] = np.einsum("gsk->sg", bits)  # a sum of distinct bits: their or
         self.widow[g] = pools[:, -1] if bt.engine_tables.has_widow else -1
 
     # -- observations -----------------------------------------------------------

@@ -172,6 +172,8 @@ class BatchTables:
             self.bid_index[b] = k
         self.bid_count = len(bids)
         self.shifts = np.array([3 * s for s in range(n)], dtype=np.int64)
+        self.trick_code = np.array([1 << 3 * s for s in range(n)], dtype=np.int64)
+        """By seat: a trick it wins, in the key's count of tricks per seat."""
         rows = n * len(bids) * 8**n
         deltas = np.zeros((rows, t.sides), dtype=np.int64)
         self.game_won = np.zeros(rows, dtype=np.bool_)

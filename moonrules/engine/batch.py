@@ -230,11 +230,21 @@ class Batch:
         """Hands thrown in (every player passed) since the batch was made."""
         self.games_played: int = 0
         """Games ended since the batch was made."""
+        self._allocate_step(z)
+
+    def _allocate_step(self, z: Ints) -> None:
+        """The step's own arrays: the legal words of the state and what they are made of."""
         self._ids: Words | None = None
+        self._fresh = False  # _word, _flat and _held are those of the state (_words)
+        self._chosen: Ints | None = None  # a copy of random_actions' ids for the state
         self._flat: Ints = z
         self._held: Ints = z
         self._word: Halves = z.astype(np.int32)
-        self._base: Ints = z
+        self._base: Ints = z.copy()
+        """Each game's base (:meth:`_words`), kept with its phase (:meth:`_enter`)."""
+        self._special: Halves = z.astype(np.int32)
+        """The legal word of a game in the auction or naming trump (its node's calls, the
+        trumps offered), -1 in the other phases (kept with the phase and node)."""
 
     # -- reading --------------------------------------------------------------------
 
@@ -295,10 +305,17 @@ class Batch:
             self._ids = self._legal_ids()
         return self._ids
 
+    def _current_word(self) -> Halves:
+        """The legal words of the state (:meth:`_words`), computed once per step."""
+        if not self._fresh:
+            self._words()
+        return self._word
+
     def _legal_ids(self) -> Words:
         """The legal ids as 64-bit masks; on the way, each game's legal word and its base
         (:meth:`_words`), kept for :meth:`random_actions`."""
-        word, base = self._words()
+        word = self._current_word()
+        base = self._base
         ids: Words = word.astype(np.uint64) << base.view(np.uint64)
         return ids
 
@@ -307,7 +324,6 @@ class Batch:
         the calls' ids; the positions in tile order of the tiles it may discard or play; the
         trumps offered from the first trump's id) and the id of bit 0 (the *base*)."""
         bt = self.bt
-        phase = self.phase
         flat = self.to_act * self.n + self._rows
         held = np.take(self._hands, flat)
         self._flat = flat
@@ -315,13 +331,11 @@ class Batch:
         must = held & self.require
         tiles = np.where(must != 0, must, held)
         word = _positions(bt, tiles)
-        bidding = np.flatnonzero(phase == BIDDING)
-        word[bidding] = np.take(bt.node_words, self.node[bidding])
-        np.copyto(word, bt.trump_word, where=phase == NAMING)
-        base = np.take(bt.word_base, phase)
+        special = self._special
+        np.copyto(word, special, where=special >= 0)
         self._word = word
-        self._base = base
-        return word, base
+        self._fresh = True
+        return word, self._base
 
     def legal_mask(self) -> Bools:
         """``[n, num_actions]``: ``True`` where the id is legal in the game."""
@@ -332,8 +346,7 @@ class Batch:
         game, the ``k``-th of its ``count`` legal ids, ascending, ``k = floor(u * count)``."""
         if not isinstance(generator, np.random.Generator):
             raise wrong_type("generator", "a numpy.random.Generator", generator)
-        self.legal_ids()
-        word = self._word
+        word = self._current_word()
         u = generator.random(self.n)
         low = word & _LOW14
         below = np.bitwise_count(low)  # the legal ids among the word's low 14 bits
@@ -343,6 +356,7 @@ class Batch:
         half = word >> shift & _LOW14
         k -= below * high
         out: Ints = np.take(_SELECT14, half << 4 | k) + shift + self._base
+        self._chosen = out.copy()
         return out
 
     def deal(self, game: int) -> Deal:
@@ -444,6 +458,9 @@ class Batch:
             raise ArgumentError(
                 f"actions: expected shape ({self.n},), one id per game, not {actions.shape}"
             )
+        chosen = self._chosen
+        if chosen is not None and actions.dtype == np.int64 and (actions == chosen).all():
+            return chosen  # random_actions' ids for this state: legal
         a = actions.astype(np.int64, copy=False)
         size = self.bt.size
         wide = a.astype(np.uint64)  # a negative id wraps to a huge one
@@ -473,7 +490,10 @@ class Batch:
         such game, before anything changes. Sets :attr:`rewards`, :attr:`done`, :attr:`winner`;
         ended games are replaced by new ones (see the module)."""
         a = self._checked(actions)
+        self._current_word()  # _play reads the seat to act's tiles (_flat, _held)
         self._ids = None
+        self._fresh = False
+        self._chosen = None
         self._rewards.fill(0)
         self.done.fill(False)
         self.winner.fill(-1)
@@ -548,6 +568,7 @@ class Batch:
         bt = self.bt
         child = np.take(bt.node_child, self.node[g] * bt.size + a)
         self.node[g] = child
+        self._special[g] = np.take(bt.node_words, child)
         nxt = self.to_act[g] + 1
         self.to_act[g] = np.take(bt.seat_after, nxt)
         over = np.take(bt.node_over, child)
@@ -573,9 +594,20 @@ class Batch:
         t = bt.engine_tables
         if t.has_widow and t.widow_before_trump:
             self._take_widow(g, bidder)
-            self.phase[g] = DISCARDING
+            self._enter(g, DISCARDING)
         else:
-            self.phase[g] = NAMING
+            self._enter(g, NAMING)
+
+    def _enter(self, g: Ints, phase: int) -> None:
+        """Games ``g`` enter ``phase`` (their node already set): the phase, the base of their
+        legal word and its special value."""
+        bt = self.bt
+        self.phase[g] = phase
+        self._base[g] = bt.word_base[phase]
+        if phase == BIDDING:
+            self._special[g] = np.take(bt.node_words, self.node[g])
+        else:
+            self._special[g] = bt.trump_word if phase == NAMING else -1
 
     def _take_widow(self, g: Ints, bidder: Ints) -> None:
         k = bidder * self.n + g
@@ -591,7 +623,7 @@ class Batch:
         self._hands_flat[k] ^= _ONE << tile
         self.discard[g] = tile
         if bt.engine_tables.widow_before_trump:
-            self.phase[g] = NAMING
+            self._enter(g, NAMING)
         else:
             self._start_play(g, bidder)
 
@@ -603,13 +635,13 @@ class Batch:
         bidder = self.bidder[g]
         if t.has_widow and not t.widow_before_trump:
             self._take_widow(g, bidder)
-            self.phase[g] = DISCARDING
+            self._enter(g, DISCARDING)
         else:
             self._start_play(g, bidder)
 
     def _start_play(self, g: Ints, bidder: Ints) -> None:
         """The bidder leads the first trick (LEAD-1, LEAD-2)."""
-        self.phase[g] = PLAYING
+        self._enter(g, PLAYING)
         self.leader[g] = bidder
         self.best[g] = -1
         self.to_act[g] = bidder
@@ -672,7 +704,7 @@ class Batch:
         self.discard[g] = -1
         self.trump[g] = -1
         self.widow_taken[g] = False
-        self.phase[g] = BIDDING
+        self._enter(g, BIDDING)
         self.leader[g] = -1
         self.to_act[g] = self.first_bidder[g]
         self.tricks_done[g] = 0

@@ -244,7 +244,9 @@ class Batch:
         """Each game's base (:meth:`_words`), kept with its phase (:meth:`_enter`)."""
         self._special: Halves = z.astype(np.int32)
         """The legal word of a game in the auction or naming trump (its node's calls, the
-        trumps offered), -1 in the other phases (kept with the phase and node)."""
+        trumps offered), 0 in the other phases (kept with the phase and node)."""
+        self._keep: Halves = z.astype(np.int32)
+        """-1 where the legal word is the tiles' (discarding, playing), 0 elsewhere."""
 
     # -- reading --------------------------------------------------------------------
 
@@ -330,9 +332,13 @@ class Batch:
         self._held = held
         must = held & self.require
         tiles = np.where(must != 0, must, held)
-        word = _positions(bt, tiles)
-        special = self._special
-        np.copyto(word, special, where=special >= 0)
+        if bt.in_order:  # positions are the tiles' indices
+            word: Halves = tiles.astype(np.int32)
+        else:
+            word = np.take(bt.low_positions, tiles & _LOW14)
+            word |= np.take(bt.high_positions, tiles >> CHUNK)
+        word &= self._keep
+        word |= self._special
         self._word = word
         self._fresh = True
         return word, self._base
@@ -530,7 +536,7 @@ class Batch:
             led = np.take(bt.led_suit, at)
             self.led_suit[g] = led
             self.require[g] = np.take(bt.follow, at)
-            self._strengths[g] = (trump * 8 + led) * bt.size
+            self._strengths[g] = np.take(bt.strengths_at, at)
         # the strength of each tile played (8 times) plus its position in the trick: the
         # trick's highest so far is the largest (strengths in a trick differ: the tables)
         value = np.take(bt.strength_of_id, self._strengths + a)
@@ -607,7 +613,8 @@ class Batch:
         if phase == BIDDING:
             self._special[g] = np.take(bt.node_words, self.node[g])
         else:
-            self._special[g] = bt.trump_word if phase == NAMING else -1
+            self._special[g] = bt.trump_word if phase == NAMING else 0
+        self._keep[g] = -1 if phase in (DISCARDING, PLAYING) else 0
 
     def _take_widow(self, g: Ints, bidder: Ints) -> None:
         k = bidder * self.n + g
@@ -666,7 +673,10 @@ class Batch:
         dealt[g] = True
         # a game can end only where the hand wins it or a score reaches the target (END-1)
         won = np.take(bt.game_won, key)
-        maybe = np.flatnonzero(won | (score.max(axis=0) >= bt.target))
+        top = score[0]
+        for column in score[1:]:
+            top = np.maximum(top, column)
+        maybe = np.flatnonzero(won | (top >= bt.target))
         if not len(maybe):
             return
         side = np.take(bt.side_of, bidder[maybe])
@@ -694,10 +704,9 @@ class Batch:
         if len(old):
             self.first_bidder[old] = np.take(bt.next_seat, self.first_bidder[old])
         self.hand_number[g] += 1
-        if self.deals == "seeded":
-            self._seeded_deals(g, fresh)
-        else:
-            self._fast_deals(g, new)
+        seeded = self.deals == "seeded"
+        masks = self._seeded_deals(g, fresh) if seeded else self._fast_deals(g, new)
+        self._dealt[:, g] = masks
         self.node[g] = 0
         self.bidder[g] = -1
         self.bid[g] = 0
@@ -711,11 +720,11 @@ class Batch:
         self._code[g] = 0
         # in_trick, require and trick_mask are 0 already: a hand ends on a complete trick
         # (TRICK-2 resets them) or in the auction (which never sets them)
-        self._hands[:, g] = self._dealt[:, g]
+        self._hands[:, g] = masks
 
-    def _seeded_deals(self, g: Ints, fresh: Bools) -> None:
+    def _seeded_deals(self, g: Ints, fresh: Bools) -> Ints:
         """DEAL-1: each new game as :func:`new_game` deals it, each next hand as
-        :func:`shuffled` does (one Python call per game)."""
+        :func:`shuffled` does (one Python call per game). The hands ``[players, len(g)]``."""
         rules = self.rules
         n = self.bt.players
         has_widow = rules.has_widow
@@ -736,13 +745,15 @@ class Batch:
                 pool = shuffled(rules, seed, numbers[k])
                 masks.append(tuple(sum(1 << x for x in pool[7 * s : 7 * s + 7]) for s in range(n)))
                 widows.append(pool[-1] if has_widow else -1)
-        self._dealt[:, g] = np.array(masks, dtype=np.int64).T
         self.widow[g] = widows
         if firsts:
             self.first_bidder[g[fresh]] = firsts
+        out: Ints = np.array(masks, dtype=np.int64).T
+        return out
 
-    def _fast_deals(self, g: Ints, new: Ints) -> None:
-        """The batch's own deals (see the module): first bidders, then shuffles."""
+    def _fast_deals(self, g: Ints, new: Ints) -> Ints:
+        """The batch's own deals (see the module): first bidders, then shuffles. The hands
+        ``[players, len(g)]``."""
         bt = self.bt
         rng = self.rng
         assert rng is not None
@@ -753,8 +764,9 @@ class Batch:
         pools[:] = bt.tiles
         rng.permuted(pools, axis=1, out=pools)  # the same draws as permuted(tiles rows)
         bits = (_ONE << pools[:, : 7 * bt.players]).reshape(m, bt.players, 7)
-        self._dealt[:, g] = np.einsum("gsk->sg", bits)  # a sum of distinct bits: their or
         self.widow[g] = pools[:, -1] if bt.engine_tables.has_widow else -1
+        out: Ints = np.einsum("gsk->sg", bits)  # a sum of distinct bits: their or
+        return out
 
     # -- observations -----------------------------------------------------------
 

@@ -79,6 +79,8 @@ class BatchTables:
         self.low_positions = self.low.astype(np.int32)
         """``low`` and ``high`` as int32 (positions fit 28 bits), as the numpy step reads them."""
         self.high_positions = self.high.astype(np.int32)
+        self.in_order = tiles == list(range(28))
+        """Whether the positions in tile order are the tiles' indices (all 28 tiles)."""
         play = [t.play_id[i] for i in tiles]
         self.play_base = play[0]
         assert play == list(range(play[0], play[0] + len(tiles)))
@@ -102,6 +104,8 @@ class BatchTables:
         self.trumps_of = np.array(t.trumps_of, dtype=np.int64)
         self.led_suit = np.array(t.led_suit, dtype=np.int64)
         self.strength = np.array(t.strength, dtype=np.int64)
+        # by trump * 28 + tile led: where the strengths of its trick start in strength_of_id
+        self.strengths_at = (np.arange(len(self.led_suit)) // 28 * 8 + self.led_suit) * self.size
         self._by_id(rules, t, tiles)
         self._auction(t)
         self._scoring(rules, t)

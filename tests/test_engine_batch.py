@@ -20,6 +20,7 @@ np = pytest.importorskip("numpy", reason="the batched engine needs numpy (extra 
 
 from moonrules.engine import Engine  # noqa: E402
 from moonrules.engine.batch import Batch, batch_tables, decided_winners  # noqa: E402
+from moonrules.engine.batch_tables import decided_columns, decided_sides  # noqa: E402
 from moonrules.engine.tables import PLAY  # noqa: E402
 from moonrules.game.deal import new_game, with_deal  # noqa: E402
 from moonrules.rules.ruleset import PRESETS, rules_by_name  # noqa: E402
@@ -310,6 +311,18 @@ def test_decided_winners_is_decided_winner_over_a_grid(name: str) -> None:
         expected = [decided_winner(rules, s, side) for s in grid]
         got = decided_winners(rules, np.array(grid), np.full(len(grid), side))
         assert [-1 if w is None else w for w in expected] == got.tolist()
+
+
+@pytest.mark.parametrize("name", ["standard", "partnership", "bidder-out"])
+def test_the_step_s_decided_sides_is_decided_columns(name: str) -> None:
+    """The step's form over ``[sides, m]`` and the column form agree over a grid of scores."""
+    rules = rules_by_name(name)
+    values = range(-3, rules.target + 4)
+    grid = np.array(list(itertools.product(values, repeat=rules.sides)))
+    for side in range(rules.sides):
+        sides = np.full(len(grid), side)
+        by_columns = decided_columns(rules, list(grid.T), sides)
+        assert np.array_equal(decided_sides(rules, grid.T, sides), by_columns)
 
 
 def test_the_tables_are_built_once_per_rule_set() -> None:

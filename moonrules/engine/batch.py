@@ -68,7 +68,7 @@ from moonrules.engine.batch_tables import (
     PLAYING,
     BatchTables,
     batch_tables,
-    decided_columns,
+    decided_sides,
     decided_winners,
 )
 from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP
@@ -529,7 +529,7 @@ class Batch:
         bit = np.take(bt.play_bit, a)  # 0 for an id that plays no tile
         self._hands_flat[self._flat] = self._held ^ bit
         in_trick = self.in_trick
-        g = np.flatnonzero((in_trick == 0) & play)
+        g = np.flatnonzero(play > in_trick)  # a play in a trick not begun: a lead
         if len(g):  # the leads: the suit led, what follows it, the strengths of the trick
             trump = self.trump[g]
             at = trump * 28 + np.take(bt.arg, a[g])
@@ -680,8 +680,7 @@ class Batch:
         if not len(maybe):
             return
         side = np.take(bt.side_of, bidder[maybe])
-        columns = list(score[:, maybe])
-        win = np.where(won[maybe], side, decided_columns(self.rules, columns, side))
+        win = np.where(won[maybe], side, decided_sides(self.rules, score[:, maybe], side))
         over = win >= 0
         if over.any():
             e = g[maybe[over]]

@@ -240,6 +240,20 @@ def decided_columns(rules: RuleSet, scores: Sequence[Ints], side: Ints) -> Ints:
     return np.where(top >= rules.target, out, -1)
 
 
+def decided_sides(rules: RuleSet, scores: Ints, side: Ints) -> Ints:
+    """:func:`decided_winners` of the scores ``[sides, m]`` (a column per game) with the
+    bidder's ``side`` of each game (what :func:`decided_columns` says, in fewer passes)."""
+    top = scores.max(axis=0)
+    leads = scores == top
+    count = leads.sum(axis=0)
+    out = np.where(count == 1, leads.argmax(axis=0), -1)  # argmax: the first leader
+    if rules.tie is TieRule.BIDDER_OUT:
+        among = (leads & (np.arange(len(scores))[:, None] == side)).any(axis=0)
+        out = np.where((count > 1) & among, side, out)
+    won: Ints = np.where(top >= rules.target, out, -1)
+    return won
+
+
 def decided_winners(rules: RuleSet, scores: npt.ArrayLike, bidder_side: npt.ArrayLike) -> Ints:
     """:func:`~moonrules.rules.scoring.decided_winner` of each row of ``scores`` ``[m, sides]``
     with its ``bidder_side`` ``[m]``: the winning side, or -1 while the game goes on
@@ -247,7 +261,7 @@ def decided_winners(rules: RuleSet, scores: npt.ArrayLike, bidder_side: npt.Arra
     a tie at the top plays on, or the bidder's side goes out if it is among the leaders)."""
     s = np.asarray(scores, dtype=np.int64)
     side = np.asarray(bidder_side, dtype=np.int64)
-    return decided_columns(rules, [s[:, k] for k in range(s.shape[1])], side)
+    return decided_sides(rules, s.T, side)
 
 
 __all__ = [
@@ -262,5 +276,6 @@ __all__ = [
     "BatchTables",
     "batch_tables",
     "decided_columns",
+    "decided_sides",
     "decided_winners",
 ]

@@ -234,6 +234,7 @@ class Batch:
 
     def _allocate_step(self, z: Ints) -> None:
         """The step's own arrays: the legal words of the state and what they are made of."""
+        self._side_at: Ints = np.arange(self.bt.sides, dtype=np.int64)[:, None] * self.n
         self._ids: Words | None = None
         self._fresh = False  # _word, _flat and _held are those of the state (_words)
         self._chosen: Ints | None = None  # a copy of random_actions' ids for the state
@@ -665,10 +666,11 @@ class Batch:
         code = self._code[g]
         bid = np.take(bt.bid_index, self.bid[g])
         key = (bidder * bt.bid_count + bid) * 8**bt.players + code
-        delta = bt.deltas[:, key]
-        score = self._scores[:, g] + delta
-        self._scores[:, g] = score
-        self._rewards[:, g] = delta
+        delta = np.take(bt.deltas, key, axis=1)
+        at = self._side_at + g  # [sides, len(g)]: flat indices in _scores and _rewards
+        score = np.take(self._scores, at) + delta
+        self._scores.reshape(-1)[at] = score
+        self._rewards.reshape(-1)[at] = delta
         self.hands_played += len(g)
         dealt[g] = True
         # a game can end only where the hand wins it or a score reaches the target (END-1)

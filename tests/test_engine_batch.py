@@ -210,6 +210,27 @@ def test_an_illegal_id_is_refused_in_one_line_before_anything_changes(preset: st
         b.step(a)
 
 
+def test_drawn_ids_changed_in_place_are_checked_again() -> None:
+    """The step takes ``random_actions``' ids for the state as legal without the full check,
+    but only while they are unchanged: the same array with an illegal id put in is refused."""
+    b = Batch("standard", 6, 3)
+    twin = Batch("standard", 6, 3)  # stepped by the same ids, never drawn by itself
+    rng = np.random.default_rng(8)
+    for k in range(60):
+        a = b.random_actions(rng)
+        kept = a.copy()
+        mask = b.legal_mask()
+        i = k % b.n
+        illegal = np.flatnonzero(~mask[i])
+        a[i] = illegal[k % len(illegal)]
+        with pytest.raises(ValueError, match=rf"^actions\[{i}\]: id {a[i]} "):
+            b.step(a)
+        b.step(kept)
+        twin.step(kept)
+        assert np.array_equal(b.hands, twin.hands) and np.array_equal(b.scores, twin.scores)
+        assert np.array_equal(b.legal_ids(), twin.legal_ids())
+
+
 def test_the_clause_of_a_refusal_is_the_reference_one() -> None:
     """A play that does not follow the suit led is refused with the reference's clause."""
     b = Batch("standard", 40, 9)

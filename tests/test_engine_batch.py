@@ -20,6 +20,7 @@ np = pytest.importorskip("numpy", reason="the batched engine needs numpy (extra 
 
 from moonrules.engine import Engine  # noqa: E402
 from moonrules.engine.batch import Batch, batch_tables, decided_winners  # noqa: E402
+from moonrules.engine.batch_tables import decided_columns, decided_sides  # noqa: E402
 from moonrules.engine.tables import PLAY  # noqa: E402
 from moonrules.game.deal import new_game, with_deal  # noqa: E402
 from moonrules.rules.ruleset import PRESETS, rules_by_name  # noqa: E402
@@ -209,6 +210,27 @@ def test_an_illegal_id_is_refused_in_one_line_before_anything_changes(preset: st
         b.step(a)
 
 
+def test_drawn_ids_changed_in_place_are_checked_again() -> None:
+    """The step takes ``random_actions``' ids for the state as legal without the full check,
+    but only while they are unchanged: the same array with an illegal id put in is refused."""
+    b = Batch("standard", 6, 3)
+    twin = Batch("standard", 6, 3)  # stepped by the same ids, never drawn by itself
+    rng = np.random.default_rng(8)
+    for k in range(60):
+        a = b.random_actions(rng)
+        kept = a.copy()
+        mask = b.legal_mask()
+        i = k % b.n
+        illegal = np.flatnonzero(~mask[i])
+        a[i] = illegal[k % len(illegal)]
+        with pytest.raises(ValueError, match=rf"^actions\[{i}\]: id {a[i]} "):
+            b.step(a)
+        b.step(kept)
+        twin.step(kept)
+        assert np.array_equal(b.hands, twin.hands) and np.array_equal(b.scores, twin.scores)
+        assert np.array_equal(b.legal_ids(), twin.legal_ids())
+
+
 def test_the_clause_of_a_refusal_is_the_reference_one() -> None:
     """A play that does not follow the suit led is refused with the reference's clause."""
     b = Batch("standard", 40, 9)
@@ -310,6 +332,18 @@ def test_decided_winners_is_decided_winner_over_a_grid(name: str) -> None:
         expected = [decided_winner(rules, s, side) for s in grid]
         got = decided_winners(rules, np.array(grid), np.full(len(grid), side))
         assert [-1 if w is None else w for w in expected] == got.tolist()
+
+
+@pytest.mark.parametrize("name", ["standard", "partnership", "bidder-out"])
+def test_the_step_s_decided_sides_is_decided_columns(name: str) -> None:
+    """The step's form over ``[sides, m]`` and the column form agree over a grid of scores."""
+    rules = rules_by_name(name)
+    values = range(-3, rules.target + 4)
+    grid = np.array(list(itertools.product(values, repeat=rules.sides)))
+    for side in range(rules.sides):
+        sides = np.full(len(grid), side)
+        by_columns = decided_columns(rules, list(grid.T), sides)
+        assert np.array_equal(decided_sides(rules, grid.T, sides), by_columns)
 
 
 def test_the_tables_are_built_once_per_rule_set() -> None:

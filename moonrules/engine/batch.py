@@ -68,7 +68,7 @@ from moonrules.engine.batch_tables import (
     PLAYING,
     BatchTables,
     batch_tables,
-    decided_columns,
+    decided_sides,
     decided_winners,
 )
 from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP
@@ -212,8 +212,12 @@ class Batch:
         """The tiles of the trick in progress."""
         self._tricks: Ints = np.zeros((7, n), dtype=np.int64)
         """The tiles of each completed trick of the hand, and its winner above (bit 28 up)."""
-        """The tiles of each completed trick of the hand."""
-        self._won: Ints = np.zeros((players, n), dtype=np.int64)
+        # _hands by flat index seat * n + game (views: a fancy assignment to one is much
+        # cheaper than np.put), _tricks by trick * n + game
+        self._hands_flat, self._tricks_flat = self._hands.reshape(-1), self._tricks.reshape(-1)
+        self._code: Ints = z.copy()
+        """The tricks won by each seat in the hand in progress, 3 bits a seat (seat ``s``'s
+        count from bit ``3 * s``): the scoring table's key (:attr:`tricks_won` reads it)."""
         self._scores: Ints = np.zeros((sides, n), dtype=np.int64)
         self._rewards: Floats = np.zeros((sides, n), dtype=np.float32)
         self.done: Bools = np.zeros(n, dtype=np.bool_)
@@ -226,11 +230,24 @@ class Batch:
         """Hands thrown in (every player passed) since the batch was made."""
         self.games_played: int = 0
         """Games ended since the batch was made."""
+        self._allocate_step(z)
+
+    def _allocate_step(self, z: Ints) -> None:
+        """The step's own arrays: the legal words of the state and what they are made of."""
+        self._side_at: Ints = np.arange(self.bt.sides, dtype=np.int64)[:, None] * self.n
         self._ids: Words | None = None
+        self._fresh = False  # _word, _flat and _held are those of the state (_words)
+        self._chosen: Ints | None = None  # a copy of random_actions' ids for the state
         self._flat: Ints = z
         self._held: Ints = z
         self._word: Halves = z.astype(np.int32)
-        self._base: Ints = z
+        self._base: Ints = z.copy()
+        """Each game's base (:meth:`_words`), kept with its phase (:meth:`_enter`)."""
+        self._special: Halves = z.astype(np.int32)
+        """The legal word of a game in the auction or naming trump (its node's calls, the
+        trumps offered), 0 in the other phases (kept with the phase and node)."""
+        self._keep: Halves = z.astype(np.int32)
+        """-1 where the legal word is the tiles' (discarding, playing), 0 elsewhere."""
 
     # -- reading --------------------------------------------------------------------
 
@@ -265,6 +282,12 @@ class Batch:
         return self._dealt.T
 
     @property
+    def _won(self) -> Ints:
+        """``[players, n]``: tricks won by each seat in the hand in progress."""
+        out: Ints = self._code >> self.bt.shifts[:, None] & 7
+        return out
+
+    @property
     def tricks_won(self) -> Ints:
         """``[n, players]``: tricks won by each seat in the hand in progress."""
         return self._won.T
@@ -285,10 +308,17 @@ class Batch:
             self._ids = self._legal_ids()
         return self._ids
 
+    def _current_word(self) -> Halves:
+        """The legal words of the state (:meth:`_words`), computed once per step."""
+        if not self._fresh:
+            self._words()
+        return self._word
+
     def _legal_ids(self) -> Words:
         """The legal ids as 64-bit masks; on the way, each game's legal word and its base
         (:meth:`_words`), kept for :meth:`random_actions`."""
-        word, base = self._words()
+        word = self._current_word()
+        base = self._base
         ids: Words = word.astype(np.uint64) << base.view(np.uint64)
         return ids
 
@@ -297,21 +327,22 @@ class Batch:
         the calls' ids; the positions in tile order of the tiles it may discard or play; the
         trumps offered from the first trump's id) and the id of bit 0 (the *base*)."""
         bt = self.bt
-        phase = self.phase
         flat = self.to_act * self.n + self._rows
         held = np.take(self._hands, flat)
         self._flat = flat
         self._held = held
         must = held & self.require
         tiles = np.where(must != 0, must, held)
-        word = _positions(bt, tiles)
-        bidding = np.flatnonzero(phase == BIDDING)
-        word[bidding] = np.take(bt.node_words, self.node[bidding])
-        np.copyto(word, bt.trump_word, where=phase == NAMING)
-        base = np.take(bt.word_base, phase)
+        if bt.in_order:  # positions are the tiles' indices
+            word: Halves = tiles.astype(np.int32)
+        else:
+            word = np.take(bt.low_positions, tiles & _LOW14)
+            word |= np.take(bt.high_positions, tiles >> CHUNK)
+        word &= self._keep
+        word |= self._special
         self._word = word
-        self._base = base
-        return word, base
+        self._fresh = True
+        return word, self._base
 
     def legal_mask(self) -> Bools:
         """``[n, num_actions]``: ``True`` where the id is legal in the game."""
@@ -322,8 +353,7 @@ class Batch:
         game, the ``k``-th of its ``count`` legal ids, ascending, ``k = floor(u * count)``."""
         if not isinstance(generator, np.random.Generator):
             raise wrong_type("generator", "a numpy.random.Generator", generator)
-        self.legal_ids()
-        word = self._word
+        word = self._current_word()
         u = generator.random(self.n)
         low = word & _LOW14
         below = np.bitwise_count(low)  # the legal ids among the word's low 14 bits
@@ -333,6 +363,7 @@ class Batch:
         half = word >> shift & _LOW14
         k -= below * high
         out: Ints = np.take(_SELECT14, half << 4 | k) + shift + self._base
+        self._chosen = out.copy()
         return out
 
     def deal(self, game: int) -> Deal:
@@ -434,6 +465,9 @@ class Batch:
             raise ArgumentError(
                 f"actions: expected shape ({self.n},), one id per game, not {actions.shape}"
             )
+        chosen = self._chosen
+        if chosen is not None and actions.dtype == np.int64 and (actions == chosen).all():
+            return chosen  # random_actions' ids for this state: legal
         a = actions.astype(np.int64, copy=False)
         size = self.bt.size
         wide = a.astype(np.uint64)  # a negative id wraps to a huge one
@@ -463,7 +497,10 @@ class Batch:
         such game, before anything changes. Sets :attr:`rewards`, :attr:`done`, :attr:`winner`;
         ended games are replaced by new ones (see the module)."""
         a = self._checked(actions)
+        self._current_word()  # _play reads the seat to act's tiles (_flat, _held)
         self._ids = None
+        self._fresh = False
+        self._chosen = None
         self._rewards.fill(0)
         self.done.fill(False)
         self.winner.fill(-1)
@@ -491,16 +528,16 @@ class Batch:
         bt = self.bt
         p = bt.players
         bit = np.take(bt.play_bit, a)  # 0 for an id that plays no tile
-        np.put(self._hands, self._flat, self._held ^ bit)
+        self._hands_flat[self._flat] = self._held ^ bit
         in_trick = self.in_trick
-        g = np.flatnonzero((in_trick == 0) & play)
+        g = np.flatnonzero(play > in_trick)  # a play in a trick not begun: a lead
         if len(g):  # the leads: the suit led, what follows it, the strengths of the trick
             trump = self.trump[g]
             at = trump * 28 + np.take(bt.arg, a[g])
             led = np.take(bt.led_suit, at)
             self.led_suit[g] = led
             self.require[g] = np.take(bt.follow, at)
-            self._strengths[g] = (trump * 8 + led) * bt.size
+            self._strengths[g] = np.take(bt.strengths_at, at)
         # the strength of each tile played (8 times) plus its position in the trick: the
         # trick's highest so far is the largest (strengths in a trick differ: the tables)
         value = np.take(bt.strength_of_id, self._strengths + a)
@@ -520,14 +557,13 @@ class Batch:
         n = self.n
         win = np.take(self.bt.seat_after, self.leader[g] + (self.best[g] & 7))
         self.best[g] = -1
-        k = win * n + g
-        np.put(self._won, k, np.take(self._won, k) + 1)
+        self._code[g] += np.take(self.bt.trick_code, win)
         self.leader[g] = win
         self.to_act[g] = win
         self.in_trick[g] = 0
         self.require[g] = 0
         done = self.tricks_done[g]
-        np.put(self._tricks, done * n + g, self.trick_mask[g] | win << _WINNER)
+        self._tricks_flat[done * n + g] = self.trick_mask[g] | win << _WINNER
         self.trick_mask[g] = 0
         done += 1
         self.tricks_done[g] = done
@@ -539,6 +575,7 @@ class Batch:
         bt = self.bt
         child = np.take(bt.node_child, self.node[g] * bt.size + a)
         self.node[g] = child
+        self._special[g] = np.take(bt.node_words, child)
         nxt = self.to_act[g] + 1
         self.to_act[g] = np.take(bt.seat_after, nxt)
         over = np.take(bt.node_over, child)
@@ -564,13 +601,25 @@ class Batch:
         t = bt.engine_tables
         if t.has_widow and t.widow_before_trump:
             self._take_widow(g, bidder)
-            self.phase[g] = DISCARDING
+            self._enter(g, DISCARDING)
         else:
-            self.phase[g] = NAMING
+            self._enter(g, NAMING)
+
+    def _enter(self, g: Ints, phase: int) -> None:
+        """Games ``g`` enter ``phase`` (their node already set): the phase, the base of their
+        legal word and its special value."""
+        bt = self.bt
+        self.phase[g] = phase
+        self._base[g] = bt.word_base[phase]
+        if phase == BIDDING:
+            self._special[g] = np.take(bt.node_words, self.node[g])
+        else:
+            self._special[g] = bt.trump_word if phase == NAMING else 0
+        self._keep[g] = -1 if phase in (DISCARDING, PLAYING) else 0
 
     def _take_widow(self, g: Ints, bidder: Ints) -> None:
         k = bidder * self.n + g
-        np.put(self._hands, k, np.take(self._hands, k) | _ONE << self.widow[g])
+        self._hands_flat[k] |= _ONE << self.widow[g]
         self.widow_taken[g] = True
 
     def _discard(self, g: Ints, a: Ints, dealt: Bools) -> None:
@@ -579,10 +628,10 @@ class Batch:
         tile = np.take(bt.arg, a)
         bidder = self.bidder[g]
         k = bidder * self.n + g
-        np.put(self._hands, k, np.take(self._hands, k) ^ _ONE << tile)
+        self._hands_flat[k] ^= _ONE << tile
         self.discard[g] = tile
         if bt.engine_tables.widow_before_trump:
-            self.phase[g] = NAMING
+            self._enter(g, NAMING)
         else:
             self._start_play(g, bidder)
 
@@ -594,13 +643,13 @@ class Batch:
         bidder = self.bidder[g]
         if t.has_widow and not t.widow_before_trump:
             self._take_widow(g, bidder)
-            self.phase[g] = DISCARDING
+            self._enter(g, DISCARDING)
         else:
             self._start_play(g, bidder)
 
     def _start_play(self, g: Ints, bidder: Ints) -> None:
         """The bidder leads the first trick (LEAD-1, LEAD-2)."""
-        self.phase[g] = PLAYING
+        self._enter(g, PLAYING)
         self.leader[g] = bidder
         self.best[g] = -1
         self.to_act[g] = bidder
@@ -614,23 +663,26 @@ class Batch:
         (END-1 … END-3)."""
         bt = self.bt
         bidder = self.bidder[g]
-        code = (self._won[:, g] << bt.shifts[:, None]).sum(axis=0)
+        code = self._code[g]
         bid = np.take(bt.bid_index, self.bid[g])
         key = (bidder * bt.bid_count + bid) * 8**bt.players + code
-        delta = bt.deltas[:, key]
-        score = self._scores[:, g] + delta
-        self._scores[:, g] = score
-        self._rewards[:, g] = delta
+        delta = np.take(bt.deltas, key, axis=1)
+        at = self._side_at + g  # [sides, len(g)]: flat indices in _scores and _rewards
+        score = np.take(self._scores, at) + delta
+        self._scores.reshape(-1)[at] = score
+        self._rewards.reshape(-1)[at] = delta
         self.hands_played += len(g)
         dealt[g] = True
         # a game can end only where the hand wins it or a score reaches the target (END-1)
         won = np.take(bt.game_won, key)
-        maybe = np.flatnonzero(won | (score.max(axis=0) >= bt.target))
+        top = score[0]
+        for column in score[1:]:
+            top = np.maximum(top, column)
+        maybe = np.flatnonzero(won | (top >= bt.target))
         if not len(maybe):
             return
         side = np.take(bt.side_of, bidder[maybe])
-        columns = list(score[:, maybe])
-        win = np.where(won[maybe], side, decided_columns(self.rules, columns, side))
+        win = np.where(won[maybe], side, decided_sides(self.rules, score[:, maybe], side))
         over = win >= 0
         if over.any():
             e = g[maybe[over]]
@@ -653,28 +705,27 @@ class Batch:
         if len(old):
             self.first_bidder[old] = np.take(bt.next_seat, self.first_bidder[old])
         self.hand_number[g] += 1
-        if self.deals == "seeded":
-            self._seeded_deals(g, fresh)
-        else:
-            self._fast_deals(g, new)
+        seeded = self.deals == "seeded"
+        masks = self._seeded_deals(g, fresh) if seeded else self._fast_deals(g, new)
+        self._dealt[:, g] = masks
         self.node[g] = 0
         self.bidder[g] = -1
         self.bid[g] = 0
         self.discard[g] = -1
         self.trump[g] = -1
         self.widow_taken[g] = False
-        self.phase[g] = BIDDING
+        self._enter(g, BIDDING)
         self.leader[g] = -1
         self.to_act[g] = self.first_bidder[g]
         self.tricks_done[g] = 0
-        self._won[:, g] = 0
+        self._code[g] = 0
         # in_trick, require and trick_mask are 0 already: a hand ends on a complete trick
         # (TRICK-2 resets them) or in the auction (which never sets them)
-        self._hands[:, g] = self._dealt[:, g]
+        self._hands[:, g] = masks
 
-    def _seeded_deals(self, g: Ints, fresh: Bools) -> None:
+    def _seeded_deals(self, g: Ints, fresh: Bools) -> Ints:
         """DEAL-1: each new game as :func:`new_game` deals it, each next hand as
-        :func:`shuffled` does (one Python call per game)."""
+        :func:`shuffled` does (one Python call per game). The hands ``[players, len(g)]``."""
         rules = self.rules
         n = self.bt.players
         has_widow = rules.has_widow
@@ -695,13 +746,15 @@ class Batch:
                 pool = shuffled(rules, seed, numbers[k])
                 masks.append(tuple(sum(1 << x for x in pool[7 * s : 7 * s + 7]) for s in range(n)))
                 widows.append(pool[-1] if has_widow else -1)
-        self._dealt[:, g] = np.array(masks, dtype=np.int64).T
         self.widow[g] = widows
         if firsts:
             self.first_bidder[g[fresh]] = firsts
+        out: Ints = np.array(masks, dtype=np.int64).T
+        return out
 
-    def _fast_deals(self, g: Ints, new: Ints) -> None:
-        """The batch's own deals (see the module): first bidders, then shuffles."""
+    def _fast_deals(self, g: Ints, new: Ints) -> Ints:
+        """The batch's own deals (see the module): first bidders, then shuffles. The hands
+        ``[players, len(g)]``."""
         bt = self.bt
         rng = self.rng
         assert rng is not None
@@ -712,8 +765,9 @@ class Batch:
         pools[:] = bt.tiles
         rng.permuted(pools, axis=1, out=pools)  # the same draws as permuted(tiles rows)
         bits = (_ONE << pools[:, : 7 * bt.players]).reshape(m, bt.players, 7)
-        self._dealt[:, g] = np.bitwise_or.reduce(bits, axis=2).T
         self.widow[g] = pools[:, -1] if bt.engine_tables.has_widow else -1
+        out: Ints = np.einsum("gsk->sg", bits)  # a sum of distinct bits: their or
+        return out
 
     # -- observations -----------------------------------------------------------
 

@@ -79,6 +79,8 @@ class BatchTables:
         self.low_positions = self.low.astype(np.int32)
         """``low`` and ``high`` as int32 (positions fit 28 bits), as the numpy step reads them."""
         self.high_positions = self.high.astype(np.int32)
+        self.in_order = tiles == list(range(28))
+        """Whether the positions in tile order are the tiles' indices (all 28 tiles)."""
         play = [t.play_id[i] for i in tiles]
         self.play_base = play[0]
         assert play == list(range(play[0], play[0] + len(tiles)))
@@ -102,6 +104,8 @@ class BatchTables:
         self.trumps_of = np.array(t.trumps_of, dtype=np.int64)
         self.led_suit = np.array(t.led_suit, dtype=np.int64)
         self.strength = np.array(t.strength, dtype=np.int64)
+        # by trump * 28 + tile led: where the strengths of its trick start in strength_of_id
+        self.strengths_at = (np.arange(len(self.led_suit)) // 28 * 8 + self.led_suit) * self.size
         self._by_id(rules, t, tiles)
         self._auction(t)
         self._scoring(rules, t)
@@ -172,6 +176,8 @@ class BatchTables:
             self.bid_index[b] = k
         self.bid_count = len(bids)
         self.shifts = np.array([3 * s for s in range(n)], dtype=np.int64)
+        self.trick_code = np.array([1 << 3 * s for s in range(n)], dtype=np.int64)
+        """By seat: a trick it wins, in the key's count of tricks per seat."""
         rows = n * len(bids) * 8**n
         deltas = np.zeros((rows, t.sides), dtype=np.int64)
         self.game_won = np.zeros(rows, dtype=np.bool_)
@@ -234,6 +240,20 @@ def decided_columns(rules: RuleSet, scores: Sequence[Ints], side: Ints) -> Ints:
     return np.where(top >= rules.target, out, -1)
 
 
+def decided_sides(rules: RuleSet, scores: Ints, side: Ints) -> Ints:
+    """:func:`decided_winners` of the scores ``[sides, m]`` (a column per game) with the
+    bidder's ``side`` of each game (what :func:`decided_columns` says, in fewer passes)."""
+    top = scores.max(axis=0)
+    leads = scores == top
+    count = leads.sum(axis=0)
+    out = np.where(count == 1, leads.argmax(axis=0), -1)  # argmax: the first leader
+    if rules.tie is TieRule.BIDDER_OUT:
+        among = (leads & (np.arange(len(scores))[:, None] == side)).any(axis=0)
+        out = np.where((count > 1) & among, side, out)
+    won: Ints = np.where(top >= rules.target, out, -1)
+    return won
+
+
 def decided_winners(rules: RuleSet, scores: npt.ArrayLike, bidder_side: npt.ArrayLike) -> Ints:
     """:func:`~moonrules.rules.scoring.decided_winner` of each row of ``scores`` ``[m, sides]``
     with its ``bidder_side`` ``[m]``: the winning side, or -1 while the game goes on
@@ -241,7 +261,7 @@ def decided_winners(rules: RuleSet, scores: npt.ArrayLike, bidder_side: npt.Arra
     a tie at the top plays on, or the bidder's side goes out if it is among the leaders)."""
     s = np.asarray(scores, dtype=np.int64)
     side = np.asarray(bidder_side, dtype=np.int64)
-    return decided_columns(rules, [s[:, k] for k in range(s.shape[1])], side)
+    return decided_sides(rules, s.T, side)
 
 
 __all__ = [
@@ -256,5 +276,6 @@ __all__ = [
     "BatchTables",
     "batch_tables",
     "decided_columns",
+    "decided_sides",
     "decided_winners",
 ]

@@ -32,11 +32,11 @@ from collections.abc import Sequence
 from moonrules.analysis import search as _impl
 from moonrules.analysis.solver import (
     SolverCache,
-    _check,
-    _class_map,
-    _side_of,
-    _won_so_far,
-    _won_so_far_done,
+    bidder_sides,
+    check_solvable,
+    class_map,
+    won_by_side,
+    won_by_side_at_end,
 )
 from moonrules.game import GameState, Phase, Play, apply, legal_play_mask
 from moonrules.rules.tiles import TILES, Tile, indices_of
@@ -56,12 +56,12 @@ class Tricks:
     __slots__ = ("_bounded", "cache", "hi", "lo", "side", "state", "won")
 
     def __init__(self, state: GameState, cache: SolverCache | None = None) -> None:
-        _check(state, cache)
+        check_solvable(state, cache)
         self.state = state
         self.cache = SolverCache(1 << 16) if cache is None else cache
-        self.side = _side_of(state)
+        self.side = bidder_sides(state)
         h = state.hand
-        self.won = _won_so_far(state, self.side)
+        self.won = won_by_side(state, self.side)
         """The tricks the bidder's side has already won."""
         left = h.hands[(h.leader + len(h.trick)) % len(h.hands)].bit_count()
         self.lo = self.won
@@ -127,16 +127,16 @@ def play_reaches(state: GameState, k: int, cache: SolverCache | None = None) -> 
     """For each legal play of the player to act (tile order), whether the bidder's side
     ends the hand with ``k`` tricks or more after it: ``play_values(state)[tile] >= k``,
     by one probe a class of equivalent tiles (as :func:`play_values` merges them)."""
-    _check(state, cache)
+    check_solvable(state, cache)
     if cache is None:
         cache = SolverCache()
     h = state.hand
-    side = _side_of(state)
+    side = bidder_sides(state)
     search = _impl.Search(state, side, cache)
     played = 0
     for i in h.trick:
         played |= 1 << i
-    rep_of = _class_map(search, (h.leader + len(h.trick)) % search.n, played)
+    rep_of = class_map(search, (h.leader + len(h.trick)) % search.n, played)
     reached: dict[int, bool] = {}
     mask = legal_play_mask(state)
     for i in indices_of(mask):
@@ -146,7 +146,7 @@ def play_reaches(state: GameState, k: int, cache: SolverCache | None = None) -> 
             if child.phase is Phase.PLAY and child.hand.number == h.number:
                 reached[r] = Tricks(child, cache).at_least(k)
             else:
-                reached[r] = _won_so_far_done(child, state, side) >= k
+                reached[r] = won_by_side_at_end(child, state, side) >= k
         reached[i] = reached[r]
     return {TILES[i]: reached[i] for i in indices_of(mask)}
 
@@ -156,7 +156,7 @@ def play_tricks(state: GameState, cache: SolverCache | None = None) -> dict[Tile
     ``v``: no play of the bidder's side makes more than ``v`` and no other play less, and
     most plays make ``v`` exactly, so each class of equivalent tiles is first asked only
     whether it stays at ``v`` (one probe), and solved only if not."""
-    _check(state, cache)
+    check_solvable(state, cache)
     if cache is None:
         cache = SolverCache()
     h = state.hand
@@ -169,7 +169,7 @@ def play_tricks(state: GameState, cache: SolverCache | None = None) -> dict[Tile
     played = 0
     for i in h.trick:
         played |= 1 << i
-    rep_of = _class_map(search, mover, played)
+    rep_of = class_map(search, mover, played)
     values: dict[int, int] = {}
     mask = legal_play_mask(state)
     for i in indices_of(mask):
@@ -185,6 +185,6 @@ def play_tricks(state: GameState, cache: SolverCache | None = None) -> dict[Tile
                     t.lo = max(t.lo, v)
                     values[r] = v if not t.at_least(v + 1) else t.value()
             else:
-                values[r] = _won_so_far_done(child, state, side)
+                values[r] = won_by_side_at_end(child, state, side)
         values[i] = values[r]
     return {TILES[i]: values[i] for i in indices_of(mask)}

@@ -50,7 +50,7 @@ COMPILED: Final[bool] = is_compiled(_impl)
 # Checking the position
 
 
-def _check(state: GameState, cache: SolverCache | None = None) -> None:
+def check_solvable(state: GameState, cache: SolverCache | None = None) -> None:
     """:class:`TypeError` or :class:`~moonrules.rules.errors.ArgumentError` naming the
     argument the solver cannot take: a state not in the play phase, or not consistent."""
     if type(state) is not GameState:
@@ -81,23 +81,24 @@ def _check(state: GameState, cache: SolverCache | None = None) -> None:
         raise ArgumentError("state: the solver was given a hand with no tiles left to play")
 
 
-def _side_of(state: GameState) -> tuple[bool, ...]:
+def bidder_sides(state: GameState) -> tuple[bool, ...]:
     """For each seat, whether it plays on the bidder's side (TEAM-1)."""
     rules = state.rules
     bidder = state.hand.bidder
     return tuple(rules.side_of(s) == rules.side_of(bidder) for s in range(rules.players))
 
 
-def _won_so_far(state: GameState, side: tuple[bool, ...]) -> int:
+def won_by_side(state: GameState, side: tuple[bool, ...]) -> int:
+    """The tricks the seats of ``side`` (:func:`bidder_sides`) have won so far this hand."""
     won = state.hand.tricks_won or (0,) * state.rules.players
     return sum(w for s, w in enumerate(won) if side[s])
 
 
 def _prepare(state: GameState, cache: SolverCache | None) -> tuple[_impl.Search, SolverCache]:
-    _check(state, cache)
+    check_solvable(state, cache)
     if cache is None:
         cache = _impl.SolverCache()
-    return _impl.Search(state, _side_of(state), cache), cache
+    return _impl.Search(state, bidder_sides(state), cache), cache
 
 
 def solve(state: GameState, cache: SolverCache | None = None) -> int:
@@ -115,7 +116,7 @@ def solve(state: GameState, cache: SolverCache | None = None) -> int:
         value = _impl.solve_remaining(search, state)
     finally:
         cache.nodes += search.nodes
-    return _won_so_far(state, search.side) + value
+    return won_by_side(state, search.side) + value
 
 
 def play_values(state: GameState, cache: SolverCache | None = None) -> dict[Tile, int]:
@@ -125,7 +126,7 @@ def play_values(state: GameState, cache: SolverCache | None = None) -> dict[Tile
     the best value for the player to act (the highest for the bidder's side,
     the lowest for the others) equals ``solve(state)``. Tiles come in tile order.
     """
-    _check(state, cache)
+    check_solvable(state, cache)
     if cache is None:
         cache = _impl.SolverCache()
     from moonrules.game import Play, apply
@@ -136,7 +137,7 @@ def play_values(state: GameState, cache: SolverCache | None = None) -> dict[Tile
     played = 0
     for i in h.trick:
         played |= 1 << i
-    rep_of = _class_map(search, (h.leader + len(h.trick)) % search.n, played)
+    rep_of = class_map(search, (h.leader + len(h.trick)) % search.n, played)
     values: dict[int, int] = {}
     for i in indices_of(mask):
         r = rep_of[i]
@@ -145,12 +146,12 @@ def play_values(state: GameState, cache: SolverCache | None = None) -> dict[Tile
             if child.phase is Phase.PLAY and child.hand.number == h.number:
                 values[r] = solve(child, cache)
             else:
-                values[r] = _won_so_far_done(child, state, search.side)
+                values[r] = won_by_side_at_end(child, state, search.side)
         values[i] = values[r]
     return {TILES[i]: values[i] for i in indices_of(mask)}
 
 
-def _class_map(search: _impl.Search, seat: int, played: int) -> dict[int, int]:
+def class_map(search: _impl.Search, seat: int, played: int) -> dict[int, int]:
     """Each tile of ``seat`` mapped to a representative of its class (see ``Search.seat_reps``)."""
     t = search.t
     reps = search.seat_reps(seat, played)
@@ -168,7 +169,7 @@ def _class_map(search: _impl.Search, seat: int, played: int) -> dict[int, int]:
     return out
 
 
-def _won_so_far_done(child: GameState, parent: GameState, side: tuple[bool, ...]) -> int:
+def won_by_side_at_end(child: GameState, parent: GameState, side: tuple[bool, ...]) -> int:
     """The bidder's side's tricks once the hand has ended with the last play."""
     hand = child.history[-1] if child.hand.number != parent.hand.number else child.hand
     return sum(w for s, w in enumerate(hand.tricks_won) if side[s])
@@ -182,9 +183,9 @@ def solve_minimax(state: GameState, *, memo: bool = False) -> int:
     remembered (a whole hand then takes seconds instead of minutes); the values
     are the same. Slow either way: a reference for tests.
     """
-    _check(state)
+    check_solvable(state)
     h = state.hand
-    side = _side_of(state)
+    side = bidder_sides(state)
     n = state.rules.players
     trump = h.trump
     rules = state.rules
@@ -220,4 +221,4 @@ def solve_minimax(state: GameState, *, memo: bool = False) -> int:
             hands[seat] = hand
         return max(results) if side[seat] else min(results)
 
-    return _won_so_far(state, side) + value(h.leader, h.trick)
+    return won_by_side(state, side) + value(h.leader, h.trick)

@@ -157,6 +157,27 @@ def _dealt(
     return make_hand(contract, masks, Phase.BIDDING, -1, (), (), (0,) * rules.players, None, -1)
 
 
+def game_start(rules: object, seed: object, first_bidder: object) -> tuple[RuleSet, int, int]:
+    """:func:`new_game`'s rule set, seed and first bidder, checked (each error naming its
+    argument): a fresh random seed for ``None``, BID-1's seeded draw for no first bidder.
+    The fast engine starts its games from these too."""
+    r = as_rules(rules)  # type: ignore[arg-type]  # as_rules names a wrong type itself
+    if seed is None:
+        seed = random.SystemRandom().randrange(2**63)
+    check_seed(seed)
+    assert isinstance(seed, int)
+    if first_bidder is None:
+        return r, seed, seeded_first_bidder(seed, r.players)
+    if type(first_bidder) is not int:
+        raise wrong_type("first_bidder", "a seat number or None", first_bidder)
+    if not 0 <= first_bidder < r.players:
+        raise OutOfTurn(
+            "SEAT-1",
+            f"first_bidder: seats are numbered 0 to {r.players - 1}, not {shown(first_bidder)}",
+        )
+    return r, seed, first_bidder
+
+
 def new_game(
     rules: RuleSet | str | None = None,
     seed: int | None = None,
@@ -172,21 +193,9 @@ def new_game(
     ``first_bidder``: default chosen at random from the seed (BID-1).
     ``deal``: the first hand's deal, instead of the seeded shuffle.
     """
-    r = as_rules(rules)
-    if seed is None:
-        seed = random.SystemRandom().randrange(2**63)
-    check_seed(seed)
+    r, seed, first_bidder = game_start(rules, seed, first_bidder)
     if deal is not None and not isinstance(deal, Deal):
         raise wrong_type("deal", "a Deal (Deal.of reads tile texts) or None", deal)
-    if first_bidder is None:
-        first_bidder = seeded_first_bidder(seed, r.players)
-    elif type(first_bidder) is not int:
-        raise wrong_type("first_bidder", "a seat number or None", first_bidder)
-    elif not 0 <= first_bidder < r.players:
-        raise OutOfTurn(
-            "SEAT-1",
-            f"first_bidder: seats are numbered 0 to {r.players - 1}, not {shown(first_bidder)}",
-        )
     if deal is None:
         hand = _seeded_hand(r, seed, 1, first_bidder)
     else:
@@ -225,4 +234,12 @@ def next_hand(state: GameState, done: Hand, scores: tuple[int, ...]) -> GameStat
     return make_state(game, hand)
 
 
-__all__ = ["check_deal", "new_game", "next_hand", "seeded_deal", "shuffled", "with_deal"]
+__all__ = [
+    "check_deal",
+    "game_start",
+    "new_game",
+    "next_hand",
+    "seeded_deal",
+    "shuffled",
+    "with_deal",
+]

@@ -40,6 +40,7 @@ COMPILED_FILES = {
     "moonrules/analysis/search" + SUFFIX,
     "moonrules/game/shuffle" + SUFFIX,
     "moonrules/engine/tables" + SUFFIX,
+    "moonrules/engine/hand" + SUFFIX,
     "moonrules/engine/core" + SUFFIX,
     "moonrules/kernel/native__mypyc" + SUFFIX,
 }

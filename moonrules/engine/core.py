@@ -19,17 +19,27 @@ compiled form. With ``MOONRULES_COMPILE=1`` this module is compiled by mypyc.
 from __future__ import annotations
 
 import random
-from typing import Any, Final, cast
+from typing import Final
 
+from moonrules.engine.hand import (
+    BIDDING,
+    DISCARDING,
+    DONE,
+    NAMING,
+    PHASE_NUMBER,
+    PHASES,
+    PLAYING,
+    HandState,
+    undealt,
+)
 from moonrules.engine.tables import CALL, DISCARD, PLAY, TRUMP, Tables, tables_for
 from moonrules.game.actions import Phase
-from moonrules.game.deal import check_seed, new_game
+from moonrules.game.deal import game_start
 from moonrules.game.encoding import ActionSpace, _tables, _whole_number
 from moonrules.game.encoding import _SeatTables as SeatTables
 from moonrules.game.encoding import _Tables as EncoderTables
 from moonrules.game.play import apply
 from moonrules.game.resample import resample
-from moonrules.game.shuffle import first_bidder as seeded_first_bidder
 from moonrules.game.state import (
     GameState,
     Hand,
@@ -41,21 +51,9 @@ from moonrules.game.state import (
 )
 from moonrules.game.views import view
 from moonrules.rules.errors import ArgumentError, shown, wrong_type
-from moonrules.rules.ruleset import RuleSet, as_rules
+from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.scoring import decided_winner
 from moonrules.rules.tiles import TILES
-
-BIDDING: Final = 0
-"""Phase numbers, in the order of :class:`~moonrules.game.actions.Phase`."""
-DISCARDING: Final = 1
-NAMING: Final = 2
-PLAYING: Final = 3
-DONE: Final = 4
-
-PHASES: Final = tuple(Phase)
-"""The :class:`~moonrules.game.actions.Phase` of each phase number."""
-
-_PHASE_NUMBER: Final = {p: k for k, p in enumerate(Phase)}
 
 _ENDED_GAME: Final = 1 << 16
 """A flag in the undo log: this step ended the game."""
@@ -114,70 +112,6 @@ def _kth_bit(m: int, x: int) -> int:
     return (m & -m).bit_length() - 1
 
 
-class HandState:
-    """The hand in progress, as plain integers: what :meth:`Engine.undo` swaps back in
-    when a step that dealt the next hand is taken back."""
-
-    def __init__(
-        self,
-        number: int,
-        first_bidder: int,
-        deal: list[int],
-        widow: int,
-        players: int,
-    ) -> None:
-        self.number: int = number
-        self.first_bidder: int = first_bidder
-        self.deal: list[int] = deal
-        """Each seat's dealt tiles, as masks."""
-        self.widow: int = widow
-        """The widow's tile index, or -1."""
-        self.hands: list[int] = list(deal)
-        self.node: int = 0
-        """The auction's node in :class:`~moonrules.engine.tables.Tables` (its calls)."""
-        self.bidder: int = -1
-        self.bid: int = 0
-        self.discard: int = -1
-        self.trump: int = -1
-        self.widow_taken: bool = False
-        self.phase: int = BIDDING
-        self.leader: int = -1
-        """The leader of the trick in progress (-1 before the play)."""
-        self.played: list[int] = []
-        """Every tile played in the hand, in order: trick ``k`` is ``played[k*n:(k+1)*n]``."""
-        self.leaders: list[int] = []
-        """The leader of each completed trick."""
-        self.winners: list[int] = []
-        """The winning seat of each completed trick."""
-        self.in_trick: int = 0
-        """How many tiles the trick in progress holds."""
-        self.tricks_won: list[int] = [0] * players
-        self.deltas: list[int] = []
-        """The score change of each side once the hand is scored (empty before)."""
-        self.renege: int = -1
-
-    def copy(self) -> HandState:
-        """A copy sharing no list with this hand."""
-        c = HandState(self.number, self.first_bidder, list(self.deal), self.widow, 0)
-        c.hands = list(self.hands)
-        c.node = self.node
-        c.bidder = self.bidder
-        c.bid = self.bid
-        c.discard = self.discard
-        c.trump = self.trump
-        c.widow_taken = self.widow_taken
-        c.phase = self.phase
-        c.leader = self.leader
-        c.played = list(self.played)
-        c.leaders = list(self.leaders)
-        c.winners = list(self.winners)
-        c.in_trick = self.in_trick
-        c.tricks_won = list(self.tricks_won)
-        c.deltas = list(self.deltas)
-        c.renege = self.renege
-        return c
-
-
 class Engine:
     """A game of Moon as a mutable object of plain integers, stepped by action id.
 
@@ -207,34 +141,20 @@ class Engine:
 
     def __init__(
         self,
-        rules: RuleSet | str = "standard",
+        rules: object = "standard",
         seed: object = None,
         first_bidder: object = None,
         *,
         _empty: bool = False,
     ) -> None:
         # ``_empty``: an engine with nothing set yet, for :meth:`clone` and :meth:`from_state`
-        # (compiled, ``Engine.__new__`` costs twenty times a whole clone). ``seed`` and
-        # ``first_bidder`` are checked by ``new_game``, which names them (typed ``object``
-        # here, so that the compiled form does not refuse them with a message of its own).
-        if _empty:
-            return
-        if type(seed) is int and (first_bidder is None or type(first_bidder) is int):
-            # a new game as new_game makes it, its first hand dealt when first read: the rule
-            # set, the seed and the first bidder checked as new_game checks them
-            r = as_rules(rules)
-            check_seed(seed)
-            if first_bidder is None:
-                first = seeded_first_bidder(seed, r.players)
-            elif 0 <= first_bidder < r.players:
-                first = first_bidder
-            else:
-                first = -1
-            if first >= 0:
-                self._start(r, seed, first)
-                return
-        state = new_game(rules, cast(Any, seed), first_bidder=cast(Any, first_bidder))
-        self._load(state)
+        # (compiled, ``Engine.__new__`` costs twenty times a whole clone). The arguments are
+        # checked by ``new_game``'s own checks, which name them (typed ``object`` here, so
+        # that the compiled form does not refuse them with a message of its own); the first
+        # hand is dealt when first read.
+        if not _empty:
+            r, s, first = game_start(rules, seed, first_bidder)
+            self._start(r, s, first)
 
     def _start(self, rules: RuleSet, seed: int, first_bidder: int) -> None:
         """A new game of ``rules`` from ``seed`` (:func:`~moonrules.game.deal.new_game`'s),
@@ -249,8 +169,7 @@ class Engine:
         self.past = []
         self.past_values = []
         self.log = []
-        n = t.players
-        self.h = HandState(1, first_bidder, [0] * n, -1, n)
+        self.h = undealt(1, first_bidder, t.players)
         self.due = True
 
     # -- conversion -------------------------------------------------------------
@@ -290,7 +209,7 @@ class Engine:
         hs.discard = c.discard
         hs.trump = c.trump
         hs.widow_taken = c.widow_taken
-        hs.phase = _PHASE_NUMBER[h.phase]
+        hs.phase = PHASE_NUMBER[h.phase]
         hs.leader = h.leader
         for tr in h.tricks:
             hs.played.extend(x.index for x in tr.tiles)
@@ -676,7 +595,7 @@ class Engine:
         self.past.append(h)
         self.past_values.append(None)
         n = self.t.players
-        self.h = HandState(h.number + 1, (h.first_bidder + 1) % n, [0] * n, -1, n)
+        self.h = undealt(h.number + 1, (h.first_bidder + 1) % n, n)
         self.due = True
 
     def _deal_if_due(self) -> None:

@@ -36,11 +36,12 @@ COMPILED_MODULES: Final = (
     "moonrules.game.shuffle",
     "moonrules.analysis.search",
     "moonrules.engine.tables",
+    "moonrules.engine.hand",
     "moonrules.engine.core",
 )
 """The modules an install may compile: the legal-play masks and the solver's search,
 the library's hot loop (about three times as fast compiled), DEAL-1's shuffle, and the fast
-engine (``moonrules.engine.Engine``) with its tables. In this order: the source form of each
+engine (``moonrules.engine.Engine``) with its tables and its hand state. In this order: the source form of each
 is loaded before any module of the package imports the next."""
 
 GROUP: Final = "moonrules.kernel.native"

@@ -41,8 +41,8 @@ COMPILED_MODULES: Final = (
 )
 """The modules an install may compile: the legal-play masks and the solver's search,
 the library's hot loop (about three times as fast compiled), DEAL-1's shuffle, and the fast
-engine (``moonrules.engine.Engine``) with its tables and its hand state. In this order: the source form of each
-is loaded before any module of the package imports the next."""
+engine (``moonrules.engine.Engine``) with its tables and its hand state. In this order: the
+source form of each is loaded before any module of the package imports the next."""
 
 GROUP: Final = "moonrules.kernel.native"
 """The name mypyc gives the modules compiled together (``setup.py``): their code is one

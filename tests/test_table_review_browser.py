@@ -38,7 +38,9 @@ from test_table_browser import (  # the same browser and server, as fixtures
 from moonrules import STANDARD
 from moonrules.records.values import rules_json
 
-SHORT = rules_json(attrs.evolve(STANDARD, target=7))
+SHORT = rules_json(attrs.evolve(STANDARD, target=8, moon=False))
+"""A short game that always has a second hand, whose play shows the first hand's review while
+the game goes on: without the moon a hand scores at most 7 (a game to 7 could end at once)."""
 
 DIALOG = """() => {
   const d = document.getElementById('review');

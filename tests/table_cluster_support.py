@@ -56,6 +56,8 @@ SHORT = {name: rules_json(attrs.evolve(PRESETS[name], target=7)) for name in PRE
 PASS_RATE = 0.8
 """How often a scripted seat passes when it may: the bots then bid, and bids are made (random
 bids are mostly set, and a game of them, even to 7, can run to thousands of actions)."""
+HOLD_AT = 4
+"""The ``seq`` from which a gated seat (:class:`Seat`) waits for its gate before acting."""
 PROXIES = {"haproxy": "HAProxy", "nginx": "nginx"}
 """The proxies the guide configures: program → the guide's section."""
 
@@ -280,9 +282,12 @@ class Seat(threading.Thread):
 
     def __init__(
         self, servers: Sequence[Endpoint], room: str, seat: int | None, token: str | None,
-        seed: int,
+        seed: int, gate: threading.Event | None = None,
     ) -> None:  # fmt: skip
         super().__init__(daemon=True)
+        self.gate = gate
+        """Once the game has reached :data:`HOLD_AT`, the seat acts only when this is set (a
+        player thinking while the operator kills a process): games stay under way."""
         self.servers: list[Any] = list(servers)
         """The endpoints it tries in turn (``Any``: a test compares them with its processes)."""
         self.at = 0
@@ -332,6 +337,9 @@ class Seat(threading.Thread):
                             self.over.set()
                             return
                         if msg["legal"] and self.token is not None:
+                            if self.gate is not None and seq >= HOLD_AT:
+                                while not self.gate.wait(0.1) and not self.stop:
+                                    pass
                             action = self.rng.choice(msg["legal"])
                             if "pass" in msg["legal"] and self.rng.random() < PASS_RATE:
                                 action = "pass"
@@ -586,8 +594,9 @@ def route(room: str, endpoints: Sequence[Endpoint]) -> list[Endpoint]:
 
 
 def open_rooms(
-    proxy: Endpoint | None, processes: Sequence[Process], people: int, bots: int, short: bool
-) -> tuple[list[str], list[str], list[Seat]]:
+    proxy: Endpoint | None, processes: Sequence[Process], people: int, bots: int, short: bool,
+    gate: threading.Event | None = None,
+) -> tuple[list[str], list[str], list[Seat]]:  # fmt: skip
     """``people`` rooms with a bot and scripted clients in the other seats, ``bots`` games of
     bots alone with a spectator each: created through ``proxy`` (or on the processes in
     turn), their clients reaching it (or the processes in the order :func:`route` gives)."""
@@ -606,7 +615,10 @@ def open_rooms(
             who = [(None, None)]
             bot_rooms.append(made["room"])
         ways = [proxy] if proxy is not None else route(made["room"], processes)
-        seats += [Seat(ways, made["room"], s, t, seed=7 * n + k) for k, (s, t) in enumerate(who)]
+        seats += [
+            Seat(ways, made["room"], s, t, seed=7 * n + k, gate=gate)
+            for k, (s, t) in enumerate(who)
+        ]
     return rooms, bot_rooms, seats
 
 
@@ -627,8 +639,9 @@ def play(
     """Two processes on the database at ``url``, behind ``proxy`` (``"haproxy"``,
     ``"nginx"``, or ``None``: clients route by room themselves); ``people`` rooms played by
     scripted clients (and a bot), ``bots`` games of bots alone each watched by a spectator,
-    all created and played through the entry; once every game is under way, the process
-    holding the most rooms with people is killed with SIGKILL; with ``restart``, it is
+    all created and played through the entry; once every game is under way (the scripted
+    seats then hold their moves, :data:`HOLD_AT`, until the kill), the process holding the
+    most rooms with people is killed with SIGKILL; with ``restart``, it is
     started again on its port and then the other one is killed too. Every game must finish on
     what is left; the outcome is judged by :func:`judge`. Everything started is appended to
     ``started`` (for the caller to end, whatever happens) and ended before returning."""
@@ -654,17 +667,26 @@ def play(
         mine.append(px)
         entry = px.ready()
     say(f"processes at {[p.url for p in processes]}, entry {entry.url}")
-    rooms, bot_rooms, seats = open_rooms(entry if proxy else None, processes, people, bots, short)
+    # the people's seats hold their moves from HOLD_AT until the first kill: their games are
+    # under way when it comes, however fast they would have played (games to 7 take seconds)
+    gate = threading.Event()
+    rooms, bot_rooms, seats = open_rooms(
+        entry if proxy else None, processes, people, bots, short, gate
+    )
     begun = time.monotonic()
     for s in seats:
         s.start()
     out = Outcome(proxy or "none", rooms, bot_rooms, seats, [], {}, 0)
     try:
-        # every game under way, each room held by the process its clients reach
+        # every game under way, each room held by the process its clients reach: every
+        # client (the bot rooms' spectators too) sent a state by it, so that no room is still
+        # moving to the process its first connection reached when the snapshot of the owners
+        # is taken (a room a process held then, and gave away before it was killed, would be
+        # counted as exposed while its clients never lost it)
         every = rooms + bot_rooms
         ok = wait_for(
             lambda: (
-                all(s.last >= 4 for s in seats if s.token is not None)
+                all(s.last >= (4 if s.token is not None else 0) for s in seats)
                 and all(seq >= 10 for seq, _ in stored_all(url, bot_rooms).values())
                 and len(owners(url, every)) == len(every)
             ),
@@ -679,6 +701,7 @@ def play(
         live = {r for r, (_, over) in stored_all(url, rooms).items() if not over}
         target = max(processes, key=lambda p: sum(1 for r in live if held[r] == p.proc.pid))
         out.crashes.append(kill(url, target, every, held))
+        gate.set()
         say(f"killed {target.name}: {len(out.crashes[-1].exposed)} games under way on it")
         if restart:
             again = start(target.name + "2", port=target.port).ready()
@@ -698,6 +721,7 @@ def play(
             elif s.error is not None:
                 out.problems.append(f"room {s.room} seat {s.seat}: {s.error!r}")
     finally:
+        gate.set()
         for s in seats:
             s.stop = True
     return judge(url, entry, out)

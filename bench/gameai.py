@@ -9,7 +9,7 @@ and the steps per second of the environments (raw API, OpenSpiel, PettingZoo).
    ``winner_index``, and the memoised scoring). It is the reference the API is compared
    with; the ratio API / loop is printed for the same run. The loop shuffles with one
    generator; the *seeded loop* beside it deals each hand as the API must, by DEAL-1's
-   shuffle (``moonrules.game.deal.shuffled``: a generator seeded afresh from the game's
+   shuffle (``moonrules.game.deal.shuffled``: a byte stream drawn afresh from the game's
    seed and the hand's number), so that the two ratios tell the cost of the game's state
    values apart from the cost of its reproducible deals.
 3. **Environments**: steps per second of random play in the raw API (one

@@ -334,7 +334,7 @@ def instances() -> list[object]:
     violation = records.replay(
         arbitration.read_record(_record_text("renege-trump-follows.json")).record
     )
-    hand_report = claim.hands[0]
+    hand_report = next(h for h in claim.hands if h.tricks)
     renege_report = next(h.renege for h in renege.hands if h.renege is not None)
     settings = study.StudySettings(STANDARD, deals=2, chunk=1, format="csv")
     reviewed = review_game(playing, samples=2, seed=1)

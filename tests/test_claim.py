@@ -162,7 +162,7 @@ def test_the_first_lead_rule_changes_a_claim() -> None:
     search that forgot LEAD-2 would give the other value."""
     free = m.RuleSet(first_lead="any")
     trump = m.RuleSet(first_lead="trump")
-    s, f = _ending(trump, 1, 7, 0), _ending(free, 1, 7, 0)
+    s, f = _ending(trump, 2, 7, 0), _ending(free, 2, 7, 0)
     assert s is not None and f is not None and s.hands == f.hands and s.trump == f.trump
     assert len(m.legal_actions(s)) < len(m.legal_actions(f))
     seat = (s.to_act + 1) % 3 if s.to_act is not None else 0

@@ -107,19 +107,22 @@ def digests(
     return {"count": str(count), **{k: x.hexdigest() for k, x in h.items()}}
 
 
-POSITIONS = "845638520ef2351df1c5e477f3181394e133ea63df954c64ba5e3b6bb676d5e4"
+POSITIONS = "3c128e6448888981f07c5ea07a913c10ff738975525d30fe6a9515c99d90570b"
 """The digest of the sweep's positions (see :func:`digests`), made once ``state_string``
 said ``hand over`` of a finished hand (it had named a seat to act). With that line as it was
 (``done, pN to act``), the digest is the one made at commit fd831b9,
-``b49d4edd28ad747c08b9806b7e6cc9ee9241542ea693900edf833857eaf66e9e``."""
+``b49d4edd28ad747c08b9806b7e6cc9ee9241542ea693900edf833857eaf66e9e``. Made again when the seeded
+deals changed (DEAL-1's SHA-512 streams): the digests of fd831b9 are of the deals before."""
 
 PINNED = {
-    "count": "5083",
-    "observation": "371153c8db2aa6fab1d458fbbff759ec326ce827e284afd7ca35ebc35583c33b",
-    "information_state": "539798705b327b9be576a2363063e4189fe9b8d5a50c8af446f759fb541c1773",
-    "masks": "c4d980b74e505e439d2c87ccffea6587b99fb4d9d04f9d498696131cb531271b",
+    "count": "5389",
+    "observation": "7ee5d508716788f9b84d5a78663fe4514247268ff5c16040cfa67a3a62770dca",
+    "information_state": "efc80e17c4135056321dcf059ce1deddd86b5aeb58e6abfe15a456ec323bd962",
+    "masks": "a13111801e0e6fd613916e50250b174197d58bd69651b6278d9c911840a1fcdd",
 }
-"""The digests of the sweep, made at commit fd831b9 (see the module's docstring)."""
+"""The digests of the sweep, made at commit fd831b9 (see the module's docstring), and made
+again from the reference encoder (``--reference``) when seeded games came to be dealt from
+SHA-512 streams (DEAL-1): the game moved, the encoder did not."""
 
 
 def test_the_sweep_covers_every_phase_and_the_end_of_a_game() -> None:
@@ -255,14 +258,15 @@ def openspiel_digest() -> str:
     return h.hexdigest()
 
 
-PETTINGZOO = "31c3900a8f742765cd5e67ea4a7195e7718d25819f32aaec4750a76adaf21373"
-""":func:`pettingzoo_digest`, made at commit fd831b9."""
+PETTINGZOO = "ac7fbf2594cdcc23f0b2143f816bba962c5a1502470ab8c4fa7a11289be16fb2"
+""":func:`pettingzoo_digest`, made at commit fd831b9 and again when the seeded deals changed."""
 
-OPENSPIEL = "0e5bfffc1d220cd5a67ad5bfae72f0ac7511c5620915a47e3e5475e27f73a7d6"
+OPENSPIEL = "314830847efecf7ea7df2f8101fce180bd2c96d7bbcd4217d6bfbd5a7715e01f"
 """:func:`openspiel_digest`, made once ``moonrules_game``'s tensors gained the ``hands``
 float (the hands finished over ``max_hands``). Without that float (the observer built with
 no ``max_hands``), the digest is the one made at commit fd831b9,
-``17dfa34af837c4ea1f79f994668a21e6e09ad1fdce33d2cd4010e964d9d795d5``."""
+``17dfa34af837c4ea1f79f994668a21e6e09ad1fdce33d2cd4010e964d9d795d5``. Made again when the seeded
+deals changed (DEAL-1's SHA-512 streams)."""
 
 
 def test_pettingzoo_gives_the_pinned_observations() -> None:

@@ -15,6 +15,7 @@ again through the engine.
 from __future__ import annotations
 
 import copy as copylib
+import hashlib
 import random
 import sys
 from collections.abc import Iterator
@@ -23,6 +24,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+import seeded_streams
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -435,9 +437,10 @@ def test_new_engines_deal_as_new_game(core: ModuleType) -> None:
     assert engine.to_state() == new_game("partnership", engine.seed, first_bidder=2)
 
 
-def test_the_deal_is_deal_1_drawn_in_blocks_of_any_size() -> None:
-    """DEAL-1: the draws taken ``words`` outputs at a time (a block used up and the next
-    fetched mid-shuffle) are those of ``random.shuffle`` with the text-seeded generator, and
+def test_the_deal_is_deal_1_drawn_from_the_stream_across_its_blocks() -> None:
+    """DEAL-1 and BID-1: the shuffle and the first bidder draw from the SHA-512 stream as
+    ``moonrules.game.shuffle`` describes it (``tests/seeded_streams.py`` writes it out from
+    ``hashlib``), a draw past the first 64 bytes from the next block, and
     :class:`~moonrules.game.shuffle.Dealer` deals what ``new_game`` deals; both forms."""
     shuffles = [__import__("moonrules.game.shuffle", fromlist=["Dealer"])]
     if is_compiled(shuffles[0]):
@@ -445,16 +448,12 @@ def test_the_deal_is_deal_1_drawn_in_blocks_of_any_size() -> None:
     for shuffle in shuffles:
         for preset in ("standard", "partnership", "pagat"):
             rules = PRESETS[preset]
-            plan = shuffle._SHUFFLE_PLAN[rules.tile_set]
             for seed in (0, 7, -3, 2**70):
                 for number in (1, 2, 33):
-                    text = f"moonrules/deal/{seed}/{number}"
-                    expected = [t.index for t in rules.tile_set.tiles]
-                    random.Random(text).shuffle(expected)
+                    expected = seeded_streams.deal_order(
+                        [t.index for t in rules.tile_set.tiles], seed, number
+                    )
                     assert shuffle.shuffled(rules, seed, number) == expected
-                    for words in (1, 2, 3, 48):
-                        bits = shuffle.generator(seed, number).getrandbits
-                        assert shuffle.shuffle_with(list(plan[0]), plan[1], bits, words) == expected
                     masks, widow = shuffle.Dealer(rules).masks(seed, number)
                     assert (masks, widow) == shuffle.dealt_masks(rules, seed, number)
                     assert widow == (expected[-1] if rules.has_widow else -1)
@@ -463,22 +462,33 @@ def test_the_deal_is_deal_1_drawn_in_blocks_of_any_size() -> None:
                         for s in range(rules.players)
                     ]
             assert shuffle.Dealer(rules).masks(5, 1)[0] == list(new_game(preset, 5).hand.hands)
+        # 200 one-byte draws (a position 1 takes the top bit of each byte) cross three blocks
+        for text in ("x", "moonrules/deal/1/1"):
+            stream = seeded_streams.stream(text)
+            pool = shuffle.shuffle_with([0, 1], ((1, 1),) * 200, text)
+            want = [0, 1]
+            for _ in range(200):
+                if next(stream) >> 7:
+                    want.reverse()
+            assert pool == want
+            assert shuffle.stream_block(text, 2) == hashlib.sha512(f"{text}/2".encode()).digest()
 
 
 def test_the_first_bidder_is_bid_1s_draw_and_a_new_engine_is_new_game(core: ModuleType) -> None:
-    """BID-1: the first bidder drawn from the seed is ``randrange(players)`` of the generator
-    seeded with the text ``moonrules/first-bidder/{seed}`` (both forms); an engine made from
-    a seed is the game ``new_game`` makes, and what it refuses, ``new_game`` refuses alike."""
+    """BID-1: the first bidder drawn from the seed is a draw from 0 to ``players - 1`` from
+    the stream of ``moonrules/first-bidder/{seed}`` (both forms); an engine made from a seed
+    is the game ``new_game`` makes, and what it refuses, ``new_game`` refuses alike."""
     shuffles = [__import__("moonrules.game.shuffle", fromlist=["Dealer"])]
     if is_compiled(shuffles[0]):
         shuffles.append(source_form("moonrules.game.shuffle"))
     for shuffle in shuffles:
+        seen = set()
         for seed in (*range(-20, 200), 2**70, -(2**64)):
             for players in (3, 4):
-                want = random.Random(f"moonrules/first-bidder/{seed}").randrange(players)
+                want = seeded_streams.first_bidder(seed, players)
                 assert shuffle.first_bidder(seed, players) == want
-                g = shuffle.seeded(f"x/{seed}")
-                assert g.getrandbits(64) == random.Random(f"x/{seed}").getrandbits(64)
+                seen.add((players, want))
+        assert seen == {(3, 0), (3, 1), (3, 2), (4, 0), (4, 1), (4, 2), (4, 3)}
     for preset in ("standard", "partnership"):
         for seed in range(40):
             for first in (None, 0, 2):

@@ -6,13 +6,13 @@ deal shuffle.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from seeded_streams import deal_order
 
 from moonrules import PRESETS, new_game, seeded_deal
 from moonrules.game import Contract, Discard, Game, GameState, Hand, Phase, Play, Trick
@@ -58,11 +58,11 @@ def test_fast_constructors_equal_the_classes_own() -> None:
 
 
 @given(st.integers(), st.integers(1, 60), st.sampled_from(sorted(PRESETS)))
-def test_the_deal_shuffle_is_random_shuffle(seed: int, number: int, preset: str) -> None:
-    """DEAL-1: the written-out shuffle draws exactly as ``random.shuffle`` of CPython 3.11-3.13."""
+def test_the_deal_shuffle_is_the_seeded_stream_s(seed: int, number: int, preset: str) -> None:
+    """DEAL-1: a seeded deal is the Fisher-Yates shuffle drawing from the SHA-512 stream of
+    ``moonrules/deal/{seed}/{number}``, as ``moonrules.game.shuffle`` describes it."""
     rules = PRESETS[preset]
-    expected = [t.index for t in rules.tile_set.tiles]
-    random.Random(f"moonrules/deal/{seed}/{number}").shuffle(expected)
+    expected = deal_order([t.index for t in rules.tile_set.tiles], seed, number)
     assert shuffled(rules, seed, number) == expected
     deal = seeded_deal(rules, seed, number)
     assert [tuple(t.index for t in h) for h in deal.hands] == [

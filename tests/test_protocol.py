@@ -400,7 +400,7 @@ def test_replay_of_a_whole_game() -> None:
     # the record's own rules govern; the same rules in the request are fine too
     assert ok({"op": "replay", "rules": "standard", "record": record}) == result
     # a record without rules is read under the request's
-    four = to_record(random_game("partnership", 5, 60))
+    four = to_record(random_game("partnership", 6, 60))
     del four["rules"]
     assert ok({"op": "replay", "rules": "partnership", "record": four})["valid"] is True
     assert ok({"op": "replay", "record": four})["violation"]["rule"] == "DEAL-3"

@@ -42,6 +42,7 @@ EXEMPT_FROM_CODE = re.compile(r"EX-\d+")
 NOT_CLAUSES = {
     "UTF-8": "the text encoding",
     "SHA-256": "the hash of the vector files",
+    "SHA-512": "the hash of the seeded byte streams (DEAL-1, BID-1)",
 }
 """Tokens shaped like a clause ID that are not clause IDs."""
 

@@ -117,10 +117,10 @@ def seeded_deal(rules: RuleSet, seed: int, hand_number: int) -> Deal:
     """The deal of hand ``hand_number`` (1 = first) of the game with ``seed`` (DEAL-1, DEAL-2).
 
     The tiles, in tile order, are shuffled by a Fisher-Yates shuffle drawing
-    from its own :class:`random.Random`, seeded from the game's seed and the hand
-    number; seat 0 gets the first 7, seat 1 the next 7, and so on, and the
-    widow is the last tile. The shuffle draws only through ``getrandbits``, so
-    the deal is the same on every machine and Python version.
+    from the SHA-512 byte stream of the game's seed and the hand number
+    (:mod:`moonrules.game.shuffle` says how, as any language can reproduce it); seat 0
+    gets the first 7, seat 1 the next 7, and so on, and the widow is the last tile. The
+    deal is the same on every machine and Python version.
     """
     if not isinstance(rules, RuleSet):
         raise wrong_type("rules", "a RuleSet", rules)

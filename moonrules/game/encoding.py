@@ -671,7 +671,7 @@ def view_string(view: PlayerView, *, history: bool = False) -> str:
 
     >>> from moonrules import new_game, view
     >>> view_string(view(new_game("standard", seed=1, first_bidder=0), 2))
-    'p2 hand 1 scores 0 0 0 bidding to p0 | tiles 0-0 2-1 4-4 5-1 5-2 6-5 6-6 | calls -'
+    'p2 hand 1 scores 0 0 0 bidding to p0 | tiles 2-1 2-2 4-1 4-3 5-5 6-3 6-6 | calls -'
     """
     if not isinstance(view, PlayerView):
         raise wrong_type("view", "a PlayerView (moonrules.view(state, seat))", view)
@@ -726,10 +726,10 @@ def state_string(state: GameState) -> str:
     >>> from moonrules import new_game
     >>> print(state_string(new_game("standard", seed=1, first_bidder=0)))
     hand 1, scores 0 0 0, bidding, p0 to act
-    p0: 1-1 2-2 3-3 4-2 4-3 5-4 6-3
-    p1: 3-1 3-2 4-1 5-3 6-1 6-2 6-4
-    p2: 0-0 2-1 4-4 5-1 5-2 6-5 6-6
-    widow: 5-5
+    p0: 1-1 3-1 3-2 4-4 5-2 6-4 6-5
+    p1: 0-0 3-3 4-2 5-1 5-3 6-1 6-2
+    p2: 2-1 2-2 4-1 4-3 5-5 6-3 6-6
+    widow: 5-4
     """
     if not isinstance(state, GameState):
         raise wrong_type("state", "a GameState", state)

@@ -1,31 +1,39 @@
-"""DEAL-1's shuffle: the tiles of a hand of a seeded game, in the order they are dealt.
+"""DEAL-1's shuffle and BID-1's draw for a seeded game: the tiles of a hand in the order they
+are dealt, and the first bidder of the game.
 
-:func:`shuffle_with` drawing from :func:`generator` is the one place the deal of a seeded game
-is computed: :func:`shuffled` and :func:`dealt_masks` for the reference
-(:mod:`moonrules.game.deal`), :class:`Dealer` for the fast engine (:mod:`moonrules.engine`).
-It is plain, strictly typed Python that an install with ``MOONRULES_COMPILE=1`` also compiles
-with mypyc (``moonrules.kernel.compiled``): every hand of every game is dealt here.
+A seeded game draws from byte streams of SHA-512 digests, which any language can reproduce:
 
-Its cost is mostly the generator's seeding, which DEAL-1 fixes: Mersenne Twister's
-``init_by_array`` (about 1,900 steps in C, some 3.5 µs of the 6.5 µs a deal takes on the
-machine of ``bench/engine.py``). The rest is kept small: :func:`generator` seeds once, as
-``random.Random(text)`` does, without its Python-level steps, and the draws are taken 32 bits
-at a time from one ``getrandbits`` call rather than one call a draw.
+- **The stream** of a text ``T`` is the SHA-512 digest of the UTF-8 bytes of ``T/0``, then
+  that of ``T/1``, ``T/2`` and so on, 64 bytes each (:func:`stream_block`).
+- **A draw** of a number from 0 to ``i`` takes the next byte ``b`` of the stream and keeps its
+  top ``k`` bits, ``b >> (8 - k)``, for ``k`` the bit length of ``i``; a number above ``i`` is
+  thrown away and the next byte drawn (rejection: every number is equally likely).
+- **The deal** of hand ``h`` (1 = the first) of game ``s`` (the seed, a whole number written in
+  decimal, with a ``-`` if negative) shuffles the rule set's tile indices, in tile order, by
+  Fisher-Yates from the stream of ``moonrules/deal/{s}/{h}``: for each position ``i`` from the
+  last down to 1, a draw from 0 to ``i`` names the position it swaps with. Seat 0 gets the
+  first seven tiles, seat 1 the next seven, and so on; the widow is the last tile.
+- **The first bidder** of game ``s``, when none is given (BID-1), is a draw from 0 to
+  ``players - 1`` from the stream of ``moonrules/first-bidder/{s}``.
+
+A shuffle of 28 tiles draws about 36 bytes, mostly from the first digest. :func:`shuffle_with`
+is the one place the deal of a seeded game is computed: :func:`shuffled` and
+:func:`dealt_masks` for the reference (:mod:`moonrules.game.deal`), :class:`Dealer` for the fast
+engine (:mod:`moonrules.engine`). It is plain, strictly typed Python that an install with
+``MOONRULES_COMPILE=1`` also compiles with mypyc (``moonrules.kernel.compiled``): every hand of
+every game is dealt here.
 """
 
 from __future__ import annotations
 
-import _random
 import hashlib
-import random
-from collections.abc import Callable
 from typing import Final
 
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.tiles import TileSet
 
-_DRAW_BITS: Final = tuple((i, (i + 1).bit_length()) for i in range(27, 0, -1))
-"""(position, bits to draw for a number below position + 1), last position first."""
+_DRAW_BITS: Final = tuple((i, i.bit_length()) for i in range(27, 0, -1))
+"""(position, bit length of the position): the draws of a shuffle, last position first."""
 
 
 _SHUFFLE_PLAN: Final = {
@@ -33,70 +41,60 @@ _SHUFFLE_PLAN: Final = {
 }
 """Per tile set: its tile indices in tile order, and the draws that shuffle them."""
 
-WORDS: Final = 48
-"""The generator's 32-bit outputs fetched at a time: a shuffle of 28 tiles draws about 37
-(rejections included); more are fetched when a shuffle needs them."""
-
-
-def shuffled(rules: RuleSet, seed: int, hand_number: int) -> list[int]:
-    """The tile indices of the rule set, shuffled for hand ``hand_number`` of game ``seed``.
-
-    The shuffle of ``random.shuffle`` in CPython 3.11-3.13, written out so that
-    a change there cannot change the deals: from the last position down, swap
-    with a position below it drawn by rejection from ``getrandbits``.
-    """
-    indices, draws = _SHUFFLE_PLAN[rules.tile_set]
-    return shuffle_with(list(indices), draws, generator(seed, hand_number).getrandbits, WORDS)
-
-
-def generator(seed: int, hand_number: int) -> random.Random:
-    """The generator of hand ``hand_number`` of game ``seed``: ``random.Random(text)`` for the
-    text ``moonrules/deal/{seed}/{hand_number}`` (:func:`seeded`)."""
-    return seeded(f"moonrules/deal/{seed}/{hand_number}")
-
-
-def seeded(text: str) -> random.Random:
-    """``random.Random(text)``, seeded as ``random.Random.seed`` seeds a text (version 2: the
-    integer of the text's UTF-8 bytes followed by their sha512 digest, big-endian), by the C
-    generator's own ``seed`` once, without the Python-level steps of ``Random.__init__``."""
-    data = text.encode()
-    g = _NEW(random.Random)
-    _SEED(g, int.from_bytes(data + _SHA512(data).digest(), "big"))
-    return g
-
-
-def first_bidder(seed: int, players: int) -> int:
-    """BID-1's first bidder of game ``seed`` when none is given: ``randrange(players)`` of
-    ``random.Random("moonrules/first-bidder/{seed}")``."""
-    return seeded(f"moonrules/first-bidder/{seed}").randrange(players)
-
-
-_NEW: Final = random.Random.__new__
-_SEED: Final = _random.Random.seed
 _SHA512: Final = hashlib.sha512
 
 
-def shuffle_with(
-    pool: list[int], draws: tuple[tuple[int, int], ...], bits: Callable[[int], int], words: int
-) -> list[int]:
-    """``pool`` shuffled in place by ``draws`` (position, bits), each draw ``bits(k)`` of a
-    Mersenne Twister, fetched ``words`` 32-bit outputs at a time; ``pool``.
+def stream_block(text: str, block: int) -> bytes:
+    """Block ``block`` (0 = the first) of the byte stream of ``text``: the SHA-512 digest of
+    the UTF-8 bytes of ``{text}/{block}``."""
+    return _SHA512(f"{text}/{block}".encode()).digest()
 
-    ``getrandbits(k)`` for ``k <= 32`` is the top ``k`` bits of the generator's next 32-bit
-    output, and ``getrandbits(32 * words)`` is the next ``words`` outputs, the first lowest:
-    the top byte of output ``o`` is byte ``4 * o + 3`` of its little-endian bytes, so the
-    draws are those of one call a draw."""
-    block = bits(32 * words).to_bytes(4 * words, "little")
-    o = 3
-    end = 4 * words
+
+def shuffled(rules: RuleSet, seed: int, hand_number: int) -> list[int]:
+    """The tile indices of the rule set, shuffled for hand ``hand_number`` of game ``seed``
+    (the module's "The deal")."""
+    indices, draws = _SHUFFLE_PLAN[rules.tile_set]
+    return shuffle_with(list(indices), draws, deal_text(seed, hand_number))
+
+
+def deal_text(seed: int, hand_number: int) -> str:
+    """The text whose stream deals hand ``hand_number`` of game ``seed``."""
+    return f"moonrules/deal/{seed}/{hand_number}"
+
+
+def first_bidder(seed: int, players: int) -> int:
+    """BID-1's first bidder of game ``seed`` when none is given: a draw from 0 to
+    ``players - 1`` from the stream of ``moonrules/first-bidder/{seed}``."""
+    text = f"moonrules/first-bidder/{seed}"
+    top = players - 1
+    shift = 8 - top.bit_length()
+    block = stream_block(text, 0)
+    b = o = 0
+    while True:
+        if o == 64:
+            b += 1
+            block = stream_block(text, b)
+            o = 0
+        j = block[o] >> shift
+        o += 1
+        if j <= top:
+            return j
+
+
+def shuffle_with(pool: list[int], draws: tuple[tuple[int, int], ...], text: str) -> list[int]:
+    """``pool`` shuffled in place by ``draws`` (position, bit length) from the stream of
+    ``text``; ``pool``."""
+    block = _SHA512((text + "/0").encode()).digest()
+    b = o = 0
     for i, k in draws:
         shift = 8 - k
         while True:
-            if o >= end:
-                block = bits(32 * words).to_bytes(4 * words, "little")
-                o = 3
+            if o == 64:
+                b += 1
+                block = stream_block(text, b)
+                o = 0
             j = block[o] >> shift
-            o += 4
+            o += 1
             if j <= i:
                 break
         pool[i], pool[j] = pool[j], pool[i]
@@ -122,7 +120,7 @@ class Dealer:
     def masks(self, seed: int, hand_number: int) -> tuple[list[int], int]:
         """:func:`dealt_masks` of this rule set."""
         pool = list(self.indices)
-        shuffle_with(pool, self.draws, generator(seed, hand_number).getrandbits, WORDS)
+        shuffle_with(pool, self.draws, f"moonrules/deal/{seed}/{hand_number}")
         masks = []
         k = 0
         for _ in range(self.players):
@@ -136,12 +134,11 @@ class Dealer:
 
 
 __all__ = [
-    "WORDS",
     "Dealer",
+    "deal_text",
     "dealt_masks",
     "first_bidder",
-    "generator",
-    "seeded",
     "shuffle_with",
     "shuffled",
+    "stream_block",
 ]

@@ -261,6 +261,78 @@ def test_a_player_who_comes_back_takes_the_seat_over(server: Server) -> None:
     ]
 
 
+def test_a_player_back_while_the_clock_moves_for_them_keeps_the_seat(tmp_path: Path) -> None:
+    """The player comes back (a new connection) while the clock's bot is still thinking out
+    the move of their turn that ran out: that move is still the clock's, annotated, but the
+    seat is theirs again, and the last state they are sent says so (a state not yet sent is
+    replaced by a newer one, so the clock's move must not put the seat back on the clock)."""
+    import asyncio
+
+    from moonrules.table.botpool import BotPool
+    from moonrules.table.rooms import Table
+    from moonrules.table.storage import Storage
+
+    class Tab:
+        def __init__(self, seat: int) -> None:
+            self.seat = seat
+            self.last: dict[str, Any] = {}
+
+        def send_state(self, text: str) -> None:
+            self.last = json.loads(text)
+
+        def send(self, text: str) -> bool:
+            return True
+
+        def disconnect(self, code: int, reason: str) -> None:
+            pass
+
+    async def until(test: Any, what: str) -> None:
+        deadline = time.monotonic() + 60
+        while not test():
+            assert time.monotonic() < deadline, f"timed out waiting for {what}"
+            await asyncio.sleep(0.02)
+
+    async def main() -> None:
+        storage = Storage(tmp_path / "t.db")
+        bots = BotPool(quick_workers=1, slow_workers=1)
+        table = Table(storage, bots)
+        thinking, go = asyncio.Event(), asyncio.Event()
+        decide = bots.decide
+
+        async def gated(level: str, v: Any, seed: str, *, urgent: bool = False) -> Any:
+            if "/clock/" in seed:  # the clock's move: held until the player is back
+                thinking.set()
+                await go.wait()
+            return await decide(level, v, seed, urgent=urgent)
+
+        bots.decide = gated  # type: ignore[method-assign]
+        try:
+            body = {"rules": "standard", "bots": {"1": "basic", "2": "basic"},
+                    "clock": {"turn": 0.3, "bank": 0.0}}  # fmt: skip
+            created = await table.create(body)
+            room = await table.room(created.room)
+            assert room is not None and room.clock is not None
+            first = Tab(0)
+            await table.join(room, first)
+            await thinking.wait()  # seat 0's turn ran out; the clock's bot thinks
+            seq = room.seq
+            back = Tab(0)
+            await table.join(room, back)  # the player is back meanwhile
+            assert back.last["clock"]["seats"][0]["auto"] is False
+            go.set()
+            await until(lambda: room.seq > seq, "the clock's move")
+            assert room.clock.notes and room.clock.notes[-1].seat == 0
+            assert 0 not in room.clock.auto
+            assert back.last["clock"]["seats"][0]["auto"] is False
+            assert stored_clock(tmp_path / "t.db", room.id)["auto"] == []
+        finally:
+            await table.close()
+            bots.close()
+            storage.close()
+
+    asyncio.run(main())
+
+
 def test_a_seat_in_time_spends_its_bank_only_by_the_excess(server: Server) -> None:
     room = clocked_room(server, 0.3, 30.0, rules=rules_json(STANDARD))
     rid, token = room["room"], room["seats"][0]["token"]

@@ -94,6 +94,10 @@ class Clock:
         """Seats played by the clock (until their player acts or comes back)."""
         self.notes: list[Annotation] = []
         """The record's annotations: the actions the clock's bot made."""
+        self.moving: int | None = None
+        """The seat whose turn ran out while the clock's bot thinks out its move (not stored):
+        a player who comes back meanwhile clears it, so that the move, which is still the
+        clock's (the time did run out), does not take the seat away from them again."""
 
     @classmethod
     def of(cls, options: JSON, seats: int) -> Clock | None:
@@ -122,10 +126,18 @@ class Clock:
             self.banks[self.seat] = max(0.0, self.banks[self.seat] - max(0.0, used - self.turn))
         self.seat, self.seq, self.start = seat, seq, now
 
+    def moves_for(self, seat: int) -> None:
+        """The running turn of ``seat`` ran out: the clock's bot starts on its move."""
+        self.moving = seat
+
     def ran_out(self, seat: int, note: Annotation) -> None:
-        """The running turn of ``seat`` ran out: its bank spent, the move the bot's."""
+        """The running turn of ``seat`` ran out: its bank spent, the move the bot's, and the
+        seat the clock's from now on unless its player came back while the move was thought
+        out (:meth:`come_back`)."""
         self.banks[seat] = 0.0
-        self.auto.add(seat)
+        if self.moving == seat:
+            self.auto.add(seat)
+        self.moving = None
         self.notes.append(note)
 
     def message(self, now: float) -> dict[str, JSON]:
@@ -178,8 +190,10 @@ class Clock:
             self.notes = [_note(n) for n in notes if isinstance(n, dict)]
 
     def come_back(self, seat: int) -> bool:
-        """The seat's player is back (connected, or acted): no longer played by the clock;
-        whether it was."""
+        """The seat's player is back (connected, or acted): no longer played by the clock,
+        nor by a move the clock's bot is still thinking out for it; whether it was."""
+        if self.moving == seat:
+            self.moving = None
         if seat in self.auto:
             self.auto.discard(seat)
             return True

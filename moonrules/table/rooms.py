@@ -827,6 +827,8 @@ class Table:
         """The seat's time ran out: the clock's bot makes its move (thought out in a
         worker, as a bot seat's move is), stored with an annotation."""
         level = clock_bot(self.bots.names)
+        if room.clock is not None:
+            room.clock.moves_for(seat)
         try:
             action = await self.bots.decide(
                 level, view(room.state, seat), f"{room.row.bot_seed}/clock/{seq}", urgent=True

@@ -11,6 +11,7 @@ through ``to_record``/``from_record`` (a Hypothesis property).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
@@ -36,6 +37,9 @@ from moonrules.records.record import (
     rules_json,
     to_record,
 )
+from moonrules.table.botpool import BotPool
+from moonrules.table.rooms import Table
+from moonrules.table.storage import Storage
 
 pytest.importorskip("starlette")
 pytest.importorskip("websockets")
@@ -261,70 +265,94 @@ def test_a_player_who_comes_back_takes_the_seat_over(server: Server) -> None:
     ]
 
 
+class _Tab:
+    """A seat's connection held in the test's hand: the last state it was sent."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.last: dict[str, Any] = {}
+
+    def send_state(self, text: str) -> None:
+        self.last = json.loads(text)
+
+    def send(self, text: str) -> bool:
+        return True
+
+    def disconnect(self, code: int, reason: str) -> None:
+        pass
+
+
+async def _until(test: Any, what: str) -> None:
+    deadline = time.monotonic() + 60
+    while not test():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.02)
+
+
 def test_a_player_back_while_the_clock_moves_for_them_keeps_the_seat(tmp_path: Path) -> None:
     """The player comes back (a new connection) while the clock's bot is still thinking out
-    the move of their turn that ran out: that move is still the clock's, annotated, but the
-    seat is theirs again, and the last state they are sent says so (a state not yet sent is
-    replaced by a newer one, so the clock's move must not put the seat back on the clock)."""
-    import asyncio
+    the move of their turn that ran out, and again while that move is being stored: the move
+    is still the clock's, annotated, but the seat is theirs again, and the last state they
+    are sent says so (a state not yet sent is replaced by a newer one, so the clock's move
+    must not put the seat back on the clock)."""
+    storage = Storage(tmp_path / "t.db")
+    bots = BotPool(quick_workers=1, slow_workers=1)
+    table = Table(storage, bots)
+    thinking, go, second, storing, stored = (asyncio.Event() for _ in range(5))
+    decide, append = bots.decide, storage.append
+    rooms: list[Any] = []
 
-    from moonrules.table.botpool import BotPool
-    from moonrules.table.rooms import Table
-    from moonrules.table.storage import Storage
+    async def gated(level: str, v: Any, seed: str, *, urgent: bool = False) -> Any:
+        if "/clock/" in seed:  # the clock's move: held until the player is back
+            thinking.set()
+            await go.wait()
+        return await decide(level, v, seed, urgent=urgent)
 
-    class Tab:
-        def __init__(self, seat: int) -> None:
-            self.seat = seat
-            self.last: dict[str, Any] = {}
+    async def held(*args: Any, **kwargs: Any) -> None:
+        clock = kwargs.get("clock")
+        if second.is_set() and clock and len(clock["notes"]) > len(rooms[0].clock.notes):
+            storing.set()  # a move of the clock's, after the first: held while it is stored
+            await stored.wait()
+        await append(*args, **kwargs)
 
-        def send_state(self, text: str) -> None:
-            self.last = json.loads(text)
+    async def back_while_thinking(room: Any) -> None:
+        await table.join(room, _Tab(0))
+        await thinking.wait()  # seat 0's turn ran out; the clock's bot thinks
+        seq = room.seq
+        back = _Tab(0)
+        await table.join(room, back)  # the player is back meanwhile
+        assert back.last["clock"]["seats"][0]["auto"] is False
+        go.set()
+        await _until(lambda: room.seq > seq, "the clock's move")
+        assert room.clock.notes and room.clock.notes[-1].seat == 0
+        assert 0 not in room.clock.auto
+        assert back.last["clock"]["seats"][0]["auto"] is False
+        assert stored_clock(tmp_path / "t.db", room.id)["auto"] == []
 
-        def send(self, text: str) -> bool:
-            return True
-
-        def disconnect(self, code: int, reason: str) -> None:
-            pass
-
-    async def until(test: Any, what: str) -> None:
-        deadline = time.monotonic() + 60
-        while not test():
-            assert time.monotonic() < deadline, f"timed out waiting for {what}"
-            await asyncio.sleep(0.02)
+    async def back_while_storing(room: Any) -> None:
+        second.set()
+        await storing.wait()  # seat 0's next turn ran out and the clock's move is stored
+        seq = room.seq
+        again = _Tab(0)
+        joining = asyncio.ensure_future(table.join(room, again))
+        await asyncio.sleep(0.1)
+        stored.set()
+        await joining
+        await _until(lambda: room.seq > seq, "the clock's move stored")
+        assert 0 not in room.clock.auto
+        assert again.last["clock"]["seats"][0]["auto"] is False
 
     async def main() -> None:
-        storage = Storage(tmp_path / "t.db")
-        bots = BotPool(quick_workers=1, slow_workers=1)
-        table = Table(storage, bots)
-        thinking, go = asyncio.Event(), asyncio.Event()
-        decide = bots.decide
-
-        async def gated(level: str, v: Any, seed: str, *, urgent: bool = False) -> Any:
-            if "/clock/" in seed:  # the clock's move: held until the player is back
-                thinking.set()
-                await go.wait()
-            return await decide(level, v, seed, urgent=urgent)
-
         bots.decide = gated  # type: ignore[method-assign]
+        storage.append = held  # type: ignore[method-assign]
         try:
             body = {"rules": "standard", "bots": {"1": "basic", "2": "basic"},
                     "clock": {"turn": 0.3, "bank": 0.0}}  # fmt: skip
-            created = await table.create(body)
-            room = await table.room(created.room)
+            room = await table.room((await table.create(body)).room)
             assert room is not None and room.clock is not None
-            first = Tab(0)
-            await table.join(room, first)
-            await thinking.wait()  # seat 0's turn ran out; the clock's bot thinks
-            seq = room.seq
-            back = Tab(0)
-            await table.join(room, back)  # the player is back meanwhile
-            assert back.last["clock"]["seats"][0]["auto"] is False
-            go.set()
-            await until(lambda: room.seq > seq, "the clock's move")
-            assert room.clock.notes and room.clock.notes[-1].seat == 0
-            assert 0 not in room.clock.auto
-            assert back.last["clock"]["seats"][0]["auto"] is False
-            assert stored_clock(tmp_path / "t.db", room.id)["auto"] == []
+            rooms.append(room)
+            await back_while_thinking(room)
+            await back_while_storing(room)
         finally:
             await table.close()
             bots.close()

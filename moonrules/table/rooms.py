@@ -352,7 +352,9 @@ class Table:
             listener.disconnect(MOVED_CODE, MOVED_REASON)
             return
         if seat is not None and room.clock is not None:
-            room.clock.come_back(seat)  # the player is back: the seat is theirs again
+            async with room.lock:  # after an action being stored: its clock is the room's next
+                if room.clock is not None:
+                    room.clock.come_back(seat)  # the player is back: the seat is theirs again
         self._clock_follow(room)
         room.broadcast()
         self._schedule_bot(room)

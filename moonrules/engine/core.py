@@ -19,7 +19,7 @@ compiled form. With ``MOONRULES_COMPILE=1`` this module is compiled by mypyc.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from moonrules.engine.hand import (
     BIDDING,
@@ -54,6 +54,9 @@ from moonrules.rules.errors import ArgumentError, shown, wrong_type
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.scoring import decided_winner
 from moonrules.rules.tiles import TILES
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # machine integers in the compiled form; int in Python
 
 _ENDED_GAME: Final = 1 << 16
 """A flag in the undo log: this step ended the game."""
@@ -99,17 +102,20 @@ def next_state(x: int) -> int:
 
 def _kth_bit(m: int, x: int) -> int:
     """The ``x * c >> 32``-th lowest set bit of ``m`` (``c`` its set bits; ``x`` below
-    ``2**32``), as a bit number."""
-    c = 0
-    rest = m
+    ``2**32``; ``m`` below ``2**28``), as a bit number (machine integers when compiled)."""
+    rest: i64 = m
+    c: i64 = 0
     while rest:
         rest &= rest - 1
         c += 1
-    k = ((x >> 16) * c + ((x & 0xFFFF) * c >> 16)) >> 16  # x * c >> 32 in small products
+    y: i64 = x
+    k = ((y >> 16) * c + ((y & 0xFFFF) * c >> 16)) >> 16  # x * c >> 32 in small products
+    left: i64 = m
     while k:
-        m &= m - 1
+        left &= left - 1
         k -= 1
-    return (m & -m).bit_length() - 1
+    low: int = left & -left
+    return low.bit_length() - 1
 
 
 class Engine:

@@ -65,38 +65,42 @@ def deal_text(seed: int, hand_number: int) -> str:
 def first_bidder(seed: int, players: int) -> int:
     """BID-1's first bidder of game ``seed`` when none is given: a draw from 0 to
     ``players - 1`` from the stream of ``moonrules/first-bidder/{seed}``."""
-    text = f"moonrules/first-bidder/{seed}"
     top = players - 1
-    shift = 8 - top.bit_length()
-    block = stream_block(text, 0)
-    b = o = 0
-    while True:
-        if o == 64:
-            b += 1
-            block = stream_block(text, b)
-            o = 0
-        j = block[o] >> shift
-        o += 1
-        if j <= top:
-            return j
+    return Stream(f"moonrules/first-bidder/{seed}").draw(top, top.bit_length())
+
+
+class Stream:
+    """The byte stream of a text, read from its start, a draw at a time."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.block: bytes = stream_block(text, 0)
+        self.number = 0
+        """The block being read."""
+        self.at = 0
+        """The next byte's place in :attr:`block`."""
+
+    def draw(self, top: int, bits: int) -> int:
+        """A number from 0 to ``top`` (``bits`` its bit length): the top ``bits`` bits of the
+        next byte, drawn again while above ``top``."""
+        shift = 8 - bits
+        while True:
+            if self.at == 64:
+                self.number += 1
+                self.block = stream_block(self.text, self.number)
+                self.at = 0
+            j: int = self.block[self.at] >> shift
+            self.at += 1
+            if j <= top:
+                return j
 
 
 def shuffle_with(pool: list[int], draws: tuple[tuple[int, int], ...], text: str) -> list[int]:
     """``pool`` shuffled in place by ``draws`` (position, bit length) from the stream of
     ``text``; ``pool``."""
-    block = _SHA512((text + "/0").encode()).digest()
-    b = o = 0
+    stream = Stream(text)
     for i, k in draws:
-        shift = 8 - k
-        while True:
-            if o == 64:
-                b += 1
-                block = stream_block(text, b)
-                o = 0
-            j = block[o] >> shift
-            o += 1
-            if j <= i:
-                break
+        j = stream.draw(i, k)
         pool[i], pool[j] = pool[j], pool[i]
     return pool
 
@@ -120,7 +124,7 @@ class Dealer:
     def masks(self, seed: int, hand_number: int) -> tuple[list[int], int]:
         """:func:`dealt_masks` of this rule set."""
         pool = list(self.indices)
-        shuffle_with(pool, self.draws, f"moonrules/deal/{seed}/{hand_number}")
+        shuffle_with(pool, self.draws, deal_text(seed, hand_number))
         masks = []
         k = 0
         for _ in range(self.players):
@@ -135,6 +139,7 @@ class Dealer:
 
 __all__ = [
     "Dealer",
+    "Stream",
     "deal_text",
     "dealt_masks",
     "first_bidder",

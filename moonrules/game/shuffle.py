@@ -75,6 +75,7 @@ class Stream:
     def __init__(self, text: str) -> None:
         self.text = text
         self.block: bytes = stream_block(text, 0)
+        """The digest being read."""
         self.number = 0
         """The block being read."""
         self.at = 0

@@ -80,6 +80,7 @@ from moonrules import (
     to_record,
     view,
 )
+from moonrules.game.claims import claim_holds
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -281,6 +282,10 @@ def states() -> dict[str, GameState]:
     while not _can_renege(r):
         r = apply(r, legal_actions(r)[0])
     out["renege"] = r
+    c = apply(out["trump"], moonrules.NameTrump(Trump.SIX))
+    while not claim_holds(c, c.to_act or 0, 7 - len(c.tricks)):
+        c = apply(c, legal_actions(c)[0])
+    out["claiming"] = c
     return out
 
 
@@ -483,6 +488,12 @@ OVERRIDES: dict[str, dict[str, Callable[[], object]]] = {
         "tile": lambda: _renege_tile(states()["renege"]),
     },
     "moonrules.apply": {"seat": lambda: states()["playing"].to_act},
+    "moonrules.apply_claim": {
+        "state": lambda: states()["claiming"],
+        "seat": lambda: states()["claiming"].to_act,
+        "tricks": lambda: None,
+        "budget": lambda: None,
+    },
     "moonrules.Tile.parse": {"text": lambda: "6-4"},
     "moonrules.rank": {"tile": lambda: Tile(5, 3)},
     "moonrules.Trump.parse": {"text": lambda: "doubles"},

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from seeded_streams import deal_order
 
 from moonrules import PRESETS, new_game, seeded_deal
-from moonrules.game import Contract, Discard, Game, GameState, Hand, Phase, Play, Trick
+from moonrules.game import Claim, Contract, Discard, Game, GameState, Hand, Phase, Play, Trick
 from moonrules.game.actions import DISCARD_ACTIONS, PLAY_ACTIONS
 from moonrules.game.deal import shuffled
 from moonrules.game.state import make_contract, make_game, make_hand, make_state, make_trick
@@ -37,7 +37,7 @@ def test_fast_constructors_equal_the_classes_own() -> None:
     state = new_game("standard", seed=7)
     contract = (3, 1, (1, 2, 4), 5, (0, 4), 2, 4, 6, 3, True)
     c = Contract(*contract)
-    hand = (c, (1, 2, 4), Phase.PLAY, 2, (3,), (), (1, 0, 2), (4, -1, 0), 1)
+    hand = (c, (1, 2, 4), Phase.PLAY, 2, (3,), (), (1, 0, 2), (4, -1, 0), 1, Claim(2, 3))
     game = (state.rules, 9, (1, 2, 3), (state.hand,), 2, False, state.hand, object())
     cases: list[tuple[Any, type, tuple[Any, ...]]] = [
         (make_contract, Contract, contract),

@@ -6,10 +6,11 @@ claim holds only if the claimant's side, choosing its plays (with four players
 the claimant's partner plays with the claimant), wins at least that many of the
 remaining tricks against **every** legal line of play by the other players. That
 is a min-max question over all the remaining play, and :func:`verify_claim`
-answers it by exhaustive search: every legal play of every player at every turn
-(FOLLOW-1 … FOLLOW-3, LEAD-2), the trick winner by TRICK-2. Positions reached by
-different orders of play are searched once (a table of positions), and a branch
-stops as soon as its answer is known; nothing is estimated.
+answers it by the game's exhaustive search (:mod:`moonrules.game.claims`, the one
+:func:`~moonrules.game.play.apply_claim` settles claims with): every legal play of
+every player at every turn (FOLLOW-1 … FOLLOW-3, LEAD-2), the trick winner by TRICK-2.
+Positions reached by different orders of play are searched once (a table of positions),
+and a branch stops as soon as its answer is known; nothing is estimated.
 
 >>> from moonrules import new_game, apply, legal_actions, Phase
 >>> import random
@@ -28,15 +29,10 @@ from collections.abc import Sequence
 import attrs
 
 from moonrules.game import GameState, Phase, Play, apply
-from moonrules.kernel.masks import NO_LEAD, legal_mask
-from moonrules.kernel.tables import winner_index
+from moonrules.game.claims import ClaimError, ClaimSearch
 from moonrules.rules.contract import typed
 from moonrules.rules.errors import ArgumentError, IllegalAction, wrong_type
-from moonrules.rules.tiles import TILES, Tile
-
-
-class ClaimError(IllegalAction):
-    """A claim that cannot be made at all: not in the play phase, no such seat, a bad count."""
+from moonrules.rules.tiles import Tile
 
 
 @attrs.frozen(slots=True, field_transformer=typed)
@@ -56,99 +52,6 @@ class ClaimResult:
     defeating_line: tuple[tuple[int, Tile], ...]
     claimed: int = 0
     remaining: int = 0
-
-
-class _Search:
-    """Exhaustive min-max over the rest of a hand, on bit masks."""
-
-    def __init__(self, state: GameState, seat: int) -> None:
-        rules = state.rules
-        h = state.hand
-        self.n = rules.players
-        self.trump = h.trump
-        self.side = tuple(rules.side_of(s) == rules.side_of(seat) for s in range(self.n))
-        self.rules = rules
-        self.memo: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, int], bool] = {}
-
-    def legal(self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int) -> int:
-        """The legal plays of the player to act (the kernel's LEAD-1, LEAD-2, FOLLOW-*)."""
-        hand = hands[(leader + len(trick)) % self.n]
-        led = trick[0] if trick else NO_LEAD
-        return legal_mask(hand, led, self.trump, self.rules, done)
-
-    def children(
-        self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int
-    ) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int, int, int]]:
-        """(tile, hands, trick, leader, done, won) after each legal play; ``won`` is 1 when the
-        play completes a trick won by the claimant's side."""
-        seat = (leader + len(trick)) % self.n
-        mask = self.legal(hands, trick, leader, done)
-        out: list[tuple[int, tuple[int, ...], tuple[int, ...], int, int, int]] = []
-        while mask:
-            low = mask & -mask
-            i = low.bit_length() - 1
-            mask ^= low
-            hs = list(hands)
-            hs[seat] &= ~low
-            t = (*trick, i)
-            if len(t) == self.n:
-                w = (leader + winner_index(t, self.trump)) % self.n
-                out.append((i, tuple(hs), (), w, done + 1, 1 if self.side[w] else 0))
-            else:
-                out.append((i, tuple(hs), t, leader, done, 0))
-        return out
-
-    def probe(
-        self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int, need: int
-    ) -> bool:
-        """Can the claimant's side be sure of ``need`` more tricks from here?"""
-        if need <= 0:
-            return True
-        if need > 7 - done:
-            return False
-        key = (hands, trick, leader, done, need)
-        hit = self.memo.get(key)
-        if hit is not None:
-            return hit
-        seat = (leader + len(trick)) % self.n
-        maximise = self.side[seat]
-        answer = not maximise
-        for _i, hs, t, ld, dn, won in self.children(hands, trick, leader, done):
-            ok = self.probe(hs, t, ld, dn, need - won)
-            if ok and maximise:
-                answer = True
-                break
-            if not ok and not maximise:
-                answer = False
-                break
-        self.memo[key] = answer
-        return answer
-
-    def value(self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int) -> int:
-        """The most tricks from here the claimant's side can be sure of."""
-        k = 0
-        while k < 7 - done and self.probe(hands, trick, leader, done, k + 1):
-            k += 1
-        return k
-
-    def line(
-        self, hands: tuple[int, ...], trick: tuple[int, ...], leader: int, done: int
-    ) -> list[tuple[int, Tile]]:
-        """A principal variation: each side plays a best play to the end of the hand."""
-        out: list[tuple[int, Tile]] = []
-        while done < 7:
-            seat = (leader + len(trick)) % self.n
-            maximise = self.side[seat]
-            best = None
-            best_v = -1
-            for i, hs, t, ld, dn, won in self.children(hands, trick, leader, done):
-                v = won + self.value(hs, t, ld, dn)
-                if best is None or (v > best_v if maximise else v < best_v):
-                    best, best_v = (i, hs, t, ld, dn), v
-            assert best is not None
-            i, hands, trick, leader, done = best
-            out.append((seat, TILES[i]))
-        return out
 
 
 def verify_claim(state: GameState, seat: int, tricks: int | None = None) -> ClaimResult:
@@ -185,7 +88,7 @@ def verify_claim(state: GameState, seat: int, tricks: int | None = None) -> Clai
         raise ClaimError(
             "CLAIM-1", f"a claim is of 1 to {remaining} tricks (the tricks left), not {tricks!r}"
         )
-    search = _Search(state, seat)
+    search = ClaimSearch(state, seat)
     hands = h.hands
     trick = h.trick
     leader = h.leader

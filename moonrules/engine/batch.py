@@ -441,6 +441,7 @@ class Batch:
             tuple(int(x) for x in self._won[:, i]),
             None,
             -1,
+            None,
         )
         game_value = make_game(
             self.rules,

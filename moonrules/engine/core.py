@@ -226,6 +226,7 @@ class Engine:
         hs.tricks_won = list(h.tricks_won) if h.tricks_won else [0] * t.players
         hs.deltas = [] if h.deltas is None else list(h.deltas)
         hs.renege = h.renege
+        hs.claim = h.claim
         self.h = hs
 
     def to_state(self) -> GameState:
@@ -287,6 +288,7 @@ class Engine:
             tuple(h.tricks_won),
             tuple(h.deltas) if h.deltas else None,
             h.renege,
+            h.claim,
         )
 
     def clone(self) -> Engine:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from moonrules.game.actions import Phase
+from moonrules.game.state import Claim
 
 BIDDING: Final = 0
 """Phase numbers, in the order of :class:`~moonrules.game.actions.Phase`."""
@@ -66,6 +67,8 @@ class HandState:
         self.deltas: list[int] = []
         """The score change of each side once the hand is scored (empty before)."""
         self.renege: int = -1
+        self.claim: Claim | None = None
+        """The claim that ended the hand (CLAIM-1): a finished hand's, read from a state."""
 
     def copy(self) -> HandState:
         """A copy sharing no list with this hand."""
@@ -86,6 +89,7 @@ class HandState:
         c.tricks_won = list(self.tricks_won)
         c.deltas = list(self.deltas)
         c.renege = self.renege
+        c.claim = self.claim
         return c
 
 

@@ -18,20 +18,26 @@ from moonrules.game.actions import (
     Play,
     call_action,
 )
+from moonrules.game.claims import ClaimDoesNotHold, ClaimError, ClaimUndecided
 from moonrules.game.deal import check_deal, new_game, seeded_deal, with_deal
 from moonrules.game.play import (
     apply,
+    apply_claim,
     apply_renege,
     illegal_play_reason,
     legal_actions,
     legal_play_mask,
 )
-from moonrules.game.state import Contract, Deal, Game, GameState, Hand, Trick
+from moonrules.game.state import Claim, Contract, Deal, Game, GameState, Hand, Trick
 from moonrules.game.views import PlayerView, view
 
 __all__ = [
     "Action",
     "Bid",
+    "Claim",
+    "ClaimDoesNotHold",
+    "ClaimError",
+    "ClaimUndecided",
     "Contract",
     "Deal",
     "Discard",
@@ -46,6 +52,7 @@ __all__ = [
     "PlayerView",
     "Trick",
     "apply",
+    "apply_claim",
     "apply_renege",
     "call_action",
     "check_deal",

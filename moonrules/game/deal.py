@@ -154,7 +154,9 @@ def _dealt(
 
     Built by the positional builders (the arguments are the dealer's own, checked)."""
     contract = make_contract(number, first_bidder, masks, widow, (), -1, 0, -1, -1, False)
-    return make_hand(contract, masks, Phase.BIDDING, -1, (), (), (0,) * rules.players, None, -1)
+    return make_hand(
+        contract, masks, Phase.BIDDING, -1, (), (), (0,) * rules.players, None, -1, None
+    )
 
 
 def game_start(rules: object, seed: object, first_bidder: object) -> tuple[RuleSet, int, int]:

@@ -37,9 +37,11 @@ from moonrules.game.actions import (
     Play,
     call_action,
 )
+from moonrules.game.claims import ClaimDoesNotHold, ClaimError, claim_holds
 from moonrules.game.deal import next_hand
 from moonrules.game.state import (
     TRUMP_BY_VALUE,
+    Claim,
     Contract,
     Game,
     GameState,
@@ -276,6 +278,7 @@ def _settled(
         h.tricks_won,
         h.deltas,
         h.renege,
+        h.claim,
     )
 
 
@@ -449,6 +452,124 @@ def apply_renege(state: GameState, tile: Tile) -> GameState:
     return next_hand(state, hand, scores)
 
 
+def apply_claim(
+    state: GameState,
+    seat: int,
+    tricks: int | None = None,
+    *,
+    budget: int | None = None,
+) -> GameState:
+    """CLAIM-1: ``seat``, to play, lays down their tiles and claims all the remaining tricks
+    (``tricks=None``) or ``tricks`` of them; the state after the claim is settled.
+
+    The claim holds only if the claimant's side, choosing its plays, wins at least the
+    claimed number of the remaining tricks (the one in progress included) against every
+    legal line of play by the others (:mod:`moonrules.game.claims`). A claim that holds
+    ends the hand: the claimant's side is credited with the claimed tricks and, with four
+    players, the other team with the rest (counted to the claimant and to the seat on the
+    claimant's left); the hand is scored as if those tricks had been played (SCORE-1 …
+    SCORE-6) and the game goes on as after any hand. With three players a claim is of all
+    the remaining tricks: each other player scores for themselves, so tricks not claimed
+    would have no one to go to.
+
+    Raises :class:`~moonrules.game.claims.ClaimError` (an
+    :class:`~moonrules.rules.errors.IllegalAction`) for a claim that cannot be made (not
+    in play, not the seat's turn, a count the rules do not allow),
+    :class:`~moonrules.game.claims.ClaimDoesNotHold` for a claim the others can defeat (its
+    message says nothing of the tiles the claimant cannot see), and
+    :class:`~moonrules.game.claims.ClaimUndecided` when the search passes ``budget``
+    positions (``None``: no limit) before it knows.
+    """
+    if type(state) is not GameState:
+        raise wrong_type("state", "a GameState", state)
+    if type(seat) is not int:
+        raise wrong_type("seat", "a seat number", seat)
+    if tricks is not None and type(tricks) is not int:
+        raise wrong_type("tricks", "a number of tricks, or None for all of them", tricks)
+    if budget is not None and (type(budget) is not int or budget < 1):
+        raise wrong_type("budget", "a number of positions from 1, or None", budget)
+    rules = state.game.rules
+    n = rules.players
+    if not 0 <= seat < n:
+        raise ClaimError("SEAT-1", f"seats are numbered 0 to {n - 1}; there is no seat {seat}")
+    h = state.hand
+    if state.game.winner is not None or h.phase is not _PLAYING:
+        what = "the game is over" if state.game.winner is not None else f"the {h.phase.value}"
+        raise ClaimError(
+            "CLAIM-1", f"a claim is made during the play of a hand, not now ({what})", seat=seat
+        )
+    to_act = (h.leader + len(h.trick)) % n
+    if seat != to_act:
+        raise ClaimError(
+            "TURN-1",
+            f"a claim is made on one's turn to play: it is seat {to_act}'s turn",
+            seat=seat,
+        )
+    remaining = 7 - len(h.tricks)
+    claimed = remaining if tricks is None else tricks
+    if not 1 <= claimed <= remaining:
+        raise ClaimError(
+            "CLAIM-1",
+            f"a claim is of 1 to {remaining} tricks (the tricks left), not {claimed}",
+            seat=seat,
+        )
+    if not rules.partnership and claimed != remaining:
+        raise ClaimError(
+            "CLAIM-1",
+            f"with three players a claim is of all the remaining tricks ({remaining}), "
+            f"not {claimed}: the tricks not claimed would have no one side to go to",
+            seat=seat,
+        )
+    if not claim_holds(state, seat, claimed, budget):
+        wanted = (
+            "all the remaining tricks"
+            if claimed == remaining
+            else (f"{claimed} of the {remaining} remaining tricks")
+        )
+        side = "their team" if rules.partnership else "they"
+        raise ClaimDoesNotHold(
+            "CLAIM-1",
+            f"seat {seat}'s claim of {wanted} does not hold: the others have a line of play "
+            f"against which {side} would win fewer; play goes on",
+            seat=seat,
+        )
+    return _settle_claim(state, h, seat, claimed, remaining)
+
+
+def _settle_claim(state: GameState, h: Hand, seat: int, claimed: int, remaining: int) -> GameState:
+    """A claim that holds ends the hand (CLAIM-1): the tricks credited, the hand scored."""
+    g = state.game
+    rules = g.rules
+    c = h.contract
+    counts = list(h.tricks_won)
+    counts[seat] += claimed
+    if remaining > claimed:  # four players: the rest to the other team (the claimant's left)
+        counts[(seat + 1) % rules.players] += remaining - claimed
+    won = tuple(counts)
+    outcome = scored(rules, c.bidder, c.bid, won)
+    scores = tuple([s + d for s, d in zip(g.scores, outcome.deltas, strict=True)])
+    hand = make_hand(
+        c,
+        h.hands,
+        _DONE,
+        h.leader,
+        h.trick,
+        h.tricks,
+        won,
+        outcome.deltas,
+        -1,
+        Claim(seat, claimed),
+    )
+    bidder_side = rules.side_of(c.bidder)
+    winner = bidder_side if outcome.game_won else decided_winner(rules, scores, bidder_side)
+    if winner is not None:
+        return make_state(
+            make_game(rules, g.seed, scores, g.history, winner, g.seed_given, None, g.source),
+            hand,
+        )
+    return next_hand(state, hand, scores)
+
+
 def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     """TRICK-1 … TRICK-3, FOLLOW-1 … FOLLOW-3, then scoring at the end of the hand.
 
@@ -476,7 +597,7 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     trick += (index,)
     if len(trick) < n:
         hand = make_hand(
-            h.contract, hands, _PLAYING, leader, trick, h.tricks, h.tricks_won, None, -1
+            h.contract, hands, _PLAYING, leader, trick, h.tricks, h.tricks_won, None, -1, None
         )
         return make_state(state.game, hand)
     c = h.contract
@@ -487,13 +608,13 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     done = make_trick(leader, tuple(map(_TILE_AT, trick)), win)
     tricks = h.tricks + (done,)  # noqa: RUF005 - faster than unpacking
     if len(tricks) < 7:
-        hand = make_hand(c, hands, _PLAYING, win, (), tricks, won, None, -1)
+        hand = make_hand(c, hands, _PLAYING, win, (), tricks, won, None, -1, None)
         return make_state(state.game, hand)
     g = state.game
     rules = g.rules
     result = scored(rules, c.bidder, c.bid, won)
     scores = tuple([s + d for s, d in zip(g.scores, result.deltas, strict=True)])
-    hand = make_hand(c, hands, _DONE, win, (), tricks, won, result.deltas, -1)
+    hand = make_hand(c, hands, _DONE, win, (), tricks, won, result.deltas, -1, None)
     bidder_side = rules.side_of(c.bidder)
     # decided_winner: game_winner without its checks of arguments built here
     winner = bidder_side if result.game_won else decided_winner(rules, scores, bidder_side)
@@ -507,6 +628,7 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
 
 __all__ = [
     "apply",
+    "apply_claim",
     "apply_renege",
     "illegal_play_reason",
     "legal_actions",

@@ -95,7 +95,16 @@ def resample(view: PlayerView, rng: random.Random) -> GameState:
         c.widow_taken,
     )
     hand = make_hand(
-        contract, h.hands, h.phase, h.leader, h.trick, h.tricks, h.tricks_won, h.deltas, h.renege
+        contract,
+        h.hands,
+        h.phase,
+        h.leader,
+        h.trick,
+        h.tricks,
+        h.tricks_won,
+        h.deltas,
+        h.renege,
+        h.claim,
     )
     game = Game(view.rules, rng.getrandbits(_SEED_BITS), view.scores)
     return GameState(game, hand)

@@ -91,6 +91,16 @@ class Contract:
 
 
 @attrs.frozen(slots=True, weakref_slot=False, field_transformer=typed)
+class Claim:
+    """A claim that held and ended its hand (CLAIM-1): ``seat`` claimed ``tricks`` of the
+    tricks then remaining (the trick in progress included); the claimant's side was
+    credited with them, and the other side (with four players) with the rest."""
+
+    seat: int
+    tricks: int
+
+
+@attrs.frozen(slots=True, weakref_slot=False, field_transformer=typed)
 class Hand:
     """One hand: its contract (deal, auction, widow, trump) and its play, as far as played.
 
@@ -110,6 +120,8 @@ class Hand:
     """The score change of each side once the hand is scored."""
     renege: int = -1
     """The seat whose renege ended the hand under ``renege = penalty`` (RENEGE-2), or -1."""
+    claim: Claim | None = None
+    """The claim that ended the hand (CLAIM-1), or ``None``."""
 
     @property
     def number(self) -> int:
@@ -333,7 +345,7 @@ make_contract: Final = positional_builder(Contract)
 """``Contract(number, first_bidder, deal, widow, calls, bidder, bid, discard, trump,
 widow_taken)``."""
 make_hand: Final = positional_builder(Hand)
-"""``Hand(contract, hands, phase, leader, trick, tricks, tricks_won, deltas, renege)``."""
+"""``Hand(contract, hands, phase, leader, trick, tricks, tricks_won, deltas, renege, claim)``."""
 make_state: Final = positional_builder(GameState)
 """``GameState(game, hand)``."""
 make_game: Final = positional_builder(Game)
@@ -362,6 +374,7 @@ def with_hand(state: GameState, hand: Hand) -> GameState:
 
 __all__ = [
     "TRUMP_BY_VALUE",
+    "Claim",
     "Contract",
     "Deal",
     "Game",

@@ -27,6 +27,9 @@ from moonrules.analysis.claim import verify_claim
 from moonrules.game import (
     Action,
     Bid,
+    Claim,
+    ClaimDoesNotHold,
+    ClaimError,
     Deal,
     Discard,
     GameState,
@@ -36,6 +39,7 @@ from moonrules.game import (
     Phase,
     Play,
     apply,
+    apply_claim,
     apply_renege,
     legal_actions,
     new_game,
@@ -601,6 +605,83 @@ def check_claims(s: GameState) -> int:
     return n
 
 
+def check_claim_settlement(s: GameState) -> int:
+    """CLAIM-1: with two tricks or fewer left, the claim of the seat to play, of every count,
+    is settled as the clause says: refused with three players unless it is of every trick
+    left; held exactly when a min-max search over the game's own moves gives the side the
+    count; refused in words that name no tile; held, the hand ends with the count to the
+    claimant's side and the rest to the other team, scored by the clauses restated
+    (:mod:`.statements`), and the game goes on (or ends) as after any hand."""
+    if s.is_over or s.phase is not Phase.PLAY or len(s.tricks) < 5:
+        return 0
+    rules = s.rules
+    seat = s.to_act
+    assert seat is not None
+    left = 7 - len(s.tricks)
+    side = rules.side_of(seat)
+    sure = _minimax(s, side, left)
+    tiles_named = {str(t) for t in TILES} | {f"{t.low}-{t.high}" for t in TILES}
+    n = 0
+    for k in range(1, left + 1):
+        n += 1
+        try:
+            t = apply_claim(s, seat, k)
+        except ClaimDoesNotHold as e:
+            require(
+                (rules.partnership or k == left) and sure < k,
+                f"{_where(s)}: claim of {k} by seat {seat} refused; min-max gives {sure}",
+            )
+            require(
+                not any(name in e.message for name in tiles_named),
+                f"{_where(s)}: the refusal names a tile: {e.message}",
+            )
+            continue
+        except ClaimError as e:
+            require(
+                not rules.partnership and k < left and e.rule == "CLAIM-1",
+                f"{_where(s)}: claim of {k} by seat {seat} refused under {e.rule}: {e.message}",
+            )
+            continue
+        require(
+            (rules.partnership or k == left) and sure >= k,
+            f"{_where(s)}: claim of {k} by seat {seat} held; min-max gives {sure}",
+        )
+        done = _done(s, t)
+        require(
+            done.claim == Claim(seat, k) and done.tricks == s.tricks and done.trick == s.hand.trick,
+            f"{_where(s)}: the claimed hand is {done.claim}, {len(done.tricks)} tricks",
+        )
+        taken = [sum(1 for x in s.tricks if x.winner == p) for p in range(rules.players)]
+        by_side = [0] * rules.sides
+        for p in range(rules.players):
+            by_side[rules.side_of(p)] += taken[p]
+        want_side = list(by_side)
+        want_side[side] += k
+        if left > k:
+            want_side[1 - side] += left - k
+        got_side = [0] * rules.sides
+        for p in range(rules.players):
+            got_side[rules.side_of(p)] += done.tricks_won[p]
+        require(
+            got_side == want_side,
+            f"{_where(s)}: claim of {k} by seat {seat}: tricks by side {got_side}, not {want_side}",
+        )
+        won = list(done.tricks_won)
+        want = spec.score(rules, done.bidder, done.bid, won, None)
+        require(done.deltas == want.deltas, f"{_where(s)}: deltas {done.deltas} not {want.deltas}")
+        scores = tuple(a + b for a, b in zip(s.scores, want.deltas, strict=True))
+        require(t.scores == scores, f"{_where(s)}: scores {t.scores} not {scores}")
+        bidder_side = spec.side(rules.players, done.bidder)
+        winner = bidder_side if want.wins_game else spec.game_winner(rules, scores, bidder_side)
+        require(t.winner == winner, f"{_where(s)}: winner {t.winner}, the clauses say {winner}")
+        if not t.is_over:
+            require(
+                t.hand_number == done.number + 1 and t.phase is Phase.BIDDING,
+                f"{_where(s)}: after the claim, hand {t.hand_number} in {t.phase.value}",
+            )
+    return n
+
+
 def bounded(*checks: Callable[[GameState], int]) -> Callable[[bool], Outcome]:
     """A check of the catalogue running ``checks`` on the bounded walk."""
 
@@ -616,6 +697,7 @@ __all__ = [
     "PLAYOUT_DEPTH",
     "SEEDS",
     "bounded",
+    "check_claim_settlement",
     "check_claims",
     "check_legality",
     "check_reneges",

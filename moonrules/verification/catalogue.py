@@ -380,6 +380,20 @@ CATALOGUE: Final[tuple[Property, ...]] = (
         subject="moonrules.analysis.claim.verify_claim",
     ),
     Property(
+        "claim-settlement",
+        ("CLAIM-1",),
+        "With two tricks or fewer left in a reachable state, a claim of every count by the seat "
+        "to play is refused with three players unless it is of every trick left, holds exactly "
+        "when a min-max search over the game's own moves gives the side the count, is refused "
+        "in words that name no tile, and when it holds ends the hand with the count to the "
+        "claimant's side and the rest to the other team, scored by the clauses restated.",
+        Method.BOUNDED,
+        _WALK + "; the states with at most two tricks left",
+        bmc.bounded(bmc.check_claim_settlement),
+        quick_domain=_QUICK_WALK,
+        subject="moonrules.game.apply_claim",
+    ),
+    Property(
         "deals",
         ("DEAL-1", "DEAL-2", "DEAL-3"),
         "Seeded deals give each player 7 tiles and the widow where there is one, partitioning "

@@ -131,7 +131,7 @@ def action_times(db: Path, room: str) -> list[tuple[int, int, float]]:
         ({"turn": 30, "bank": -5}, "clock.bank: 0 to 86400 seconds, not -5"),
         ({"turn": 30, "bank": 1e12}, "clock.bank: 0 to 86400 seconds"),
         ({"bank": 30}, "clock.turn: missing"),
-        ({"turn": 30, "delay": 2}, "clock.delay: unknown member"),
+        ({"turn": 30, "delay": 2}, "clock: 'delay' is an unknown member"),
     ],
 )
 def test_a_bad_clock_is_refused_with_a_one_line_error(

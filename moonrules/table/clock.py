@@ -27,6 +27,7 @@ from typing import Final
 from moonrules import GameState, to_record
 from moonrules.records.annotations import Annotation, hand_actions
 from moonrules.records.values import JSON, json_kind
+from moonrules.rules.errors import quote
 
 MIN_TURN: Final = 0.1
 """The shortest turn, in seconds."""
@@ -52,7 +53,9 @@ def parse_clock(value: JSON) -> dict[str, JSON] | None:
         )
     for key in value:
         if key not in ("turn", "bank"):
-            raise ClockOptionError(f"clock.{key}: unknown member; a clock has turn and bank")
+            raise ClockOptionError(
+                f"clock: {quote(key)} is an unknown member; a clock has turn and bank"
+            )
     if "turn" not in value:
         raise ClockOptionError("clock.turn: missing; the seconds each turn has")
     turn = _seconds(value["turn"], "clock.turn", MIN_TURN, MAX_TURN)
@@ -64,8 +67,20 @@ def _seconds(value: JSON, path: str, low: float, high: float) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ClockOptionError(f"{path}: a number of seconds, not {json_kind(value)}")
     if not math.isfinite(value) or not low <= value <= high:
-        raise ClockOptionError(f"{path}: {low:g} to {high:g} seconds, not {value:g}")
+        raise ClockOptionError(f"{path}: {low:g} to {high:g} seconds, not {number_text(value)}")
     return float(value)
+
+
+def number_text(value: float) -> str:
+    """A number as a message quotes it: every digit it was sent with (the shortest text
+    that reads back as the same number), never rounded.
+
+    >>> number_text(3600.0001), number_text(-1), number_text(1e-7), number_text(2.0)
+    ('3600.0001', '-1', '1e-07', '2')
+    """
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return repr(value)
 
 
 def action_number(state: GameState) -> tuple[int, int]:
@@ -220,5 +235,6 @@ __all__ = [
     "ClockOptionError",
     "action_number",
     "clock_bot",
+    "number_text",
     "parse_clock",
 ]

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Final
 from moonrules.analysis.review import review, review_json
 from moonrules.bots.inference import inferred_worlds
 from moonrules.game import GameState, Hand, Phase
-from moonrules.records.record import JSON
+from moonrules.records.record import JSON, json_kind
 from moonrules.table.botpool import BotFailed, BotPool
 from moonrules.table.wire import encode, refused
 
@@ -154,7 +154,8 @@ class Reviews:
         """A listener asks for the review of hand ``value``: the answer now (the review, or
         that it is being worked out: it then follows to this listener), or a refusal."""
         if type(value) is not int or value < 1:
-            return refused("bad-frame", "hand: a hand's number (1 or more)", [])
+            message = f"hand: a hand's number (1 or more), not {json_kind(value)}"
+            return refused("bad-frame", message, [])
         h = finished_hand(room.state, value)
         if h is None:
             return refused("not-now", f"hand {value} has not ended: a review comes after", [])

@@ -146,6 +146,27 @@ class CreatedRoom:
     tokens: Mapping[int, str]
 
 
+class Bucket:
+    """A token bucket: ``burst`` at once, ``rate`` a second after that."""
+
+    __slots__ = ("burst", "level", "rate", "stamp")
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.level = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.level >= 1:
+            self.level -= 1
+            return True
+        return False
+
+
 class Room:
     """One room: its game, seats and listeners (mutable; owned by its :class:`Table`)."""
 
@@ -175,17 +196,28 @@ class Room:
         given = row.options if isinstance(row.options, dict) else {}
         self.options = {k: given.get(k, True) is not False for k in OPTIONS}
         self.next = row.next
+        self.asked = rematch_seats(row.options)
+        """The seats whose players asked for a rematch (each is told :attr:`next`)."""
         self.order: list[Listener] = []
         """The listeners in the order they came."""
         self.active: dict[int, Listener] = {}
         """Per seat, the one connection that may act for it (the newest, or the one that
         took the seat back); the seat's other tabs watch."""
         self.hint_at: dict[int, float] = {}
+        self.buckets: dict[int, Bucket] = {}
+        """Per seat, the rate its messages come at (all its connections together, whenever
+        they connected: a reconnection does not start it again)."""
         self.helping: set[int] = set()
         """Seats whose hint or claim a worker is thinking out."""
         self.clock = Clock.of(row.options, len(row.seats))
         """The room's turn clocks (:mod:`moonrules.table.clock`), or ``None``."""
         self.clock_task: asyncio.Task[None] | None = None
+        self.autoplay = False
+        self.parked = False
+        """Set while the clock of this room, which nobody is at, waits for a game of bots
+        alone to end (the table plays its most); a person back starts the turn afresh."""
+        """Set when the clock moves for a seat of a room nobody is at (the room is then one
+        of the games of bots alone, :attr:`plays_itself`); cleared when a person is back."""
 
     @property
     def rules(self) -> RuleSet:
@@ -204,12 +236,37 @@ class Room:
     def over(self) -> bool:
         return self.state.is_over
 
+    @property
+    def attended(self) -> bool:
+        """Whether a person is at the room: a seat for a person connected now and not
+        played by the clock. A room nobody is at is played as a room of bots alone is
+        (its moves after every room where a person waits, and without the bots' pace)."""
+        online = {x.seat for x in self.listeners}
+        auto = self.clock.auto if self.clock is not None else set()
+        return any(s in online and s not in auto for s in self.humans)
+
+    @property
+    def plays_itself(self) -> bool:
+        """Whether the game goes on with no person at it: a game of bots alone, or one
+        whose seats for people are all away or played by the clock (counted among the games
+        of bots alone once its clock has made a move: :attr:`autoplay`)."""
+        if self.over or self.gone or not self.started:
+            return False
+        return not self.humans or self.autoplay
+
     def bot_to_act(self) -> int | None:
         """The seat of the bot to act now, if the game goes on and a bot is to act."""
         seat = self.state.to_act
         if not self.started or seat is None or self.seats[seat] == HUMAN:
             return None
         return seat
+
+    def bucket(self, seat: int, limits: TableLimits) -> Bucket:
+        """The seat's message rate limit (:attr:`buckets`), made on first use."""
+        found = self.buckets.get(seat)
+        if found is None:
+            found = self.buckets[seat] = Bucket(limits.rate, limits.burst)
+        return found
 
     def seat_of(self, token: str) -> int | None:
         """The seat whose token this is, compared in constant time against every seat."""
@@ -254,7 +311,8 @@ class Room:
             "over": self.over,
             "hints": self.options["hints"],
             "claims": self.options["claims"],
-            "next": self.next,
+            "next": self.next if seat is None or seat in self.asked else None,
+            "rematch": sorted(self.asked) if self.next is not None else [],
         }
 
     def view_for(self, seat: int | None, state: GameState) -> dict[str, JSON]:
@@ -406,6 +464,14 @@ class Room:
         if seat in self.helping:
             return refused("too-fast", "your last hint or claim is still being worked out", [])
         return None
+
+
+def rematch_seats(options: JSON) -> set[int]:
+    """The seats that asked for a rematch, as a room's stored options hold them."""
+    asked = options.get("rematch") if isinstance(options, dict) else None
+    if not isinstance(asked, list):
+        return set()
+    return {s for s in asked if type(s) is int}
 
 
 def _clock_option(options: JSON) -> dict[str, JSON]:

@@ -23,6 +23,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable
+from typing import Final
 
 from moonrules import (
     GameState,
@@ -42,7 +43,7 @@ from moonrules.records.record import (
     rules_json,
     to_record,
 )
-from moonrules.rules.errors import wrong_type
+from moonrules.rules.errors import quote, wrong_type
 from moonrules.table import assist
 from moonrules.table.botpool import DEFAULT_BOTS, BotFailed, BotPool
 from moonrules.table.clock import Clock, action_number, clock_bot
@@ -64,6 +65,7 @@ from moonrules.table.room import (
     new_token,
     parse_options,
     parse_request,
+    rematch_seats,
     token_hash,
 )
 from moonrules.table.storage import RoomRow, Step, Storage
@@ -73,12 +75,17 @@ from moonrules.table.wire import (
     action_json,
     check_name,
     encode,
+    name_refusal,
     parse_action,
     read_message,
     refused,
 )
 
 log = logging.getLogger("moonrules.table")
+
+PARKED_CHECK: Final = 1.0
+"""Seconds between two looks, by the clock of a room nobody is at that waits for a game of
+bots alone to end (:meth:`Table.bot_games`), at whether it may play."""
 
 
 class Table:
@@ -174,7 +181,7 @@ class Table:
         rules, seats = self.parse_request(body)
         options = self.parse_options(body)
         if HUMAN not in seats:
-            playing = sum(1 for r in self.rooms.values() if not r.humans and not r.over)
+            playing = self.bot_games()
             if playing >= self.limits.max_bot_rooms:
                 raise RoomError(
                     503,
@@ -207,6 +214,13 @@ class Table:
             self._taking.discard(row.id)
         self._schedule_bot(room)
         return CreatedRoom(row.id, tokens)
+
+    def bot_games(self) -> int:
+        """The games going on with no person at them (:attr:`Room.plays_itself`): games of
+        bots alone, and games whose people are all away and played by the clock. At most
+        :attr:`TableLimits.max_bot_rooms`: a further room of bots alone is refused, and the
+        clock of a further room nobody is at waits (it does not play the room)."""
+        return sum(1 for r in self.rooms.values() if r.plays_itself)
 
     async def room(self, room_id: str) -> Room | None:
         """The room with this id, loaded from storage on first use; ``None`` if none."""
@@ -288,6 +302,7 @@ class Table:
         room.state = await self._rebuild(row)
         room.seq = row.seq
         room.next = row.next
+        room.asked = rematch_seats(row.options)
         await self._clock_load(room)
         self._clock_schedule(room)
         room.broadcast()
@@ -355,6 +370,10 @@ class Table:
             async with room.lock:  # after an action being stored: its clock is the room's next
                 if room.clock is not None:
                     room.clock.come_back(seat)  # the player is back: the seat is theirs again
+                    if room.parked and room.clock.seat is not None:
+                        room.clock.start = self.clock()  # the turn the room waited in, afresh
+        if room.attended:
+            room.autoplay = room.parked = False
         self._clock_follow(room)
         room.broadcast()
         self._schedule_bot(room)
@@ -505,16 +524,31 @@ class Table:
     # -- names, help, rematch ----------------------------------------------------
 
     async def rename(self, room: Room, seat: int, value: JSON) -> dict[str, JSON] | None:
-        """The seat's player chose a name (stored with the room, shown to everyone)."""
+        """The seat's player chose a name: checked (:func:`~moonrules.table.wire.check_name`,
+        and :func:`~moonrules.table.wire.name_refusal`: no seat's label, no bot's, no other
+        seat's name), stored with the room, shown to everyone; refused once the game is over
+        (the record's ``players`` are the names as it ended)."""
         try:
             name = check_name(value)
         except FrameError as e:
             return refused(e.code, e.message, [])
+        others = [n for s, n in enumerate(room.names) if s != seat]
+        why = name_refusal(name, others, self.bots.names)
+        if why is not None:
+            return refused("bad-name", why, [])
         async with room.lock:
+            if room.over:  # the record's players are the names as the game ended
+                message = (
+                    f"the game is over: its names are those of its record; {quote(name)} "
+                    "was not taken"
+                )
+                return refused("not-now", message, [])
             if room.names[seat] == name:
                 return None
             if room.gone:
                 return refused("unavailable", MOVED_REASON, [])
+            if name_refusal(name, [n for s, n in enumerate(room.names) if s != seat], ()):
+                return refused("bad-name", f"name: {quote(name)} was just taken in this room", [])
             names = list(room.names)
             names[seat] = name
             try:
@@ -658,9 +692,12 @@ class Table:
         return None
 
     async def rematch(self, room: Room, seat: int) -> dict[str, JSON] | None:
-        """At the game's end, a new room with the same seats (people, with their names and
-        links' tokens, and bots) and rules and options; every listener is told its id
-        (``table.next``) and goes there. Asked again, the same room."""
+        """At the game's end, the seat's player asks for another game: the first to ask
+        makes a new room with the same seats (people, with their names and links' tokens,
+        and bots), rules and options; each seat that asks is told its id (``table.next``)
+        and goes there, and every listener is told which seats asked (``table.rematch``).
+        A seat whose player did not ask is not moved: the new game starts once every seat
+        for a person has joined it, as any game does. Asked again, the same room."""
         if not room.over:
             return refused("not-now", "a rematch is offered once the game is over", [])
         async with room.lock:
@@ -702,6 +739,18 @@ class Table:
                     self._taking.discard(row.id)
                 if not made:  # another process made it first: the room read again
                     await self._reload(room)
+            if seat not in room.asked:
+                asked = frozenset(room.asked | {seat})
+                try:
+                    await self.storage.set_rematch(room.id, asked)
+                except NotOwner:
+                    self._moved(room)
+                    return refused("unavailable", MOVED_REASON, [])
+                except sqlite3.Error as e:
+                    log.error("room %s: seat %d's rematch not stored: %s", room.id, seat, e)
+                    message = "the server could not store the rematch; try again"
+                    return refused("unavailable", message, [])
+                room.asked = set(asked)
         room.broadcast()
         return None
 
@@ -729,7 +778,8 @@ class Table:
         seat's action is."""
         seq = room.seq
         pace = self.limits.bot_pace
-        if pace > 0 and room.humans:
+        attended = room.attended
+        if pace > 0 and attended:
             await asyncio.sleep(pace)
         level = room.seats[seat]
         try:
@@ -737,7 +787,7 @@ class Table:
                 level,
                 view(room.state, seat),
                 f"{room.row.bot_seed}/{seq}",
-                urgent=bool(room.humans),  # a person waits: before rooms of bots alone
+                urgent=attended,  # a person waits: before rooms nobody is at
             )
         except BotFailed as e:
             log.warning("room %s seat %d: %s; it plays its first legal move", room.id, seat, e)
@@ -815,6 +865,17 @@ class Table:
                 if wait > 0:
                     await asyncio.sleep(wait)
                     continue
+                if room.attended:
+                    room.autoplay = False
+                elif not room.autoplay:  # nobody is at the room: a game of bots alone now
+                    if self.bot_games() >= self.limits.max_bot_rooms:
+                        if not room.parked:
+                            log.info("room %s: nobody is at it, and the table plays its most "
+                                     "games of bots alone: its clock waits", room.id)  # fmt: skip
+                        room.parked = True
+                        await asyncio.sleep(PARKED_CHECK)
+                        continue
+                    room.autoplay, room.parked = True, False
                 await self._clock_move(room, seat, seq)
                 return
         except asyncio.CancelledError:
@@ -829,17 +890,29 @@ class Table:
         """The seat's time ran out: the clock's bot makes its move (thought out in a
         worker, as a bot seat's move is), stored with an annotation."""
         level = clock_bot(self.bots.names)
+        first = room.clock is not None and seat not in room.clock.auto
         if room.clock is not None:
             room.clock.moves_for(seat)
         try:
             action = await self.bots.decide(
-                level, view(room.state, seat), f"{room.row.bot_seed}/clock/{seq}", urgent=True
+                level,
+                view(room.state, seat),
+                f"{room.row.bot_seed}/clock/{seq}",
+                urgent=room.attended,  # a room nobody is at: after those where a person waits
             )
         except BotFailed as e:
             log.warning("room %s seat %d: %s; the clock plays its first legal move", room.id,
                         seat, e)  # fmt: skip
             action = legal_actions(room.state)[0]
-        log.info("room %s seat %d: the clock ran out; the %s bot moves", room.id, seat, level)
+        # one line when a seat goes to the clock, not one a move (a room nobody is at plays
+        # itself to its end)
+        log.log(
+            logging.INFO if first else logging.DEBUG,
+            "room %s seat %d: the clock ran out; the %s bot moves",
+            room.id,
+            seat,
+            level,
+        )
         outcome = await self.act(room, seat, action_json(action), clocked=seq)
         if outcome is not None and outcome["code"] == "illegal" and room.seq == seq:
             await self.act(room, seat, action_json(legal_actions(room.state)[0]), clocked=seq)

@@ -44,6 +44,7 @@ from moonrules.rules.errors import wrong_type
 from moonrules.rules.ruleset import PRESETS
 from moonrules.rules.tiles import DOUBLE_SIX_SET, Tile
 from moonrules.table.botpool import BotPool, BotSpec
+from moonrules.table.room import Bucket
 from moonrules.table.rooms import MOVING_CODE, Room, RoomError, Table, TableLimits
 from moonrules.table.storage import Storage
 from moonrules.table.storage_pg import PgStorage
@@ -125,27 +126,6 @@ _HEADERS: Final = {
 
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
-
-
-class _Bucket:
-    """A token bucket: ``burst`` at once, ``rate`` a second after that."""
-
-    __slots__ = ("burst", "level", "rate", "stamp")
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.level = float(burst)
-        self.stamp = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.level >= 1:
-            self.level -= 1
-            return True
-        return False
 
 
 class _LoopLag:
@@ -258,7 +238,7 @@ class TableApp:
         """Set when the server stops: no new connection or action is taken."""
         self.lag = _LoopLag()
         self._tiles: dict[str, bytes] = {}
-        self._creators: dict[str, _Bucket] = {}
+        self._creators: dict[str, Bucket] = {}
         self._pages = {name: _static(name) for name in ("lobby.html", "room.html")}
 
     # -- life -------------------------------------------------------------------
@@ -436,7 +416,7 @@ class TableApp:
         if bucket is None:
             if len(self._creators) > 10_000:
                 self._creators.clear()
-            bucket = self._creators[client] = _Bucket(limits.room_rate, limits.room_burst)
+            bucket = self._creators[client] = Bucket(limits.room_rate, limits.room_burst)
         if not bucket.take():
             return _error(429, "too many rooms created from this address; wait a little")
         try:
@@ -623,7 +603,13 @@ class TableApp:
 
     async def _receive(self, ws: WebSocket, table: Table, room: Room, conn: _Connection) -> None:
         limits = table.limits
-        bucket = _Bucket(limits.rate, limits.burst)
+        # a seat's messages are counted for the seat (its tabs and reconnections together),
+        # a spectator's for its connection
+        bucket = (
+            Bucket(limits.rate, limits.burst)
+            if conn.seat is None
+            else room.bucket(conn.seat, limits)
+        )
         too_fast = 0
         while conn.closing is None:
             # the sender's turn before the next frame: frames a client sent at once are all

@@ -407,6 +407,17 @@ class Storage:
 
         return await self._call(job)
 
+    async def set_rematch(self, room: str, seats: frozenset[int]) -> None:
+        """Store which seats' players asked for a rematch of ``room`` (a member
+        ``"rematch"`` of its options: the rematch's room itself is ``next``)."""
+
+        def job(db: sqlite3.Connection) -> None:
+            row = db.execute("SELECT options FROM rooms WHERE id = ?", (room,)).fetchone()
+            options = _rematch_options(None if row is None else row[0], seats)
+            db.execute("UPDATE rooms SET options = ? WHERE id = ?", (options, room))
+
+        await self._call(job)
+
     async def set_joined(self, room: str, joined: frozenset[int], *, bot_turn: bool) -> None:
         """Store which seats have joined the room."""
         text = _dump(sorted(joined))
@@ -527,6 +538,18 @@ def _clock_job(room: str, clock: JSON) -> Callable[[Any], None]:
         )
 
     return job
+
+
+def _rematch_options(stored: str | None, seats: frozenset[int]) -> str:
+    """A room's stored options (their text) with the seats that asked for a rematch."""
+    try:
+        options = json.loads(stored) if stored else {}
+    except ValueError:
+        options = {}
+    if not isinstance(options, dict):
+        options = {}
+    options["rematch"] = sorted(seats)
+    return _dump(options)
 
 
 def _settle(future: asyncio.Future[Any], ok: bool, value: Any) -> None:

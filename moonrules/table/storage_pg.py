@@ -61,6 +61,7 @@ from moonrules.table.storage import (
     StorageError,
     _clock_job,
     _dump,
+    _rematch_options,
     _row,
     _settle,
 )
@@ -661,6 +662,18 @@ class PgStorage:
             return True
 
         return await self._call(job)
+
+    async def set_rematch(self, room: str, seats: frozenset[int]) -> None:
+        """Store which seats' players asked for a rematch of ``room`` (a member
+        ``"rematch"`` of its options: the rematch's room itself is ``next``)."""
+
+        def job(db: psycopg.Connection[Any]) -> None:
+            self._fence(db, room)
+            row = db.execute("SELECT options FROM rooms WHERE id = %s", (room,)).fetchone()
+            options = _rematch_options(None if row is None else row[0], seats)
+            db.execute("UPDATE rooms SET options = %s WHERE id = %s", (options, room))
+
+        await self._call(job)
 
     async def set_joined(self, room: str, joined: frozenset[int], *, bot_turn: bool) -> None:
         """Store which seats have joined the room."""

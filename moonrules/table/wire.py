@@ -19,6 +19,7 @@ Nothing here decides a rule: the library's :func:`~moonrules.apply` does.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Final
@@ -190,8 +191,9 @@ def read_frame(text: str, *, max_bytes: int = MAX_FRAME_BYTES) -> JSON:
 
 def check_name(value: JSON) -> str:
     """A seat's name as a player typed it: trimmed, 1 to :data:`MAX_NAME` characters, no
-    control or format character (a line break, a tab, a direction override). Raises
-    :class:`FrameError` (code ``bad-name``) saying what is wrong. The name is text: a page
+    control or format character (a line break, a tab, a direction override), and shown as
+    something a person can read (:func:`visible`). Raises :class:`FrameError` (code
+    ``bad-name``) saying what is wrong, quoting the name sent. The name is text: a page
     shows it as text (never as HTML)."""
     if not isinstance(value, str):
         raise FrameError("bad-name", f"name: a name is text, not {json_kind(value)}")
@@ -199,15 +201,84 @@ def check_name(value: JSON) -> str:
     if not name:
         raise FrameError("bad-name", "name: a name has at least one letter, not only spaces")
     if len(name) > MAX_NAME:
-        raise FrameError("bad-name", f"name: at most {MAX_NAME} characters, not {len(name)}")
+        raise FrameError(
+            "bad-name", f"name: at most {MAX_NAME} characters, not {len(name)} ({quote(name)})"
+        )
+    based = False  # whether a combining mark here sits on a character shown before it
     for ch in name:
-        if unicodedata.category(ch)[0] == "C":
+        kind = unicodedata.category(ch)
+        if kind[0] == "C":
             raise FrameError(
                 "bad-name",
                 f"name: U+{ord(ch):04X} is a control or format character; a name is "
                 "letters, digits, spaces and signs",
             )
+        if kind[0] == "M":
+            if not based:
+                raise FrameError(
+                    "bad-name",
+                    f"name: {quote(name)} has the combining mark U+{ord(ch):04X} on no letter; "
+                    "a mark goes on the letter before it",
+                )
+            continue
+        if ch != " " and not visible(ch):
+            raise FrameError(
+                "bad-name",
+                f"name: U+{ord(ch):04X} ({unicodedata.name(ch, 'unnamed')}) shows as blank; "
+                "a name is letters, digits, spaces and signs",
+            )
+        based = ch != " "
     return name
+
+
+def visible(ch: str) -> bool:
+    """Whether the character ``ch`` shows as something: a letter, a digit, a punctuation
+    mark or a symbol (Unicode categories L, N, P, S), but not one of those that Unicode
+    defines as showing nothing (a *filler*, such as U+3164 HANGUL FILLER, or a *blank*, such
+    as U+2800 BRAILLE PATTERN BLANK). Spaces, combining marks, control and format
+    characters do not show on their own."""
+    if unicodedata.category(ch)[0] not in "LNPS":
+        return False
+    label = unicodedata.name(ch, "")
+    return "FILLER" not in label and "BLANK" not in label
+
+
+def name_key(name: str) -> str:
+    """What a name reads as, to compare names: compatibility forms folded (NFKC: a
+    full-width "Seat", U+FF33 and on, is "Seat"), case folded, combining marks dropped, everything
+    that shows nothing made a space, runs of spaces one.
+
+    >>> name_key("  \uff33\uff45\uff41\uff54\u3164 2 ") == name_key("seat 2")
+    True
+    """
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    text = "".join(
+        ch if visible(ch) else " " for ch in folded if unicodedata.category(ch)[0] != "M"
+    )
+    return " ".join(text.split())
+
+
+_SEAT_LABEL: Final = re.compile(r"(seat|player|team) ?(no\.? ?|#|n°)? ?\d")
+_BOT_WORDS: Final = re.compile(r"\bbots?\b")
+
+
+def name_refusal(name: str, taken: Sequence[str | None], bots: Sequence[str]) -> str | None:
+    """Why ``name`` (:func:`check_name`'s) may not be a seat's name in a room whose other
+    seats are named ``taken`` (``None``: no name) and whose bots are ``bots``: it reads as
+    a label the page shows for a seat (``Seat 2``, ``You``, ``Team 1``), as a bot's
+    (``… (strong bot)``, a bot level's name alone), or as another seat's name (compared
+    by :func:`name_key`); ``None`` when it may."""
+    key = name_key(name)
+    if not key:
+        return f"name: {quote(name)} shows as blank; a name has at least one letter"
+    if key in ("you", "your team", "nobody", "spectator") or _SEAT_LABEL.match(key):
+        return f"name: {quote(name)} reads as a label the table shows for a seat; choose another"
+    if key in {name_key(b) for b in bots} or _BOT_WORDS.search(key) is not None:
+        return f"name: {quote(name)} reads as a bot's; a person's name does not say bot"
+    for other in taken:
+        if other is not None and name_key(other) == key:
+            return f"name: {quote(name)} is taken in this room (by {quote(other)}); choose another"
+    return None
 
 
 def encode(message: dict[str, JSON]) -> str:
@@ -248,8 +319,11 @@ __all__ = [
     "check_name",
     "encode",
     "legal_json",
+    "name_key",
+    "name_refusal",
     "parse_action",
     "read_frame",
     "read_message",
     "refused",
+    "visible",
 ]

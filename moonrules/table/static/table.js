@@ -199,7 +199,8 @@
     if (sendMessage({ type: "rematch" })) $("rematch").textContent = "Setting up the next game…";
   });
 
-  // A rematch was set up: every page goes to the new room, a seat with its own link's token.
+  // A rematch this seat asked for (or, for a spectator, any) was set up: the page goes to the
+  // new room, a seat with its own link's token. A seat that did not ask is told who did.
   function followRematch(prev, msg) {
     const next = msg.table.next;
     if (!next) return false;
@@ -883,6 +884,12 @@
     text += ": " + v.scores.map((n, i) => sideName(i, t) + " " + n).join(", ") + ".";
     $("over-text").textContent = text;
     followRematch(null, { table: t });
+    const asked = (t.rematch || []).filter((s) => s !== t.seat);
+    const askedText = $("rematch-asked");
+    askedText.hidden = t.seat === null || !!t.next || !asked.length;
+    askedText.textContent = asked.length ?
+      asked.map((s) => nameOf(s, t)).join(" and ") + (asked.length > 1 ? " ask" : " asks") +
+      " to play again: choose “Play again” to join the next game." : "";
     $("rematch").hidden = t.seat === null || !!t.next;
     $("over-watch").hidden = t.seat !== null || !!t.next;
     const link = $("record-link");

@@ -3,7 +3,7 @@
 ``moonrules/`` holds subpackages by concern, stacked in :data:`LAYER`:
 
     rules <- kernel <- game <- engine, records <- analysis
-        <- arbitration, conformance, study, bots, verification <- table
+        <- arbitration, conformance, study, bots, verification <- tournament <- table
         <- cli, openspiel, pettingzoo
 
 A module may import its own subpackage and any subpackage of a lower layer; never a higher
@@ -42,10 +42,11 @@ LAYER: dict[str, int] = {
     "study": 5,  # bidding studies: many deals solved on a pool or a cluster, tables, plots
     "bots": 5,  # players that see one seat's view: random, basic, strong; matches
     "verification": 5,  # the proof catalogue and its runner
-    "table": 6,  # the web table server and its page, on the public API
-    "cli": 7,  # one module per command
-    "openspiel": 7,  # the OpenSpiel games (extra [openspiel])
-    "pettingzoo": 7,  # the PettingZoo environment (extra [pettingzoo])
+    "tournament": 6,  # tournament files, movements, the event log, scoring, all-bot runs
+    "table": 7,  # the web table server and its page, on the public API
+    "cli": 8,  # one module per command
+    "openspiel": 8,  # the OpenSpiel games (extra [openspiel])
+    "pettingzoo": 8,  # the PettingZoo environment (extra [pettingzoo])
 }
 """Each subpackage's layer, lowest first. Equal numbers: siblings that do not import each other."""
 

@@ -37,6 +37,7 @@ COMMANDS = (
     "verify",
     "study",
     "table",
+    "tournament",
 )
 
 

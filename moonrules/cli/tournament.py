@@ -1,0 +1,214 @@
+"""``moonrules tournament``: plan an event, run its all-bot tables, and read its standings.
+
+- ``tournament plan FILE``: the movement of a tournament file, round by round (tables,
+  seats, boards) and its check (seat balance, repeated table-mates, boards); exit status
+  1, with the line and the reason, for a movement that cannot be played.
+- ``tournament run FILE --log OUT.jsonl [--jobs N]``: play every table whose seats are all
+  bots and write the event log (the same file gives the same log, byte for byte); tables
+  with people are skipped, each with a line on standard error.
+- ``tournament standings --log FILE [--json | --csv]``: the standings from a log alone.
+
+A file or log that cannot be read is refused in one line naming its line (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+
+from moonrules.cli.options import check_output, check_workers, whole_number
+from moonrules.tournament.event import load_tournament
+from moonrules.tournament.log import fold, read_log, write_log
+from moonrules.tournament.movement import Movement, MovementCheck, MovementError, check_movement
+from moonrules.tournament.run import run_event
+from moonrules.tournament.scoring import TIE_BREAKS, Standings, standings
+
+HELP = "plan a tournament's movement, run its all-bot tables, and print its standings"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    sub = p.add_subparsers(dest="tournament_command", metavar="ACTION")
+    sub.required = True
+    plan = sub.add_parser(
+        "plan",
+        help="print and check the movement of a tournament file",
+        description="print the movement of a tournament file (per round: tables, seats, "
+        "boards) and its check; exit status 1 for a movement that cannot be played",
+    )
+    plan.add_argument("file", metavar="FILE", type=Path, help="the tournament file (TOML)")
+    plan.add_argument("--json", action="store_true", help="print the movement as JSON")
+    plan.set_defaults(_tournament=_plan)
+    run = sub.add_parser(
+        "run",
+        help="play the all-bot tables of a tournament and write its event log",
+        description="play every table whose seats are all bots and write the event log "
+        "(JSON lines); tables with people are skipped (the web table is later work)",
+    )
+    run.add_argument("file", metavar="FILE", type=Path, help="the tournament file (TOML)")
+    run.add_argument("--log", required=True, metavar="OUT", help="the event log to write")
+    run.add_argument("--jobs", type=whole_number, default=1, help="worker processes (default 1)")
+    run.set_defaults(_tournament=_run)
+    st = sub.add_parser(
+        "standings",
+        help="the standings of an event from its log",
+        description="the standings recomputed from an event log alone",
+    )
+    st.add_argument("--log", required=True, metavar="FILE", type=Path, help="the event log")
+    form = st.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="print the standings as JSON")
+    form.add_argument("--csv", action="store_true", help="print the standings as CSV")
+    st.set_defaults(_tournament=_standings)
+
+
+def run(args: argparse.Namespace) -> int:
+    status: int = args._tournament(args)
+    return status
+
+
+def plan_lines(movement: Movement, check: MovementCheck) -> list[str]:
+    """What ``plan`` prints: each round's boards and tables, then the check."""
+    lines: list[str] = []
+    places = 3 if movement.format in ("three-seat", "swiss") else 2
+    label = "seat" if places == 3 else "side"
+    for rnd in movement.rounds:
+        boards = _ranges(rnd.boards)
+        lines.append(f"round {rnd.number}: boards {boards}")
+        for t in rnd.tables:
+            seats = "  ".join(f"{label} {s + 1}: {e}" for s, e in enumerate(t.entries))
+            lines.append(f"  table {t.number}: {seats}")
+        if rnd.byes:
+            lines.append(f"  sitting out: {', '.join(rnd.byes)}")
+    if movement.format == "swiss":
+        lines.append("later rounds are paired from the standings as the event goes")
+    lines.append("check:")
+    width = max((len(e) for e, _ in check.held), default=5)
+    lines.append(f"  {'entry':<{width}}  {label}s held  boards")
+    plays = dict(check.plays)
+    for e, held in check.held:
+        counts = "/".join(str(k) for k in held)
+        lines.append(f"  {e:<{width}}  {counts:<{len(label) + 6}}  {plays[e]}")
+    for a, b, k in check.repeats:
+        lines.append(f"  {a} and {b} meet {k} times")
+    lines.append("  no board is played twice by anyone")
+    lines.extend(f"  {note}" for note in check.notes)
+    return lines
+
+
+def _ranges(boards: tuple[int, ...]) -> str:
+    if boards == tuple(range(boards[0], boards[0] + len(boards))) and len(boards) > 2:
+        return f"{boards[0]}-{boards[-1]}"
+    return ", ".join(str(b) for b in boards)
+
+
+def _plan(args: argparse.Namespace) -> int:
+    prog = args._parser.prog
+    try:
+        t = load_tournament(args.file)
+        movement = t.movement()
+        check = check_movement(movement, t.entry_names)
+    except MovementError as e:
+        print(f"{prog}: impossible: {e}", file=sys.stderr)
+        return 1
+    if args.json:
+        from moonrules.tournament.event import movement_json
+
+        print(
+            json.dumps(
+                {
+                    "name": t.name,
+                    "format": t.format,
+                    "movement": movement_json(movement),
+                    "held": {e: list(h) for e, h in check.held},
+                    "repeats": [list(r) for r in check.repeats],
+                    "notes": list(check.notes),
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+        return 0
+    print(
+        f"{t.name}: {t.format}, {len(t.entries)} entries, {t.rounds} round(s) of "
+        f"{t.boards_per_round} board(s), seed {t.seed}"
+    )
+    print("\n".join(plan_lines(movement, check)))
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    prog = args._parser.prog
+    check_workers(args.jobs, "--jobs")
+    check_output(args.log, "--log")
+    t = load_tournament(args.file)
+    outcome = run_event(t, jobs=args.jobs)
+    for message in outcome.skipped:
+        print(f"{prog}: {message}", file=sys.stderr)
+    write_log(args.log, outcome.entries)
+    results = sum(1 for e in outcome.entries if e["type"] == "result")
+    print(f"{t.name}: {results} board(s) played; the log is {args.log}")
+    if not outcome.skipped:
+        print("\n".join(standings_lines(standings(outcome.entries))))
+    return 0
+
+
+def standings_lines(s: Standings) -> list[str]:
+    """The standings as text: one ranking per field."""
+    pct = s.scoring == "matchpoints"
+    head = "%" if pct else "total"
+    lines = [
+        f"{s.name}: {s.format}, {s.rounds_seated} round(s) seated, {s.results} result(s); "
+        f"approved: {', '.join(map(str, s.rounds_approved)) or 'none'}",
+        f"ties broken by {', then '.join(TIE_BREAKS)}",
+    ]
+    fields = list(dict.fromkeys(r.field for r in s.rows))
+    width = max((len(r.entry) for r in s.rows), default=5)
+    for field in fields:
+        if len(fields) > 1:
+            lines.append(f"{field}:")
+        lines.append(f"{'rank':>4}  {'entry':<{width}}  {head:>7}  {'boards':>6}  notes")
+        for r in s.rows:
+            if r.field != field:
+                continue
+            value = f"{float(r.score):7.2f}"
+            notes = "; ".join(r.flags)
+            if r.by not in ("", "score"):
+                notes = f"(ahead by {r.by}) " + notes
+            lines.append(
+                f"{r.rank:>4}  {r.entry:<{width}}  {value}  {r.boards:>6}  {notes}".rstrip()
+            )
+    return lines
+
+
+def _standings(args: argparse.Namespace) -> int:
+    s = standings(fold(read_log(args.log)))
+    if args.json:
+        print(json.dumps(s.to_json(), indent=2, ensure_ascii=False))
+    elif args.csv:
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        score = "percentage" if s.scoring == "matchpoints" else "total"
+        w.writerow(
+            ["rank", "entry", "field", score, "matchpoints", "top", "boards", "tie_break", "flags"]
+        )
+        for r in s.rows:
+            w.writerow(
+                [
+                    r.rank,
+                    r.entry,
+                    r.field,
+                    f"{float(r.score):.2f}",
+                    f"{float(r.matchpoints):.2f}",
+                    r.top,
+                    r.boards,
+                    r.by,
+                    "; ".join(r.flags),
+                ]
+            )
+        sys.stdout.write(out.getvalue())
+    else:
+        print("\n".join(standings_lines(s)))
+    return 0

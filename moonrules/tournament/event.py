@@ -447,12 +447,11 @@ def _format_and_rules(r: _Reader, data: Mapping[str, Any]) -> tuple[str, RuleSet
     except (RecordError, MoonError) as e:
         raise r.fail(("rules",), str(e).removeprefix("rules: ")) from None
     pairs = fmt in ("mitchell", "howell")
+    at = ("rules",) if "rules" in data else ("format",)
     if pairs and not rules.partnership:
-        raise r.fail(
-            ("rules",), f"a {fmt} event is for pairs: it needs partnership rules (4 players)"
-        )
+        raise r.fail(at, f"a {fmt} event is for pairs: it needs partnership rules (4 players)")
     if not pairs and rules.players != 3:
-        raise r.fail(("rules",), f"a {fmt} event is for three players; these rules are for 4")
+        raise r.fail(at, f"a {fmt} event is for three players; these rules are for 4")
     return fmt, rules
 
 

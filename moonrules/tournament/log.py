@@ -487,7 +487,7 @@ def _result(state: EventState, entry: Mapping[str, Any]) -> EventState:
         raise _Fail("record: its rule set is not the event's")
     st = played.state
     first = st.history[0] if st.history else st.hand
-    if first.deltas is None:
+    if not st.history and first.deltas is None:  # a hand thrown in (BID-7) is in the history
         raise _Fail("record: the board's hand is not finished")
     deal = new_game(state.rules, deal_seed(state.seed, b - 1)).hand.contract
     mine = first.contract

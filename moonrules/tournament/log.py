@@ -57,6 +57,7 @@ from moonrules.tournament.movement import (
     Round,
     Table,
     check_movement,
+    check_round,
     positions_of,
 )
 
@@ -450,12 +451,20 @@ def _seat(state: EventState, entry: Mapping[str, Any]) -> EventState:
         for e in t.entries:
             if state.entry(e) is not None and not state.active(e, n):
                 raise _Fail(f"round {n}, table {t.number}: {e!r} does not play in round {n}")
-    earlier = Movement(state.format, (*state.seatings, rnd))
     playing = [e for e in state.entry_names if state.active(e, n)]
     try:
-        check_movement(earlier, playing)
+        check_round(state.format, rnd, n - 1, playing)
     except MovementError as e:
         raise _Fail(e.reason) from None
+    for earlier in state.seatings:
+        again = set(earlier.boards) & set(rnd.boards)
+        for t in earlier.tables:
+            for who in t.entries:
+                if again and any(who in u.entries for u in rnd.tables):
+                    raise _Fail(
+                        f"round {n}: {who!r} would play board {min(again)} twice (rounds "
+                        f"{earlier.number} and {n})"
+                    )
     return attrs.evolve(state, seatings=(*state.seatings, rnd))
 
 
@@ -474,6 +483,8 @@ def _result(state: EventState, entry: Mapping[str, Any]) -> EventState:
     if not isinstance(record, dict):
         raise _Fail("record: expected a game record (a JSON object)")
     try:
+        if rules_from_json(record.get("rules"), "record.rules") != state.rules:
+            raise _Fail("record: its rule set is not the event's")
         played = replay(record)
     except (RecordError, MoonError) as e:
         raise _Fail(f"record: {e}") from None

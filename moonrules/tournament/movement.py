@@ -43,6 +43,7 @@ __all__ = [
     "Table",
     "balanced_seats",
     "check_movement",
+    "check_round",
     "draw",
     "howell",
     "mitchell",
@@ -516,7 +517,7 @@ class MovementCheck:
         return all(max(h) == min(h) for _, h in self.held)
 
 
-def _check_round(fmt: str, rnd: Round, k: int, entries: Sequence[str]) -> None:
+def check_round(fmt: str, rnd: Round, k: int, entries: Sequence[str]) -> None:
     """The first thing that makes round ``rnd`` (the ``k``-th, from 0) impossible, raised."""
     where = f"round {rnd.number}"
     if rnd.number != k + 1:
@@ -589,7 +590,7 @@ def check_movement(movement: Movement, entries: Sequence[str]) -> MovementCheck:
     met: dict[tuple[str, str], int] = {}
     boards_of: dict[str, dict[int, int]] = {e: {} for e in entries}
     for k, rnd in enumerate(movement.rounds):
-        _check_round(fmt, rnd, k, entries)
+        check_round(fmt, rnd, k, entries)
         for t in rnd.tables:
             for s, e in enumerate(t.entries):
                 held[e][s] += 1

@@ -49,6 +49,19 @@ for ``--paced``, then the knee: the actions a second at which the p99 round trip
 
     python bench/table.py --knee --seconds 15
 
+Flood (``--flood``): a victim room (one person, answering at once, and two ``strong`` bots)
+is played for ``--seconds`` alone, then for as long again beside ``--flood-rooms`` rooms (20
+by default) created from one client address, whose one person asks for help back to back
+(``--flood-with claim``: on each of its turns in play a claim of every count in turn, then a
+tile; ``hint``: a hint on each turn, then its action; each asked again as soon as it is
+refused too fast), all on one server. Printed for each phase: the victim's wait (from its
+action to its next turn: its bots' two moves and the server), median and p90, the help
+answered and refused, and the bot workers' peak resident memory (each worker's, and all
+together); then the flood's median over the baseline's (target: within 1.5x).
+
+    python bench/table.py --flood --seconds 40
+    python bench/table.py --flood --flood-with hint --seconds 40
+
 Clients and server share the machine's cores: the figures include that contention.
 """
 
@@ -604,6 +617,200 @@ def paced(
     return out
 
 
+# -- flood: help asked back to back beside a victim room ----------------------------------
+
+
+def create_body(url: str, body: dict[str, Any], source: str | None = None) -> Any:
+    """A room made from ``body`` (from the address ``source``, if given)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    u = urlsplit(url)
+    c = http.client.HTTPConnection(
+        u.hostname or "", u.port, timeout=60, source_address=None if source is None else (source, 0)
+    )
+    try:
+        c.request("POST", "/api/rooms", json.dumps(body), {"Content-Type": "application/json"})
+        r = c.getresponse()
+        answer = json.loads(r.read())
+        if r.status != 201:
+            raise SystemExit(f"creating a room: {r.status} {answer}")
+        return answer
+    finally:
+        c.close()
+
+
+async def victim(url: str, room: Any, stop: float, waits: list[float]) -> None:
+    """The victim's seat: acts at once on each of its turns (a random legal action); each
+    wait, from its action to its next turn, counted if it ends before ``stop``."""
+    rng = random.Random(5)
+    ws_url = url.replace("http", "ws")
+    token = room["seats"][0]["token"]
+    async with connect(f"{ws_url}/rooms/{room['room']}/ws?token={token}", max_size=2**22) as ws:
+        sent_at: float | None = None
+        sent_seq = -1
+        while time.monotonic() < stop:
+            try:
+                text = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
+            except TimeoutError:
+                return
+            msg = json.loads(text)
+            if msg["type"] != "state" or msg["seq"] <= sent_seq:
+                continue
+            if msg["table"]["over"]:
+                return
+            if not msg["legal"]:
+                continue
+            now = time.monotonic()
+            if sent_at is not None:
+                waits.append(now - sent_at)
+            legal = msg["legal"]
+            action = "pass" if "pass" in legal and rng.random() < 0.7 else rng.choice(legal)
+            sent_seq, sent_at = msg["seq"], time.monotonic()
+            await ws.send(json.dumps({"type": "act", "action": action}))
+
+
+class Asker:
+    """One flood room's person: what it asks next (``claim``: every count in turn on each
+    of its turns in play, then a tile; ``hint``: one on each turn, then the action)."""
+
+    def __init__(self, kind: str, seed: str, counts: dict[str, int]) -> None:
+        self.kind = kind
+        self.rng = random.Random(seed)
+        self.counts = counts
+        self.state: dict[str, Any] | None = None
+        self.asks: list[Any] = []  # what is left to ask at this turn
+        self.waiting = False
+
+    async def hear(self, msg: dict[str, Any]) -> bool:
+        """Take in one message; false once the game is over."""
+        kind = msg["type"]
+        if kind == "state":
+            if msg["table"]["over"]:
+                return False
+            if self.state is None or msg["seq"] != self.state["seq"]:
+                self.state, self.waiting = msg, False
+                view = msg["view"]
+                if self.kind == "claim" and view["phase"] == "play":
+                    self.asks = [None, *range(1, 8 - len(view["tricks"]))]
+                else:
+                    self.asks = ["hint"] if self.kind == "hint" else []
+            return True
+        self.waiting = False
+        if kind in ("hint", "notice") or (kind == "refused" and msg["code"] == "claim"):
+            self.counts["answered"] += 1
+        elif kind == "refused" and msg["code"] in ("too-fast", "unavailable"):
+            self.counts["refused"] += 1
+            await asyncio.sleep(0.2)  # asked again at once, or nearly
+            return True
+        if kind != "refused" or msg["code"] != "elsewhere":
+            self.asks = self.asks[1:]
+        return True
+
+    def frame(self) -> dict[str, Any] | None:
+        """What to send now, if anything."""
+        if self.state is None or not self.state["legal"] or self.waiting:
+            return None
+        self.waiting = True
+        if self.asks:
+            ask = self.asks[0]
+            return {"type": "hint"} if ask == "hint" else {"type": "claim", "tricks": ask}
+        legal = self.state["legal"]
+        return {"type": "act", "action": "pass" if "pass" in legal else self.rng.choice(legal)}
+
+
+async def attacker(
+    url: str, room: Any, source: str, stop: float, kind: str, counts: dict[str, int]
+) -> None:
+    """One flood room's person, asking as :class:`Asker` says until ``stop``."""
+    asker = Asker(kind, room["room"], counts)
+    ws_url = url.replace("http", "ws")
+    token = room["seats"][0]["token"]
+    address = f"{ws_url}/rooms/{room['room']}/ws?token={token}"
+    try:
+        async with connect(address, max_size=2**22, local_addr=(source, 0)) as ws:
+            while time.monotonic() < stop:
+                try:
+                    text = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
+                except TimeoutError:
+                    return
+                if not await asker.hear(json.loads(text)):
+                    return
+                frame = asker.frame()
+                if frame is not None:
+                    await ws.send(json.dumps(frame))
+    except Exception as e:  # the flood's client: counted, the bench goes on
+        counts["errors"] += 1
+        print(f"  (a flood client ended: {type(e).__name__}: {e})", file=sys.stderr)
+
+
+def worker_memory(proc: subprocess.Popen[str]) -> tuple[int, int]:
+    """The bot workers' resident memory: the largest one's and all together (bytes)."""
+    rss = []
+    for c in psutil.Process(proc.pid).children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            rss.append(c.memory_info().rss)
+    return max(rss, default=0), sum(rss)
+
+
+def flood(seconds: float, rooms: int, kind: str) -> None:
+    """The victim alone, then beside the flood, on one server (see the module's text)."""
+    victim_body = {"rules": "standard", "bots": {"1": "strong", "2": "strong"}}
+    flood_body = {"rules": "partnership", "bots": {"1": "basic", "2": "basic", "3": "basic"}}
+    source = local_address(7)
+    print(f"flood: {rooms} rooms from {source} asking for {kind}s back to back, beside a room "
+          f"of one person and two strong bots; {seconds:g} s a phase")  # fmt: skip
+    print(f"{'phase':>9} {'turns':>6} {'median s':>9} {'p90 s':>7} {'answered':>9} "
+          f"{'refused':>8} {'worker MB':>10} {'workers MB':>11}")  # fmt: skip
+    figures: dict[str, float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, url = start(Path(tmp) / "bench.sqlite3", quiet=True)
+        try:
+            for phase in ("baseline", "flood"):
+                counts = {"answered": 0, "refused": 0, "errors": 0}
+                peak = [0, 0]
+                waits: list[float] = []
+                target = create_body(url, victim_body)
+                flooding = [create_body(url, flood_body, source) for _ in range(rooms)]
+
+                async def run(
+                    target: Any = target,
+                    flooding: list[Any] = flooding,
+                    counts: dict[str, int] = counts,
+                    peak: list[int] = peak,
+                    waits: list[float] = waits,
+                    phase: str = phase,
+                ) -> None:
+                    stop = time.monotonic() + seconds
+
+                    async def sample() -> None:
+                        while True:
+                            one, every = worker_memory(proc)
+                            peak[0], peak[1] = max(peak[0], one), max(peak[1], every)
+                            await asyncio.sleep(0.5)
+
+                    sampler = asyncio.create_task(sample())
+                    tasks = [victim(url, target, stop, waits)]
+                    if phase == "flood":
+                        tasks += [attacker(url, r, source, stop, kind, counts) for r in flooding]
+                    await asyncio.gather(*tasks)
+                    sampler.cancel()
+
+                asyncio.run(run())
+                ranked = sorted(waits) or [float("nan")]
+                med = statistics.median(ranked)
+                figures[phase] = med
+                print(f"{phase:>9} {len(waits):>6} {med:>9.2f} {percentile(ranked, 0.9):>7.2f} "
+                      f"{counts['answered']:>9} {counts['refused']:>8} "
+                      f"{peak[0] / 2**20:>10.0f} {peak[1] / 2**20:>11.0f}", flush=True)  # fmt: skip
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.wait(60)
+    ratio = figures["flood"] / figures["baseline"]
+    verdict = "within" if ratio <= 1.5 else "NOT within"
+    print(f"the victim's median wait under the flood: {ratio:.2f}x its baseline ({verdict} 1.5x)")
+
+
 KNEE_MS: Final = 100.0
 
 
@@ -679,6 +886,13 @@ def main() -> int:
         help="closed loop at increasing --rooms (default 25,50,100,150,200,300): the actions/s "
         "at which p99 passes 100 ms",
     )
+    p.add_argument(
+        "--flood", action="store_true", help="a victim room beside rooms asking for help"
+    )
+    p.add_argument("--flood-rooms", type=int, default=20, help="--flood: rooms of the flood")
+    p.add_argument(
+        "--flood-with", choices=("claim", "hint"), default="claim", help="--flood: what they ask"
+    )
     args = p.parse_args()
     if args.client_procs is not None and not 1 <= args.client_procs <= 64:
         p.error(f"--client-procs: from 1 to 64, not {args.client_procs}")
@@ -693,6 +907,9 @@ def main() -> int:
           f"--sync {args.sync}, think {args.think:g} s, load {os.getloadavg()[0]:.2f}")  # fmt: skip
     if args.crash:
         return 1 if crash(args.crash, args.after) else 0
+    if args.flood:
+        flood(args.seconds if args.seconds != 20.0 else 40.0, args.flood_rooms, args.flood_with)
+        return 0
     if args.knee:
         rooms = "25,50,100,150,200,300" if args.rooms == "10,50,200" else args.rooms
         knee([int(x) for x in rooms.split(",")], args.seconds, args.profile, args.client_procs)

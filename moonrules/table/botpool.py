@@ -54,6 +54,17 @@ DEFAULT_BOTS: Final[Mapping[str, BotSpec]] = {
 """The bots a room may seat: the levels of :data:`moonrules.bots.match.BOTS`."""
 
 
+HELP: Final = "help"
+"""The pool of the players' help (hints, claims' checks, reviews): workers of its own, so
+that help never holds up a bot's move, run at a lower priority (:data:`HELP_NICENESS`)."""
+
+HELP_NICENESS: Final = 10
+"""How much lower the help pool's workers run with the system's scheduler (``nice``)."""
+
+CANCEL_GRACE: Final = 30.0
+"""Seconds a worker has to answer a job it was told to cancel before it is killed."""
+
+
 class BotFailed(MoonError):
     """A bot's worker failed or did not answer: the table falls back to another move."""
 
@@ -83,16 +94,61 @@ def _end_with_parent() -> None:
     threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
-def _work(conn: multiprocessing.connection.Connection) -> None:
-    """A worker process: answer each ``(function, arguments)`` it is sent (a bot's
-    decision is ``(_decide, (make, view, seed))``) with ``(True, result)`` or ``(False,
-    "Error: message")``, until its pipe closes or its parent ends.
+class JobCancelled(BaseException):
+    """Raised in a worker, inside the job it is working out, when the server cancels that
+    job (a :class:`BaseException`: a job's own ``except Exception`` does not swallow it)."""
+
+
+CANCEL_SIGNAL: Final = getattr(signal, "SIGUSR1", None)
+"""The signal that tells a worker to look at its cancel pipe (POSIX; without it a cancelled
+job's worker is killed instead)."""
+
+
+class _Job:
+    """In a worker: the job being worked out (its number), and the pipe the server names
+    the jobs it cancels on."""
+
+    number: int | None = None
+    cancels: multiprocessing.connection.Connection | None = None
+
+
+def _cancel_here(signum: int, frame: object) -> None:
+    """In a worker, on :data:`CANCEL_SIGNAL`: the job being worked out stops (raising
+    :class:`JobCancelled` inside it) if the server named it on the cancel pipe; a signal
+    about a job already answered is ignored."""
+    pipe = _Job.cancels
+    named: set[int] = set()
+    while pipe is not None and pipe.poll():
+        named.add(pipe.recv())
+    if _Job.number is not None and _Job.number in named:
+        _Job.number = None
+        raise JobCancelled
+
+
+def _work(
+    conn: multiprocessing.connection.Connection,
+    cancels: multiprocessing.connection.Connection | None = None,
+    niceness: int = 0,
+) -> None:
+    """A worker process: answer each ``(number, function, arguments)`` it is sent (a bot's
+    decision is ``(n, _decide, (make, view, seed))``) with ``(True, result)`` or ``(False,
+    "Error: message")``, until its pipe closes or its parent ends. A job the server
+    cancels (its number sent on ``cancels``, then :data:`CANCEL_SIGNAL`) is answered
+    ``(False, "cancelled")`` at once, and the worker takes the next.
 
     SIGINT and SIGTERM are ignored: a signal to the server's whole process group (Ctrl-C in
     a terminal, ``systemctl stop``, ``docker stop``) is the server's to handle, and the
-    server ends its workers itself (or they end with it, when it is killed)."""
+    server ends its workers itself (or they end with it, when it is killed). ``niceness``
+    lowers the worker's priority with the system's scheduler (the help pool's: a hint or a
+    claim gets a core only when no bot's move wants it)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if niceness:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(niceness)
+    _Job.cancels = cancels
+    if cancels is not None and CANCEL_SIGNAL is not None:
+        signal.signal(CANCEL_SIGNAL, _cancel_here)
     _end_with_parent()
     try:
         conn.send(_READY)
@@ -100,12 +156,18 @@ def _work(conn: multiprocessing.connection.Connection) -> None:
         return
     while True:
         try:
-            fn, args = conn.recv()
+            number, fn, args = conn.recv()
         except (EOFError, OSError):
             return
         answer: tuple[bool, Any]
         try:
-            answer = (True, fn(*args))
+            try:
+                _Job.number = number
+                answer = (True, fn(*args))
+            finally:
+                _Job.number = None
+        except JobCancelled:
+            answer = (False, _CANCELLED)
         except Exception as e:  # the bot's fault, reported to the server
             answer = (False, f"{type(e).__name__}: {e}")
         try:
@@ -114,19 +176,33 @@ def _work(conn: multiprocessing.connection.Connection) -> None:
             return
 
 
+_CANCELLED: Final = "cancelled"
+
+
 _READY: Final = "ready"
 """A worker's first message: its signals are set, it takes jobs."""
 
 
 class _Worker:
-    """One worker process and the server's end of its pipe."""
+    """One worker process, the server's end of its pipe, and of the pipe it names the jobs
+    it cancels on."""
 
-    def __init__(self, ctx: multiprocessing.context.SpawnContext, name: str) -> None:
+    def __init__(
+        self, ctx: multiprocessing.context.SpawnContext, name: str, niceness: int = 0
+    ) -> None:
         self.conn, theirs = ctx.Pipe()
-        self.process = ctx.Process(target=_work, args=(theirs,), name=name, daemon=True)
+        their_cancels, self.cancels = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(
+            target=_work, args=(theirs, their_cancels, niceness), name=name, daemon=True
+        )
         self.process.start()
         theirs.close()
+        their_cancels.close()
         self.ready = False
+        self.jobs = 0
+        """Jobs sent so far (each job's number)."""
+        self.busy = False
+        """Whether a job was sent and its answer not yet read."""
 
     def started(self) -> bool:
         """Whether the worker said it is ready (reading its first message if it came)."""
@@ -140,10 +216,29 @@ class _Worker:
             await self._readable()
             if not self.started():
                 raise EOFError("the worker did not start")
-        self.conn.send(job)  # a view is a few hundred bytes: the pipe takes it at once
+        self.jobs += 1
+        self.conn.send((self.jobs, *job))  # a view is a few hundred bytes: taken at once
+        self.busy = True
+        return await self.answer()
+
+    async def answer(self) -> tuple[bool, Any]:
+        """The answer to the job sent last (EOFError when the worker died)."""
         await self._readable()
-        answer: tuple[bool, Any] = self.conn.recv()  # EOFError when the worker died
+        answer: tuple[bool, Any] = self.conn.recv()
+        self.busy = False
         return answer
+
+    def cancel(self) -> bool:
+        """Ask the worker to stop the job sent last (it then answers it at once); false
+        when it cannot be asked (no signal for it here, or the worker is gone)."""
+        if CANCEL_SIGNAL is None or self.process.pid is None:
+            return False
+        try:
+            self.cancels.send(self.jobs)
+            os.kill(self.process.pid, CANCEL_SIGNAL)
+        except (OSError, ValueError):
+            return False
+        return True
 
     async def _readable(self) -> None:
         loop = asyncio.get_running_loop()
@@ -166,6 +261,8 @@ class _Worker:
             self.process.kill()
         with contextlib.suppress(Exception):
             self.conn.close()
+        with contextlib.suppress(Exception):
+            self.cancels.close()
 
     def reap(self, timeout: float) -> None:
         with contextlib.suppress(Exception):
@@ -228,7 +325,9 @@ class BotPool:
         *,
         quick_workers: int = 1,
         slow_workers: int | None = None,
+        help_workers: int = 1,
         timeout: float = 300.0,
+        cancel_grace: float = CANCEL_GRACE,
     ) -> None:
         self.bots: Mapping[str, BotSpec] = DEFAULT_BOTS if bots is None else dict(bots)
         for name, spec in self.bots.items():
@@ -238,12 +337,17 @@ class BotPool:
                 raise ValueError(f"bots[{name!r}].pool: 'quick' or 'slow', not {spec.pool!r}")
         if slow_workers is None:
             slow_workers = max(1, os.cpu_count() or 1)
-        for name, n in (("quick_workers", quick_workers), ("slow_workers", slow_workers)):
+        for name, n in (
+            ("quick_workers", quick_workers),
+            ("slow_workers", slow_workers),
+            ("help_workers", help_workers),
+        ):
             if type(n) is not int:
                 raise wrong_type(name, "a number of processes (int)", n)
             if n < 1:
                 raise ValueError(f"{name}: at least 1 process, not {n}")
         self.timeout = timeout
+        self.cancel_grace = cancel_grace
         self._ctx = multiprocessing.get_context("spawn")  # no fork of a threaded server
         self._workers: dict[str, list[_Worker]] = {}
         self._idle: dict[str, list[_Worker]] = {}
@@ -252,19 +356,26 @@ class BotPool:
         # (before multiprocessing's own exit, whose SIGTERM the workers ignore)
         self._end = weakref.finalize(self, _end_workers, self._workers)
         try:
-            for pool, n in (("quick", quick_workers), ("slow", slow_workers)):
+            for pool, n in (("quick", quick_workers), ("slow", slow_workers), (HELP, help_workers)):
                 self._idle[pool] = [self._start(pool) for _ in range(n)]
         except BaseException:
             self.close()
             raise
-        self._slots = {"quick": _Slots(quick_workers), "slow": _Slots(slow_workers)}
+        self._slots = {
+            "quick": _Slots(quick_workers),
+            "slow": _Slots(slow_workers),
+            HELP: _Slots(help_workers),
+        }
         self.thinking = 0
         """Decisions sent to the workers and not yet answered."""
+        self.cancelled = 0
+        """Jobs cancelled in a worker that went on to the next (not killed)."""
+        self._draining: set[asyncio.Task[None]] = set()
 
     def _start(self, pool: str) -> _Worker:
         """A fresh worker (it takes the place of one that failed when a decision needs it,
         so that none is started while the server stops)."""
-        worker = _Worker(self._ctx, f"moonrules-bot-{pool}")
+        worker = _Worker(self._ctx, f"moonrules-bot-{pool}", HELP_NICENESS if pool == HELP else 0)
         self._workers.setdefault(pool, []).append(worker)
         return worker
 
@@ -324,10 +435,15 @@ class BotPool:
         urgent: bool = False,
         what: str = "the job",
     ) -> Any:
-        """``fn(*args)`` computed in a worker of ``pool`` (``"quick"`` or ``"slow"``), as
-        :meth:`decide` computes a bot's decision (the same queue, timeout and failures):
-        a hint or a claim's check, which must not hold up the event loop. ``fn`` and
-        ``args`` must be picklable (a function of a module)."""
+        """``fn(*args)`` computed in a worker of ``pool`` (``"quick"``, ``"slow"`` or
+        :data:`HELP`), as :meth:`decide` computes a bot's decision (the same queue, timeout
+        and failures): a hint, a claim's check or a review, which must not hold up the event
+        loop, in the help pool's own workers (at a lower priority with the system's
+        scheduler: they never hold up a bot's move). ``fn`` and ``args`` must be picklable
+        (a function of a module).
+
+        Cancelled while a worker works it out, the job is stopped in the worker, which then
+        takes the next job (:meth:`_drain`): the caller is not held up meanwhile."""
         slots = self._slots[pool]
         self.thinking += 1
         try:
@@ -336,14 +452,27 @@ class BotPool:
             async with asyncio.timeout(self.timeout):
                 await slots.acquire(urgent)
                 idle = self._idle[pool]
-                worker = idle.pop() if idle else self._start(pool)
+                worker: _Worker | None = idle.pop() if idle else self._start(pool)
+                assert worker is not None
                 healthy = False
                 try:
                     ok, value = await worker.ask((fn, args))
                     healthy = True
+                except asyncio.CancelledError:
+                    if not worker.busy:  # cancelled before the job was sent
+                        healthy = True
+                    elif not self._closed and worker.cancel():
+                        task = asyncio.get_running_loop().create_task(
+                            self._drain(pool, worker, slots)
+                        )
+                        self._draining.add(task)
+                        task.add_done_callback(self._draining.discard)
+                        worker = None  # the drain gives it back
+                    raise
                 finally:
-                    self._give_back(pool, worker, healthy)
-                    slots.release()
+                    if worker is not None:
+                        self._give_back(pool, worker, healthy)
+                        slots.release()
             if not ok:
                 raise BotFailed(f"{what} failed: {value}")
             return value
@@ -353,6 +482,22 @@ class BotPool:
             raise BotFailed(f"{what}'s worker ended: {type(e).__name__}: {e}") from None
         finally:
             self.thinking -= 1
+
+    async def _drain(self, pool: str, worker: _Worker, slots: _Slots) -> None:
+        """A cancelled job's worker: its answer (``cancelled``, or the result if it came
+        first) read within :attr:`cancel_grace` seconds, and the worker idle again; killed
+        if it did not answer (a search that does not look at signals)."""
+        healthy = False
+        try:
+            async with asyncio.timeout(self.cancel_grace):
+                await worker.answer()
+            healthy = True
+            self.cancelled += 1
+        except (TimeoutError, EOFError, OSError, asyncio.CancelledError):
+            pass
+        finally:
+            self._give_back(pool, worker, healthy)
+            slots.release()
 
     def _give_back(self, pool: str, worker: _Worker, healthy: bool) -> None:
         """A worker done with a decision: idle again, or (it failed, was interrupted or
@@ -370,6 +515,8 @@ class BotPool:
         """End every worker at once, thinking or not, and wait for them (a second at most
         each: a killed process ends at once). Idempotent; :meth:`decide` fails after it."""
         self._closed = True
+        for task in list(self._draining):
+            task.cancel()
         self._end()
         self._idle.clear()
 
@@ -383,4 +530,13 @@ def _end_workers(pools: dict[str, list[_Worker]]) -> None:
     pools.clear()
 
 
-__all__ = ["DEFAULT_BOTS", "BotFailed", "BotPool", "BotSpec"]
+__all__ = [
+    "CANCEL_GRACE",
+    "DEFAULT_BOTS",
+    "HELP",
+    "HELP_NICENESS",
+    "BotFailed",
+    "BotPool",
+    "BotSpec",
+    "JobCancelled",
+]

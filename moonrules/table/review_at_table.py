@@ -44,10 +44,11 @@ from moonrules.analysis.review import review, review_json
 from moonrules.bots.inference import inferred_worlds
 from moonrules.game import GameState, Hand, Phase
 from moonrules.records.record import JSON, json_kind
-from moonrules.table.botpool import BotFailed, BotPool
+from moonrules.table.botpool import HELP, BotFailed, BotPool
 from moonrules.table.wire import encode, refused
 
 if TYPE_CHECKING:
+    from moonrules.table.room import HelpLoad
     from moonrules.table.rooms import Listener, Room
     from moonrules.table.storage import Storage
     from moonrules.table.storage_pg import PgStorage
@@ -140,9 +141,14 @@ def seat_review(
 class Reviews:
     """The reviews of a table's rooms: asked for, worked out once, stored, sent."""
 
-    def __init__(self, storage: Storage | PgStorage, bots: BotPool) -> None:
+    def __init__(
+        self, storage: Storage | PgStorage, bots: BotPool, help_load: HelpLoad | None = None
+    ) -> None:
         self.storage = storage
         self.bots = bots
+        self.help = help_load
+        """The table's count of help being worked out (a review is one job, counted for the
+        address that asked first), or ``None``: not counted."""
         self._memory: weakref.WeakKeyDictionary[Room, dict[int, JSON]] = weakref.WeakKeyDictionary()
         """Reviews read or worked out, per room in memory (forgotten with the room)."""
         self._jobs: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -150,9 +156,12 @@ class Reviews:
         self.computed = 0
         """Reviews worked out by this process (not read from the store)."""
 
-    async def request(self, room: Room, listener: Listener, value: JSON) -> dict[str, JSON] | None:
+    async def request(
+        self, room: Room, listener: Listener, value: JSON, address: str = ""
+    ) -> dict[str, JSON] | None:
         """A listener asks for the review of hand ``value``: the answer now (the review, or
-        that it is being worked out: it then follows to this listener), or a refusal."""
+        that it is being worked out: it then follows to this listener), or a refusal (among
+        them, a new review over the help caps of ``address``, the client's)."""
         if type(value) is not int or value < 1:
             message = f"hand: a hand's number (1 or more), not {json_kind(value)}"
             return refused("bad-frame", message, [])
@@ -175,9 +184,15 @@ class Reviews:
         if known is not None:
             return self.message(room, seat, value, known)
         key = (room.id, value)
+        if key not in self._jobs and self.help is not None:
+            no = self.help.refusal(address)
+            if no is not None:
+                return no
         self._waiting.setdefault(key, []).append((room, listener))
         if key not in self._jobs:
-            task = asyncio.get_running_loop().create_task(self._work(room, value))
+            if self.help is not None:
+                self.help.take(address)
+            task = asyncio.get_running_loop().create_task(self._work(room, value, address))
             self._jobs[key] = task
         return {"type": "review", "hand": value, "status": "computing", "scope": None,
                 "review": None}  # fmt: skip
@@ -195,7 +210,7 @@ class Reviews:
             "review": shown,
         }
 
-    async def _work(self, room: Room, number: int) -> None:
+    async def _work(self, room: Room, number: int, address: str = "") -> None:
         key = (room.id, number)
         answer: JSON = None
         try:
@@ -209,6 +224,8 @@ class Reviews:
         finally:
             self._jobs.pop(key, None)
             waiting = self._waiting.pop(key, [])
+            if self.help is not None:
+                self.help.give(address)
         for r, listener in waiting:
             if listener not in r.listeners:
                 continue
@@ -223,7 +240,7 @@ class Reviews:
         stored = await self.storage.load_review(room.id, number)
         if stored is None:
             started = time.monotonic()
-            stored = await self.bots.run("slow", compute, (room.state, number), what="the review")
+            stored = await self.bots.run(HELP, compute, (room.state, number), what="the review")
             self.computed += 1
             hands = stored.get("hands") if isinstance(stored, dict) else None
             decisions = hands[0].get("decisions", []) if isinstance(hands, list) and hands else []

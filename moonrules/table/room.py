@@ -5,12 +5,13 @@ sent, and the values the table shares (limits, errors, the listener's protocol).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Final, Protocol
 
 import attrs
@@ -102,10 +103,68 @@ class TableLimits:
     """Seconds a bot waits before acting in a room where a person sits (0: none)."""
     hint_every: float = HINT_EVERY
     """Seconds a seat waits between two hints (a hint is seconds of a worker's time)."""
+    claim_every: float = HINT_EVERY
+    """Seconds a seat waits between two claims (a claim's check is seconds of a worker's
+    time; counted from the last claim's answer, across reconnections)."""
+    max_help: int = 16
+    """Hints, claims and reviews being worked out (or waiting for a worker of the help
+    pool) at once, all clients together; a further one is refused ``unavailable``."""
+    max_address_help: int = 2
+    """Of those, from one client address; a further one is refused ``too-fast``."""
     max_bot_rooms: int = 256
     """Games of bots alone going on at once, all clients together; a further room of bots
     alone is refused (503) until one ends. Rooms with a seat for a person are not counted:
     they wait for the person, and their bots' decisions come first."""
+
+
+class HelpLoad:
+    """The players' help being worked out (hints, claims' checks, reviews), counted in all
+    and by the client address that asked, and held to :attr:`TableLimits.max_help` and
+    :attr:`TableLimits.max_address_help`."""
+
+    def __init__(self, limits: TableLimits) -> None:
+        self.limits = limits
+        self.total = 0
+        self.by_address: dict[str, int] = {}
+
+    def refusal(self, address: str) -> dict[str, JSON] | None:
+        """Why one more job for ``address`` may not start now, as a refusal; ``None`` if
+        it may."""
+        if self.total >= self.limits.max_help:
+            message = (
+                f"the table is working out {self.total} hints, claims and reviews, its most; "
+                "ask again in a moment"
+            )
+            return refused("unavailable", message, [])
+        mine = self.by_address.get(address, 0)
+        if mine >= self.limits.max_address_help:
+            message = (
+                f"{mine} hints, claims or reviews asked from your address are being worked "
+                "out, the most at once; wait for one to be answered"
+            )
+            return refused("too-fast", message, [])
+        return None
+
+    def take(self, address: str) -> None:
+        """One more job of ``address`` (:meth:`give` when it ends)."""
+        self.total += 1
+        self.by_address[address] = self.by_address.get(address, 0) + 1
+
+    def give(self, address: str) -> None:
+        """A job of ``address`` ended."""
+        self.total -= 1
+        left = self.by_address.pop(address, 1) - 1
+        if left > 0:
+            self.by_address[address] = left
+
+    @contextlib.contextmanager
+    def job(self, address: str) -> Iterator[None]:
+        """Counts one job of ``address`` while the block runs."""
+        self.take(address)
+        try:
+            yield
+        finally:
+            self.give(address)
 
 
 class RoomError(MoonError, ValueError):
@@ -204,6 +263,9 @@ class Room:
         """Per seat, the one connection that may act for it (the newest, or the one that
         took the seat back); the seat's other tabs watch."""
         self.hint_at: dict[int, float] = {}
+        self.claim_at: dict[int, float] = {}
+        """Per seat, when its last hint's (claim's) answer came: the next waits an interval
+        (in the room, whatever the seat's connections)."""
         self.buckets: dict[int, Bucket] = {}
         """Per seat, the rate its messages come at (all its connections together, whenever
         they connected: a reconnection does not start it again)."""

@@ -45,7 +45,7 @@ from moonrules.records.record import (
 )
 from moonrules.rules.errors import quote, wrong_type
 from moonrules.table import assist
-from moonrules.table.botpool import DEFAULT_BOTS, BotFailed, BotPool
+from moonrules.table.botpool import DEFAULT_BOTS, HELP, BotFailed, BotPool
 from moonrules.table.clock import Clock, action_number, clock_bot
 from moonrules.table.review_at_table import Reviews
 from moonrules.table.room import (
@@ -56,6 +56,7 @@ from moonrules.table.room import (
     MOVING_CODE,
     MOVING_REASON,
     CreatedRoom,
+    HelpLoad,
     Listener,
     Room,
     RoomError,
@@ -115,7 +116,9 @@ class Table:
         """Rooms being created or taken over, not yet in :attr:`rooms`."""
         self.connections = 0
         self.closing = False
-        self.reviews = Reviews(storage, bots)
+        self.help = HelpLoad(self.limits)
+        """The players' help being worked out, by client address (hints, claims, reviews)."""
+        self.reviews = Reviews(storage, bots, self.help)
         """The reviews of finished hands (:mod:`moonrules.table.review_at_table`)."""
 
     # -- rooms ----------------------------------------------------------------
@@ -403,8 +406,9 @@ class Table:
         except FrameError as e:
             listener.send(encode(refused(e.code, e.message, room.legal_for(seat))))
             return
+        address = str(getattr(listener, "address", ""))  # the client's, for the help caps
         if kind == "review":  # any listener, any tab: filtered for what its seat may see
-            answer = await self.reviews.request(room, listener, message["hand"])
+            answer = await self.reviews.request(room, listener, message["hand"], address)
             if answer is not None:
                 listener.send(encode(answer))
             return
@@ -429,7 +433,7 @@ class Table:
         elif kind == "act":
             outcome = await self.act(room, seat, message["action"])
         elif kind == "hint":
-            outcome = await self.hint(room, seat)
+            outcome = await self.hint(room, seat, address)
         elif kind == "claim":
             outcome = await self.claim(room, seat, message.get("tricks"))
         if outcome is not None:
@@ -563,9 +567,12 @@ class Table:
         room.broadcast()
         return None
 
-    async def hint(self, room: Room, seat: int) -> dict[str, JSON] | None:
+    async def hint(self, room: Room, seat: int, address: str = "") -> dict[str, JSON] | None:
         """What the ``strong`` bot would do from this seat's view, and in the auction
-        bidding advice's chances: thought out in a worker, sent to this connection alone."""
+        bidding advice's chances: thought out in a worker of the help pool (never holding up
+        a bot's move), sent to this connection alone. One per seat every
+        :attr:`TableLimits.hint_every` seconds, and the help asked from ``address`` (the
+        client's) held to :class:`~moonrules.table.room.HelpLoad`'s caps."""
         no = room.help_refusal(seat, "hint")
         if no is not None:
             return no
@@ -574,18 +581,22 @@ class Table:
         if wait > 0:
             return refused("too-fast", f"one hint every {self.limits.hint_every:g} s: wait "
                            f"{max(1, round(wait))} s", [])  # fmt: skip
+        no = self.help.refusal(address)
+        if no is not None:
+            return no
         room.hint_at[seat] = now
         room.helping.add(seat)
         seq = room.seq
         spec = self.bots.bots.get("strong", DEFAULT_BOTS["strong"])
         try:
-            action, advice = await self.bots.run(
-                "slow",
-                assist.hint,
-                (spec.make, view(room.state, seat), f"{room.row.bot_seed}/hint/{seq}"),
-                urgent=True,
-                what="the hint",
-            )
+            with self.help.job(address):
+                action, advice = await self.bots.run(
+                    HELP,
+                    assist.hint,
+                    (spec.make, view(room.state, seat), f"{room.row.bot_seed}/hint/{seq}"),
+                    urgent=True,
+                    what="the hint",
+                )
         except BotFailed as e:
             log.warning("room %s seat %d: %s", room.id, seat, e)
             return refused("unavailable", "the hint could not be worked out; try again", [])

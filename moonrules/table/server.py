@@ -106,6 +106,9 @@ class TableConfig:
     """SQLite's ``synchronous``: ``FULL`` (durable against power loss) or ``NORMAL``."""
     quick_workers: int = 1
     slow_workers: int | None = None
+    help_workers: int = 1
+    """Workers of the players' help (hints, claims, reviews): their own, so that help never
+    holds up a bot's move."""
     bot_timeout: float = 300.0
 
 
@@ -159,9 +162,13 @@ class _LoopLag:
 class _Connection:
     """One WebSocket: its seat, and the messages waiting for it (a bounded outbox)."""
 
-    def __init__(self, ws: WebSocket, seat: int | None, limits: TableLimits) -> None:
+    def __init__(
+        self, ws: WebSocket, seat: int | None, limits: TableLimits, address: str = ""
+    ) -> None:
         self.ws = ws
         self._seat = seat
+        self.address = address
+        """The client's address (its help is counted by address)."""
         self.limits = limits
         self.outbox: deque[tuple[bool, str]] = deque()
         self.wake = asyncio.Event()
@@ -253,6 +260,7 @@ class TableApp:
                 c.bots,
                 quick_workers=c.quick_workers,
                 slow_workers=c.slow_workers,
+                help_workers=c.help_workers,
                 timeout=c.bot_timeout,
             )
             if not await asyncio.to_thread(pool.wait_ready):
@@ -580,7 +588,7 @@ class TableApp:
         if seat is not None and alike >= limits.max_seat_connections:
             await ws.close(1013, "this seat has too many connections open; close one first")
             return
-        conn = _Connection(ws, seat, limits)
+        conn = _Connection(ws, seat, limits, ws.client.host if ws.client is not None else "")
         self.open.add(conn)
         try:
             if self.stopping:  # (stopped while the room was loaded)

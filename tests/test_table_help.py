@@ -1,0 +1,147 @@
+"""The players' help (hints, claims, reviews) cannot starve play.
+
+The table in-process, its bot pool's real worker processes: the ``strong`` bot (the hints')
+is one that thinks until the test lets it go (``table_support.StuckBot``), the other seats'
+bots think in the same ``slow`` pool, of one worker. A hint being worked out never holds up
+a bot's move (help has workers of its own); a hint whose connection closes is stopped in
+its worker, which goes on to the next job (it is not killed); the help asked from one
+address, and in all, is capped; a seat's interval between hints holds across its
+connections.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from moonrules.bots.match import BOTS
+
+pytest.importorskip("starlette")
+
+
+class Tab:
+    """A seat's connection held in the test's hand."""
+
+    def __init__(self, seat: int | None, address: str = "") -> None:
+        self.seat = seat
+        self.address = address
+        self.sent: list[str] = []
+
+    def send_state(self, text: str) -> None:
+        pass
+
+    def send(self, text: str) -> bool:
+        self.sent.append(text)
+        return True
+
+    def disconnect(self, code: int, reason: str) -> None:
+        pass
+
+
+async def _until(test: Any, what: str, timeout: float = 60) -> None:
+    deadline = time.monotonic() + timeout
+    while not test():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.02)
+
+
+def _table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **limits: Any) -> Any:
+    from table_support import StuckBot
+
+    from moonrules.table.botpool import BotPool, BotSpec
+    from moonrules.table.rooms import Table, TableLimits
+    from moonrules.table.storage import Storage
+
+    monkeypatch.setenv("MOONRULES_TEST_RELEASE", str(tmp_path / "release"))
+    bots = {"basic": BotSpec(BOTS["basic"], "slow"), "strong": BotSpec(StuckBot, "slow")}
+    storage = Storage(tmp_path / "t.db")
+    pool = BotPool(bots, quick_workers=1, slow_workers=1)
+    return Table(storage, pool, TableLimits(bot_pace=0.0, **limits)), pool, storage
+
+
+def test_a_hint_never_holds_up_a_bot_and_a_closed_one_spares_its_worker(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, pool, storage = _table(tmp_path, monkeypatch)
+
+    async def main() -> None:
+        try:
+            body = {"rules": "standard", "bots": {"1": "basic", "2": "basic"}}
+            room = await table.room((await table.create(body)).room)
+            assert room is not None
+            await table.join(room, Tab(0))
+            assert await asyncio.to_thread(pool.wait_ready)  # (the help worker too)
+            await _until(lambda: room.state.to_act == 0, "seat 0's turn")
+            pids = set(pool.pids)
+            # a hint that thinks until let go, asked as a connection asks it
+            hint = asyncio.ensure_future(table.hint(room, 0))
+            await _until(lambda: pool.thinking == 1, "the hint being worked out")
+            seq = room.seq
+            assert await table.act(room, 0, "pass") is None
+            # the bots of the room move meanwhile, in the slow pool's one worker
+            await _until(lambda: room.seq >= seq + 2, "the bots' moves while the hint thinks")
+            assert not hint.done()
+            # the connection closes: the hint is cancelled in its worker, not killed
+            hint.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await hint
+            await _until(lambda: pool.cancelled == 1, "the cancelled hint's worker back")
+            assert set(pool.pids) == pids
+            assert table.help.total == 0 and not table.help.by_address
+        finally:
+            (tmp_path / "release").touch()
+            await table.close()
+            pool.close()
+            storage.close()
+
+    asyncio.run(main())
+
+
+def test_help_is_capped_per_address_and_in_all_and_hints_keep_their_interval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table, pool, storage = _table(
+        tmp_path, monkeypatch, max_address_help=1, max_help=2, hint_every=3.0
+    )
+
+    async def main() -> None:
+        try:
+            rooms = []
+            for _ in range(4):
+                body = {"rules": "standard", "bots": {"1": "basic", "2": "basic"}}
+                room = await table.room((await table.create(body)).room)
+                assert room is not None
+                await table.join(room, Tab(0))
+                rooms.append(room)
+            for room in rooms:
+                await _until(lambda r=room: r.state.to_act == 0, "seat 0's turn")
+            first = asyncio.ensure_future(table.hint(rooms[0], 0, "203.0.113.1"))
+            await _until(lambda: table.help.total == 1, "the first hint counted")
+            same = await table.hint(rooms[1], 0, "203.0.113.1")
+            assert same is not None and same["code"] == "too-fast", same
+            assert "from your address" in same["message"]
+            other = asyncio.ensure_future(table.hint(rooms[2], 0, "198.51.100.7"))
+            await _until(lambda: table.help.total == 2, "the second hint counted")
+            full = await table.hint(rooms[3], 0, "192.0.2.9")
+            assert full is not None and full["code"] == "unavailable", full
+            assert "its most" in full["message"]
+            (tmp_path / "release").touch()
+            for task in (first, other):
+                answer = await task
+                assert answer is not None and answer["type"] == "hint", answer
+            assert table.help.total == 0
+            # the seat's interval holds whatever connection asks next
+            again = await table.hint(rooms[0], 0, "203.0.113.1")
+            assert again is not None and again["code"] == "too-fast", again
+            assert "one hint every 3 s" in again["message"]
+        finally:
+            (tmp_path / "release").touch()
+            await table.close()
+            pool.close()
+            storage.close()
+
+    asyncio.run(main())

@@ -902,6 +902,53 @@ def gen_replay(v: Vectors, rng: random.Random) -> None:
     add("bad-request/rules-differ", to_record(games["partnership"][0][40]), rules="standard")
     mutations(add, games, rng)
     malformed(add, games)
+    claims(add)
+
+
+def claims(add: Add) -> None:
+    """Claims end their hand (CLAIM-1): claims that hold (then the game goes on), claims that
+    fail, and claims the rules refuse (of some tricks with three players, off turn)."""
+    crng = random.Random(50)  # its own stream: the vectors after these draw as before
+    for preset in ("standard", "partnership"):
+        held = failed = 0
+        for seed in range(60):
+            states = play_game(preset, seed, 3)
+            playing = [s for s in states if s.phase is Phase.PLAY and len(s.tricks) >= 2]
+            if not playing:
+                continue
+            s = playing[seed % len(playing)]
+            seat = s.to_act
+            assert seat is not None
+            left = 7 - len(s.tricks)
+            for k in (left, *range(left - 1, 0, -1)) if s.rules.partnership else (left,):
+                try:
+                    t = m.apply_claim(s, seat, k)
+                except m.ClaimDoesNotHold:
+                    if failed < 4 and k == left:
+                        rec = to_record(s)
+                        last_hand(rec)["claim"] = {"seat": seat, "tricks": k}
+                        add(f"{preset}/claim/fails", rec, tags=("CLAIM-1",))
+                        failed += 1
+                    continue
+                if held < 6:
+                    for _ in range(12):  # the game goes on after the claim
+                        if t.is_over:
+                            break
+                        t = m.apply(t, choose(crng, t))
+                    add(f"{preset}/claim/holds", to_record(t), tags=("CLAIM-1",))
+                    held += 1
+                break
+            if held >= 6 and failed >= 4:
+                break
+        s = next(x for x in finished_games(preset, 1, 2)[0] if x.phase is Phase.PLAY)
+        assert s.to_act is not None
+        rec = to_record(s)
+        last_hand(rec)["claim"] = {"seat": (s.to_act + 1) % s.rules.players, "tricks": 1}
+        add(f"{preset}/claim/off-turn", rec, tags=("CLAIM-1", "TURN-1"))
+        if not s.rules.partnership:
+            rec = to_record(s)
+            last_hand(rec)["claim"] = {"seat": s.to_act, "tricks": 1}
+            add(f"{preset}/claim/of-some-with-three-players", rec, tags=("CLAIM-1",))
 
 
 Add = Callable[..., None]

@@ -125,7 +125,9 @@ def _replay_prefix(
             drop = (step, *after, "plays")
         elif step == "play":
             last["plays"] = list(last.get("plays", []))[: index or 0]
-            drop = ()
+            drop = ("claim",)
+        elif step == "claim":
+            drop = ("claim",)
         else:
             drop = ()
         for key in drop:
@@ -401,6 +403,7 @@ def _parse_call_value(call: JSON) -> int:
 
 def _check_claim(src: Source, state: GameState) -> tuple[ClaimReport | None, Ruling | None]:
     from moonrules.analysis.claim import ClaimError, describe_line, verify_claim
+    from moonrules.game import apply_claim
 
     note = src.notation
     assert note is not None and note.claim is not None
@@ -408,6 +411,8 @@ def _check_claim(src: Source, state: GameState) -> tuple[ClaimReport | None, Rul
     label = f"Hand {c.hand + 1}, claim"
     try:
         result = verify_claim(state, c.seat, c.tricks)
+        if result.holds:
+            apply_claim(state, c.seat, c.tricks)  # a claim the rules refuse (TURN-1, CLAIM-1)
     except ClaimError as e:
         return None, Ruling(
             c.hand, "claim", None, e.rule, label, c.seat, _sentence(e.reason), line=c.line
@@ -499,6 +504,7 @@ def _hand_report(
         deltas=deltas,
         totals=totals,
         renege=renege,
+        claim=h.claim,
     )
 
 
@@ -629,7 +635,19 @@ def _score_reasons(rules: RuleSet, h: Hand) -> tuple[Reason, ...]:
                 f"seat {h.renege} reneged: the hand ended and the offending side is set",
             ),
         )
-    return explain_score(rules, h.bidder, h.bid, h.tricks_won).reasons
+    reasons = explain_score(rules, h.bidder, h.bid, h.tricks_won).reasons
+    if h.claim is None:
+        return reasons
+    c = h.claim
+    left = 7 - len(h.tricks)
+    side = side_name(rules, rules.side_of(c.seat))
+    wanted = f"all {left} remaining tricks" if c.tricks == left else f"{c.tricks} of the {left}"
+    rest = "" if c.tricks == left else f", and the other {left - c.tricks} to the other team"
+    why = (
+        f"seat {c.seat} claimed {wanted} and the claim held against every defence: the hand "
+        f"ended there, {c.tricks} to {side}{rest}"
+    )
+    return (Reason("CLAIM-1", why), *reasons)
 
 
 __all__ = ["UnreadableDeal", "check"]

@@ -14,7 +14,7 @@ from typing import Literal
 import attrs
 
 from moonrules.arbitration.explain import Explanation, Reason
-from moonrules.game import GameState
+from moonrules.game import Claim, GameState
 from moonrules.records.jsontext import MAX_RECORD_BYTES
 from moonrules.records.notation import Notation, looks_like_json, parse_notation
 from moonrules.records.record import JSON, RecordError, ReplayResult, load_record
@@ -161,6 +161,8 @@ class HandReport:
     renege: RenegeReport | None
     sheet: tuple[int, ...] | None = None
     """The totals the record's ``score`` line gives, if any."""
+    claim: Claim | None = None
+    """The claim that ended the hand (CLAIM-1), if one did."""
 
 
 @attrs.frozen(slots=True, field_transformer=typed)

@@ -7,7 +7,7 @@ from typing import Final
 from moonrules.arbitration import render
 from moonrules.arbitration.explain import side_name
 from moonrules.arbitration.report import HandReport, Report
-from moonrules.arbitration.report_text import players_line, renege_lines, trump_text
+from moonrules.arbitration.report_text import claim_lines, players_line, renege_lines, trump_text
 from moonrules.game import Phase, Trick
 from moonrules.rules.auction import PASS
 from moonrules.rules.contract import check_instance, check_str
@@ -272,11 +272,14 @@ def _tricks_html(
     unfinished = [t for t in h.tricks if t.winner is None]
     if h.renege is not None:
         out.append(_renege_html(h, rules))
-    elif unfinished and show_unfinished:
+    elif unfinished and show_unfinished and h.claim is None:
         t = unfinished[0]
         labels = [f"Seat {t.seat_of(i)}" + (" led" if i == 0 else "") for i in range(len(t.tiles))]
         out.append(f"<h3>Trick {t.number} (unfinished)</h3>")
         out.append(render.hand_svg(t.tiles, size=30, labels=labels))
+    if h.claim is not None:
+        lines = "".join(f"<li>{_esc(x.strip())}</li>" for x in claim_lines(h, rules))
+        out.append(f'<div class="claim" id="claim-{h.number}"><h3>Claim</h3><ul>{lines}</ul></div>')
     return out
 
 

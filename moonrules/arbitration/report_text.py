@@ -83,8 +83,29 @@ def _hand_lines(h: HandReport, rules: RuleSet) -> list[str]:
         out.append(f"  Trick {t.number}: seat {t.leader} leads — {plays} — {end}")
     if h.renege is not None:
         out.extend(renege_lines(h, rules))
+    if h.claim is not None:
+        out.extend(claim_lines(h, rules))
     out.extend(_score_lines(h, rules))
     return out
+
+
+def claim_lines(h: HandReport, rules: RuleSet) -> list[str]:
+    """The lines telling a claim that held and ended the hand (CLAIM-1)."""
+    c = h.claim
+    assert c is not None
+    left = 7 - sum(1 for t in h.tricks if t.winner is not None)
+    side = side_name(rules, rules.side_of(c.seat))
+    if c.tricks == left:
+        wanted = "the last trick" if left == 1 else f"all {left} remaining tricks"
+        given = f"{'it goes' if left == 1 else 'they go'} to {side}"
+    else:
+        other = side_name(rules, 1 - rules.side_of(c.seat))
+        wanted = f"{c.tricks} of the {left} remaining tricks"
+        given = f"{c.tricks} go to {side} and {left - c.tricks} to {other}"
+    return [
+        f"  Claim: seat {c.seat} lays down their tiles and claims {wanted}; the claim holds "
+        f"against every defence (CLAIM-1): the hand ends, and {given}."
+    ]
 
 
 def _score_lines(h: HandReport, rules: RuleSet) -> list[str]:
@@ -142,4 +163,4 @@ def trump_text(t: Trump) -> str:
     return f"{t.value}s"
 
 
-__all__ = ["format_report", "players_line", "renege_lines", "trump_text"]
+__all__ = ["claim_lines", "format_report", "players_line", "renege_lines", "trump_text"]

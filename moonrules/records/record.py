@@ -40,6 +40,7 @@ from moonrules.game import (
     Phase,
     Play,
     apply,
+    apply_claim,
     apply_renege,
     check_deal,
     illegal_play_reason,
@@ -79,8 +80,8 @@ from moonrules.rules.ruleset import (
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES, Tile, tiles_of
 
-Step = Literal["deal", "bid", "discard", "trump", "play"]
-_HAND_FIELDS = ("first_bidder", "deal", "widow", "bids", "discard", "trump", "plays")
+Step = Literal["deal", "bid", "discard", "trump", "play", "claim"]
+_HAND_FIELDS = ("first_bidder", "deal", "widow", "bids", "discard", "trump", "plays", "claim")
 _INDEX = attrgetter("index")
 """A tile's index: sorting by it is sorting tiles (and much quicker than comparing them)."""
 
@@ -187,11 +188,13 @@ def _hand_json(h: Hand, rules: RuleSet) -> dict[str, JSON]:
         plays.extend(str(TILES[i]) for i in h.trick)
         if h.phase is Phase.PLAY or h.phase is Phase.DONE:
             out["plays"] = plays
+    if h.claim is not None:
+        out["claim"] = {"seat": h.claim.seat, "tricks": h.claim.tricks}
     if after and "discard" in out:
         # keep the record's field order close to the order things happen
         out = {
             k: out[k]
-            for k in ("first_bidder", "deal", "widow", "bids", "trump", "discard", "plays")
+            for k in ("first_bidder", "deal", "widow", "bids", "trump", "discard", "plays", "claim")
             if k in out
         }
     return out
@@ -357,6 +360,25 @@ class _HandRecord:
     has_discard: bool
     trump: Trump | None
     plays: tuple[Tile, ...] | None
+    claim: tuple[int, int] | None = None
+    """The claim that ended the hand, after its plays: (seat, tricks)."""
+
+
+def _parse_claim(value: JSON, path: str) -> tuple[int, int]:
+    """A hand's ``claim``: ``{"seat": S, "tricks": K}`` (CLAIM-1)."""
+    if not isinstance(value, dict):
+        raise RecordError(
+            path, f'expected a claim object like {{"seat": 1, "tricks": 3}}, got {json_kind(value)}'
+        )
+    for key in value:
+        if key not in ("seat", "tricks"):
+            raise RecordError(f"{path}.{key}", "unknown field; a claim has 'seat' and 'tricks'")
+    for key in ("seat", "tricks"):
+        if key not in value:
+            raise RecordError(path, f"missing field {key!r}")
+    seat = expect_int(value["seat"], f"{path}.seat", "a seat number")
+    tricks = expect_int(value["tricks"], f"{path}.tricks", "a number of tricks")
+    return seat, tricks
 
 
 def _parse_hand(value: JSON, path: str) -> _HandRecord:
@@ -392,8 +414,9 @@ def _parse_hand(value: JSON, path: str) -> _HandRecord:
             parse_tile_json(t, f"{path}.plays[{i}]")
             for i, t in enumerate(expect_list(value["plays"], f"{path}.plays", "a list of tiles"))
         )
+    claim = _parse_claim(value["claim"], f"{path}.claim") if "claim" in value else None
     return _HandRecord(
-        first, deal, widow, "widow" in value, bids, discard, "discard" in value, trump, plays
+        first, deal, widow, "widow" in value, bids, discard, "discard" in value, trump, plays, claim
     )
 
 
@@ -532,7 +555,7 @@ def _replay_hand(
     present: dict[Step, bool] = {
         "discard": hr.has_discard,
         "trump": hr.trump is not None,
-        "play": hr.plays is not None,
+        "play": hr.plays is not None or hr.claim is not None,
     }
     sequence: tuple[Step, ...] = (*order, "play")
     later = [st for st in sequence if present[st]]
@@ -710,9 +733,10 @@ def _replay_contract_step(
 def _replay_plays(
     state: GameState, i: int, hr: _HandRecord, number: int, *, last: bool
 ) -> GameState:
-    """The plays of hand ``i``, to its end (TRICK-1 … TRICK-3, FOLLOW-*, RENEGE-*)."""
+    """The plays of hand ``i``, to its end (TRICK-1 … TRICK-3, FOLLOW-*, RENEGE-*), and the
+    claim that ended it (CLAIM-1)."""
     plays = hr.plays or ()
-    if hr.plays is None and not last:
+    if hr.plays is None and hr.claim is None and not last:
         raise _fail(
             state,
             i,
@@ -738,6 +762,8 @@ def _replay_plays(
                 ),
             )
         state = _replay_play(state, i, j, t)
+    if hr.claim is not None:
+        return _replay_claim(state, i, hr.claim, number, len(plays))
     if not _hand_ended(state, number) and not last:
         raise _fail(
             state,
@@ -751,6 +777,29 @@ def _replay_plays(
             ),
         )
     return state
+
+
+def _replay_claim(
+    state: GameState, i: int, claim: tuple[int, int], number: int, plays: int
+) -> GameState:
+    """The claim after hand ``i``'s plays (CLAIM-1): settled, or the violation it is."""
+    seat, tricks = claim
+    if _hand_ended(state, number):
+        raise _fail(
+            state,
+            i,
+            "claim",
+            None,
+            IllegalAction(
+                "CLAIM-1",
+                f"the hand was over after its {plays} plays; seat {seat} claimed after it",
+                seat=seat,
+            ),
+        )
+    try:
+        return apply_claim(state, seat, tricks)
+    except IllegalAction as e:
+        raise _fail(state, i, "claim", None, e) from None
 
 
 def _missing(

@@ -12,6 +12,7 @@ connections.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -140,6 +141,110 @@ def test_help_is_capped_per_address_and_in_all_and_hints_keep_their_interval(
             assert "one hint every 3 s" in again["message"]
         finally:
             (tmp_path / "release").touch()
+            await table.close()
+            pool.close()
+            storage.close()
+
+    asyncio.run(main())
+
+
+async def _to_play(table: Any, room: Any) -> None:
+    """Seat 0 passes (or takes its first legal action) until its turn in play."""
+    from moonrules import Phase, legal_actions
+    from moonrules.table.wire import action_json
+
+    deadline = time.monotonic() + 120
+    while not (room.state.phase is Phase.PLAY and room.state.to_act == 0):
+        assert time.monotonic() < deadline, "seat 0 never got a turn in play"
+        if room.state.to_act == 0:
+            actions = legal_actions(room.state)
+            pick = next((a for a in actions if action_json(a) == "pass"), actions[0])
+            await table.act(room, 0, action_json(pick))
+        await asyncio.sleep(0.02)
+
+
+async def _claim(table: Any, room: Any, tab: Tab) -> dict[str, Any]:
+    """Seat 0 claims every trick left; the answer its connection is sent."""
+    tab.sent.clear()
+    await table.receive(room, tab, '{"type": "claim", "tricks": null}')
+    await _until(lambda: any('"type":"state"' not in t for t in tab.sent), "the answer")
+    answer: dict[str, Any] = json.loads(next(t for t in tab.sent if '"type":"state"' not in t))
+    return answer
+
+
+def _claims_table(tmp_path: Path, every: float) -> Any:
+    from moonrules.table.botpool import BotPool
+    from moonrules.table.rooms import Table, TableLimits
+    from moonrules.table.storage import Storage
+
+    storage = Storage(tmp_path / "t.db")
+    pool = BotPool(quick_workers=1, slow_workers=1)
+    return Table(storage, pool, TableLimits(bot_pace=0.0, claim_every=every)), pool, storage
+
+
+def test_a_seat_claims_once_an_interval_whichever_connection_asks(tmp_path: Path) -> None:
+    """A seat claims at most once every ``claim_every`` seconds, counted in the room: a
+    connection that reconnects to claim again at once is refused."""
+    table, pool, storage = _claims_table(tmp_path, 600.0)
+
+    async def main() -> None:
+        try:
+            body = {"rules": "standard", "bots": {"1": "basic", "2": "basic"}}
+            room = await table.room((await table.create(body)).room)
+            assert room is not None
+            tab = Tab(0, "203.0.113.1")
+            await table.join(room, tab)
+            await _to_play(table, room)
+            first = await _claim(table, room, tab)
+            assert first["type"] == "notice" or first["code"] in ("claim", "not-now"), first
+            if room.state.to_act == 0 and first["type"] == "refused":
+                await table.act(room, 0, room.legal_for(0)[0])  # a new position
+            await _to_play(table, room)
+            table.leave(room, tab)
+            back = Tab(0, "203.0.113.1")  # the seat reconnects
+            await table.join(room, back)
+            soon = await _claim(table, room, back)
+            assert soon["code"] == "too-fast" and "one claim every 600 s" in soon["message"]
+        finally:
+            await table.close()
+            pool.close()
+            storage.close()
+
+    asyncio.run(main())
+
+
+def test_a_claim_refused_at_a_position_is_not_searched_for_again(tmp_path: Path) -> None:
+    """Asked again at the same position (seat and count), a refused claim is answered from
+    the room's cache: no new search in a worker."""
+    table, pool, storage = _claims_table(tmp_path, 0.0)
+    searches: list[str] = []
+    run = pool.run
+
+    async def counted(where: str, fn: Any, args: Any, **kw: Any) -> Any:
+        if fn.__name__ == "claim":
+            searches.append(where)
+        return await run(where, fn, args, **kw)
+
+    async def main() -> None:
+        pool.run = counted
+        try:
+            body = {"rules": "standard", "bots": {"1": "basic", "2": "basic"}}
+            room = await table.room((await table.create(body)).room)
+            assert room is not None
+            tab = Tab(0, "203.0.113.1")
+            await table.join(room, tab)
+            for _ in range(8):  # until a claim is refused (most are, early in a hand)
+                await _to_play(table, room)
+                before = len(searches)
+                answer = await _claim(table, room, tab)
+                if answer["type"] == "refused" and answer["code"] == "claim":
+                    assert len(searches) == before + 1
+                    assert await _claim(table, room, tab) == answer
+                    assert len(searches) == before + 1  # from the cache
+                    assert table.help.total == 0
+                    return
+            pytest.skip("no claim was refused in eight turns")
+        finally:
             await table.close()
             pool.close()
             storage.close()

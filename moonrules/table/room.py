@@ -264,6 +264,9 @@ class Room:
         took the seat back); the seat's other tabs watch."""
         self.hint_at: dict[int, float] = {}
         self.claim_at: dict[int, float] = {}
+        self.claim_cache: dict[tuple[int, int, int | None], dict[str, JSON]] = {}
+        """Claims refused, by position (the room's ``seq``), seat and count: asked again,
+        answered from here, without a new search."""
         """Per seat, when its last hint's (claim's) answer came: the next waits an interval
         (in the room, whatever the seat's connections)."""
         self.buckets: dict[int, Bucket] = {}

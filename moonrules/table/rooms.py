@@ -84,6 +84,9 @@ from moonrules.table.wire import (
 
 log = logging.getLogger("moonrules.table")
 
+CLAIM_CACHE: Final = 64
+"""Claims refused kept per room (its positions, seats and counts; emptied when full)."""
+
 PARKED_CHECK: Final = 1.0
 """Seconds between two looks, by the clock of a room nobody is at that waits for a game of
 bots alone to end (:meth:`Table.bot_games`), at whether it may play."""
@@ -435,7 +438,7 @@ class Table:
         elif kind == "hint":
             outcome = await self.hint(room, seat, address)
         elif kind == "claim":
-            outcome = await self.claim(room, seat, message.get("tricks"))
+            outcome = await self.limited_claim(room, seat, message.get("tricks"), address)
         if outcome is not None:
             listener.send(encode(outcome))
 
@@ -604,6 +607,42 @@ class Table:
             room.helping.discard(seat)
             room.hint_at[seat] = time.monotonic()  # the next one counted from this answer
         return {"type": "hint", "seq": seq, "action": action, "advice": advice}
+
+    async def limited_claim(
+        self, room: Room, seat: int, tricks: JSON, address: str = ""
+    ) -> dict[str, JSON] | None:
+        """A claim (:meth:`claim`) held to the limits of help: one per seat every
+        :attr:`TableLimits.claim_every` seconds, counted from the last one's answer in the
+        room (whichever of the seat's connections asks); the help caps of ``address``
+        (:class:`~moonrules.table.room.HelpLoad`); and a claim refused at a position
+        answered again from the room's cache (key: the position, the seat and the count)
+        without a new search."""
+        no = room.help_refusal(seat, "claim")
+        if no is not None:
+            return no
+        key = (room.seq, seat, tricks if type(tricks) is int else None)
+        cached = room.claim_cache.get(key)
+        if cached is not None:
+            return {**cached, "legal": room.legal_for(seat)}
+        now = time.monotonic()
+        wait = room.claim_at.get(seat, -1e9) + self.limits.claim_every - now
+        if wait > 0:
+            return refused("too-fast", f"one claim every {self.limits.claim_every:g} s: wait "
+                           f"{max(1, round(wait))} s", [])  # fmt: skip
+        no = self.help.refusal(address)
+        if no is not None:
+            return no
+        room.claim_at[seat] = now
+        try:
+            with self.help.job(address):
+                outcome = await self.claim(room, seat, tricks)
+        finally:
+            room.claim_at[seat] = time.monotonic()  # the next one counted from this answer
+        if outcome is not None and outcome.get("code") == "claim" and room.seq == key[0]:
+            if len(room.claim_cache) >= CLAIM_CACHE:
+                room.claim_cache.clear()
+            room.claim_cache[key] = outcome
+        return outcome
 
     async def claim(self, room: Room, seat: int, tricks: JSON) -> dict[str, JSON] | None:
         """The seat claims the remaining tricks, or ``tricks`` of them (CLAIM-1): checked

@@ -287,14 +287,17 @@ def stored_initial(db: Path, room: str) -> Any:
 def states_of(db: Path, room: str) -> list[Any]:
     """The room's game after each stored action, from the first (before any): replayed
     with the library from the stored deal and actions."""
-    from moonrules import apply
+    from moonrules import apply, apply_claim
     from moonrules.records.record import from_record
     from moonrules.table.wire import parse_action
 
     state = from_record(stored_initial(db, room))
     out = [state]
     for _, seat, action in stored_actions(db, room):
-        state = apply(state, parse_action(state.phase, action), seat=seat)
+        if isinstance(action, dict):  # a claim that held: {"claim": tricks}
+            state = apply_claim(state, seat, action["claim"])
+        else:
+            state = apply(state, parse_action(state.phase, action), seat=seat)
         out.append(state)
     return out
 

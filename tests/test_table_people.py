@@ -1,8 +1,8 @@
 """The people at a table: names, a seat open in two tabs, hints, claims and the rematch.
 
 A real server in a subprocess, real WebSocket clients on 127.0.0.1. Every frame the tests
-receive is valid under the protocol's JSON Schema; a claim's outcome is the library's own
-ruling (:func:`moonrules.analysis.claim.verify_claim` on the game as the server stored it).
+receive is valid under the protocol's JSON Schema; a claim's outcome is the rules' own
+settlement (:func:`moonrules.apply_claim` on the game as the server stored it).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,10 @@ import attrs
 import pytest
 from table_support import Player, Server, connect, states_of, validator
 
-from moonrules import STANDARD
+from moonrules import STANDARD, apply_claim
 from moonrules.analysis.claim import verify_claim
+from moonrules.arbitration import check
+from moonrules.records import replay
 from moonrules.records.values import rules_json
 
 pytest.importorskip("starlette")
@@ -172,56 +175,109 @@ def create(server: Server, rules: Any, bots: dict[str, str], **options: bool) ->
     return answer
 
 
-def test_claims_are_ruled_as_the_library_rules_them(server: Server) -> None:
-    """The seat claims on its turn in play: the server's answer is the library's claim
-    check on the stored game; a claim that holds ends the hand (played out along a proven
-    line, every listener told); one that does not is refused with CLAIM-1 and play goes
-    on. Hands are played until both outcomes were seen."""
+@pytest.fixture(scope="module")
+def claims_server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A server whose seats may claim again at once (no interval between claims)."""
+    launcher = [sys.executable, "-m", "table_support", "--limits", '{"claim_every": 0}']
+    s = Server(tmp_path_factory.mktemp("claims") / "table.sqlite3", launcher=launcher)
+    with s:
+        yield s
+    log = s.log()
+    assert "Traceback" not in log and "Exception in ASGI" not in log, log[-3000:]
+
+
+def test_claims_are_ruled_as_the_library_rules_them(claims_server: Server) -> None:
+    server = claims_server
+    """The seat claims on its turn in play: the server's answer is the rules' own settlement
+    of the claim on the stored game (:func:`moonrules.apply_claim`). A claim that holds ends
+    the hand with the claimed tricks to the claimant's side and the rest to the other team,
+    every listener told; the stored record checks and scores it. One that does not is
+    refused with CLAIM-1 in words that name no tile and no count, and play goes on.
+    Partnership hands are played until both outcomes (and a claim of some tricks) were seen."""
     rng = random.Random(7)
     seen = {True: 0, False: 0}
+    partial = 0
     rooms = 0
-    while not (seen[True] and seen[False]):
+    while not (seen[True] >= 2 and seen[False] and partial):
         rooms += 1
-        assert rooms <= 4, seen
-        room = server.create("standard", {"1": "random", "2": "random"})
+        assert rooms <= 6, (seen, partial)
+        room = server.create("partnership", {"1": "random", "2": "random", "3": "random"})
         with connect(server, room["room"], room["seats"][0]["token"]) as ws:
-            while not (seen[True] and seen[False]):
+            while not (seen[True] >= 2 and seen[False] and partial):
                 st = until(
                     ws, lambda m: m["type"] == "state" and (m["legal"] or m["table"]["over"])
                 )
                 if st["table"]["over"]:
                     break
                 v = st["view"]
-                if v["phase"] != "play" or len(v["tricks"]) < 3:
+                if v["phase"] != "play" or len(v["tricks"]) < 2:
                     action = "pass" if "pass" in st["legal"] else rng.choice(st["legal"])
                     say(ws, {"type": "act", "action": action})
                     continue
-                # a claim of every trick left fails more often than one of a single trick
-                tricks = None if seen[True] or (not seen[False] and rng.random() < 0.5) else 1
+                left = 7 - len(v["tricks"])
+                tricks = None if seen[False] and not partial else rng.choice([None, 1, left - 1])
                 state = states_of(server.db, room["room"])[st["seq"]]
-                expected = verify_claim(state, 0, tricks)
+                k = left if tricks is None else tricks
+                holds = verify_claim(state, 0, k).holds
                 say(ws, {"type": "claim", "tricks": tricks})
                 answer = until(ws, lambda m: m["type"] in ("notice", "refused"), 60)
-                if expected.holds:
+                if holds:
+                    want = apply_claim(state, 0, tricks)
                     assert answer["type"] == "notice" and answer["kind"] == "claim", answer
                     assert answer["seat"] == 0 and "the claim holds (CLAIM-1)" in answer["message"]
+                    assert (answer["tricks"], answer["remaining"]) == (k, left)
+                    assert answer["tiles"] == [str(t) for t in reversed(state.hands[0])]
                     after = state_where(ws, lambda m, seq=st["seq"]: m["seq"] > seq)
+                    assert after["seq"] == st["seq"] + 1  # the claim is one step
                     ended = after["last_hand"]
                     assert ended is not None and ended["number"] == st["hand_number"]
-                    won = sum(1 for t in ended["tricks"][len(v["tricks"]) :] if t["winner"] == 0)
-                    assert won >= expected.claimed
-                    # the stored actions replay, and play goes on (or the game ended)
-                    assert len(states_of(server.db, room["room"])) >= after["seq"] + 1
-                    assert after["hand_number"] > st["hand_number"] or after["table"]["over"]
+                    done = want.hand if want.is_over else want.history[-1]
+                    assert ended["tricks_won"] == list(done.tricks_won)
+                    assert after["view"]["scores"] == list(want.scores)
+                    # the stored steps replay to the rules' state, and the record checks
+                    assert states_of(server.db, room["room"])[after["seq"]] == want
+                    with sqlite3.connect(server.db) as db:  # the record the server stored
+                        (text,) = db.execute(
+                            "SELECT record FROM rooms WHERE id = ?", (room["room"],)
+                        ).fetchone()
+                    record = json.loads(text)
+                    assert record["hands"][st["hand_number"] - 1]["claim"] == {
+                        "seat": 0,
+                        "tricks": k,
+                    }
+                    assert check(record).valid and replay(record).state.scores == want.scores
                     if after["legal"]:  # the seat's turn already (the next auction): take it
                         action = "pass" if "pass" in after["legal"] else after["legal"][0]
                         say(ws, {"type": "act", "action": action})
+                    partial += k < left
                 else:
                     assert answer["type"] == "refused" and answer["code"] == "claim", answer
                     assert answer["rule"] == "CLAIM-1" and answer["legal"] == st["legal"]
-                    assert f"can be held to {expected.guaranteed}" in answer["message"]
+                    assert answer["message"] == (
+                        "your claim does not hold: the others have a line of play that defeats "
+                        "it (CLAIM-1); play goes on"
+                    )
                     say(ws, {"type": "act", "action": rng.choice(st["legal"])})
-                seen[expected.holds] += 1
+                seen[holds] += 1
+
+
+def test_a_claim_of_some_tricks_with_three_players_is_refused(server: Server) -> None:
+    """With three players a claim is of every trick left (CLAIM-1)."""
+    rng = random.Random(3)
+    room = server.create("standard", {"1": "random", "2": "random"})
+    with connect(server, room["room"], room["seats"][0]["token"]) as ws:
+        while True:
+            st = until(ws, lambda m: m["type"] == "state" and (m["legal"] or m["table"]["over"]))
+            assert not st["table"]["over"]
+            if st["view"]["phase"] == "play" and len(st["view"]["tricks"]) < 6:
+                break
+            action = "pass" if "pass" in st["legal"] else rng.choice(st["legal"])
+            say(ws, {"type": "act", "action": action})
+        say(ws, {"type": "claim", "tricks": 1})
+        answer = until(ws, lambda m: m["type"] in ("notice", "refused"), 60)
+        assert answer["type"] == "refused" and answer["code"] == "claim", answer
+        assert answer["rule"] == "CLAIM-1"
+        assert "with three players a claim is of all the remaining tricks" in answer["message"]
 
 
 def test_play_again_makes_a_room_with_the_same_seats_and_takes_everyone_there(

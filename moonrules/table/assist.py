@@ -4,8 +4,9 @@ advice gives) and the check of a claim (CLAIM-1).
 
 A hint is thought out from the seat's own :class:`~moonrules.game.views.PlayerView`
 (VIEW-1) alone, as a bot's decision is: it cannot show what the seat may not see. A claim
-is checked on the whole game (every hand), as the rules ask (against every legal line of
-play by the others); the answer names no tile of another hand.
+is settled by the rules themselves (:func:`moonrules.game.apply_claim`), on the whole game
+as CLAIM-1 asks (against every legal line of play by the others); no answer to it names a
+tile of another hand or a number that depends on one.
 """
 
 from __future__ import annotations
@@ -15,9 +16,17 @@ from collections.abc import Callable
 from typing import Final
 
 from moonrules.analysis.advise import advise
-from moonrules.analysis.claim import verify_claim
 from moonrules.bots import Bot
-from moonrules.game import Bid, GameState, Phase, Play, PlayerView, apply, legal_actions
+from moonrules.game import (
+    Bid,
+    ClaimDoesNotHold,
+    ClaimError,
+    ClaimUndecided,
+    GameState,
+    Phase,
+    PlayerView,
+    apply_claim,
+)
 from moonrules.records.record import JSON
 
 HINT_SAMPLES: Final = 24
@@ -62,57 +71,31 @@ def hint(make: Callable[[], Bot], view: PlayerView, seed: str) -> tuple[JSON, JS
     return action_json(action), advice
 
 
-def claim(state: GameState, seat: int, tricks: int | None) -> tuple[bool, int, int, int, JSON]:
-    """In a worker: ``seat``'s claim of all remaining tricks (or ``tricks``) checked
-    against every line of play (:func:`moonrules.analysis.claim.verify_claim`):
-    ``(holds, guaranteed, claimed, remaining, line)``. When it holds, ``line`` is the rest
-    of the hand played out along a line the check proves: ``[[seat, tile], …]``, the
-    claimant's side choosing at each of its turns a play after which the claim still holds
-    (checked again), the others their first legal play (the claim holds against every one
-    of them); ``[]`` when it does not hold (a defeating line would show the others' tiles).
-    Raises the library's :class:`~moonrules.analysis.claim.ClaimError` for a claim that
-    cannot be made (not in play, a bad count)."""
-    result = verify_claim(state, seat, tricks)
-    if not result.holds:
-        return False, result.guaranteed, result.claimed, result.remaining, []
-    rules = state.rules
-    side = rules.side_of(seat)
-    number = state.hand.number
-    need = result.claimed
-    line: list[JSON] = []
-    s = state
-    while s.hand.number == number and not s.is_over and s.hand.phase is Phase.PLAY:
-        actor = s.to_act
-        assert actor is not None
-        done = len(s.hand.tricks)
-        options = [a for a in legal_actions(s) if isinstance(a, Play)]
-        pick = options[0]
-        if rules.side_of(actor) == side and need > 0:
-            for play in options:
-                nxt = apply(s, play, seat=actor)
-                if nxt.hand.number != number or nxt.is_over:
-                    pick = play  # the hand's last tile: the claim holds, so it is won
-                    break
-                won = (
-                    1
-                    if len(nxt.hand.tricks) > done
-                    and rules.side_of(nxt.hand.tricks[-1].winner) == side
-                    else 0
-                )
-                left = need - won
-                if left <= 0 or verify_claim(nxt, seat, left).holds:
-                    pick = play
-                    break
-        nxt = apply(s, pick, seat=actor)
-        if (
-            nxt.hand.number == number
-            and len(nxt.hand.tricks) > len(s.hand.tricks)
-            and rules.side_of(nxt.hand.tricks[-1].winner) == side
-        ):
-            need -= 1
-        line.append([actor, str(pick.tile)])
-        s = nxt
-    return True, result.guaranteed, result.claimed, result.remaining, line
+CLAIM_BUDGET: Final = 250_000
+"""Positions a claim's check may search (about half a second of a worker, and the positions it
+keeps bounded to as many) before it answers "too early to check, play on"
+(:class:`~moonrules.game.claims.ClaimUndecided`). A claim that holds within it is replayed
+from the record within it too: the search is the same."""
 
 
-__all__ = ["HINT_SAMPLES", "claim", "hint"]
+def claim(
+    state: GameState, seat: int, tricks: int | None, budget: int = CLAIM_BUDGET
+) -> tuple[str, GameState | None, str | None, str]:
+    """In a worker: ``seat``'s claim of all remaining tricks (or ``tricks``) settled by the
+    rules (:func:`moonrules.game.apply_claim`, CLAIM-1), the search held to ``budget``
+    positions: ``(outcome, state, rule, message)``. ``outcome`` is ``"holds"`` (``state``
+    is the game after the claim: the hand ended and scored), ``"fails"`` (the others have a
+    defence), ``"undecided"`` (past the budget: too early to check) or ``"refused"`` (a
+    claim the rules do not allow here: ``rule`` names the clause). ``message`` is the
+    library's sentence; none depends on the tiles the claimant cannot see."""
+    try:
+        return "holds", apply_claim(state, seat, tricks, budget=budget), "CLAIM-1", ""
+    except ClaimDoesNotHold as e:
+        return "fails", None, e.rule, e.message
+    except ClaimUndecided as e:
+        return "undecided", None, "CLAIM-1", str(e)
+    except ClaimError as e:
+        return "refused", None, e.rule, e.message
+
+
+__all__ = ["CLAIM_BUDGET", "HINT_SAMPLES", "claim", "hint"]

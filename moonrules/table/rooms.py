@@ -32,6 +32,7 @@ from moonrules import (
     Phase,
     RuleSet,
     apply,
+    apply_claim,
     legal_actions,
     new_game,
     view,
@@ -75,6 +76,7 @@ from moonrules.table.wire import (
     FrameError,
     action_json,
     check_name,
+    claim_notice,
     encode,
     name_refusal,
     parse_action,
@@ -318,6 +320,11 @@ class Table:
         """The game of a stored room: its last record, then the actions after it."""
         state = from_record(row.record)
         for step in await self.storage.steps(row.id, after=row.record_seq):
+            if isinstance(step.action, dict):  # a claim that held: {"claim": tricks}
+                tricks = step.action["claim"]
+                assert isinstance(tricks, int)
+                state = apply_claim(state, step.seat, tricks, budget=assist.CLAIM_BUDGET)
+                continue
             state = apply(state, parse_action(state.phase, step.action), seat=step.seat)
         return state
 
@@ -638,17 +645,24 @@ class Table:
                 outcome = await self.claim(room, seat, tricks)
         finally:
             room.claim_at[seat] = time.monotonic()  # the next one counted from this answer
-        if outcome is not None and outcome.get("code") == "claim" and room.seq == key[0]:
+        if (
+            outcome is not None
+            and outcome.get("code") in ("claim", "too-early")
+            and room.seq == key[0]
+        ):
             if len(room.claim_cache) >= CLAIM_CACHE:
                 room.claim_cache.clear()
             room.claim_cache[key] = outcome
         return outcome
 
     async def claim(self, room: Room, seat: int, tricks: JSON) -> dict[str, JSON] | None:
-        """The seat claims the remaining tricks, or ``tricks`` of them (CLAIM-1): checked
-        in a worker against every line of play; accepted, the hand is played out along a
-        line the check proves (the game has no other way to end a hand by a claim) and every
-        listener told; refused, this seat is told why and play goes on."""
+        """The seat claims the remaining tricks, or ``tricks`` of them (CLAIM-1), settled by
+        the rules (:func:`moonrules.game.apply_claim`) in a worker of the help pool, its
+        search held to :data:`~moonrules.table.assist.CLAIM_BUDGET` positions. Held, the hand
+        ends as the rules say (the claimed tricks to the claimant's side, the rest to the other
+        team), the claim is stored as the room's next step and every listener told; refused
+        (the others have a defence, the rules do not allow it here, or it is too early to
+        check), this seat alone is told, in words that name nothing it cannot see."""
         no = room.help_refusal(seat, "claim")
         if no is not None:
             return no
@@ -658,61 +672,62 @@ class Table:
         remaining = 7 - len(st.hand.tricks)
         if tricks is not None and (type(tricks) is not int or not 1 <= tricks <= remaining):
             message = f"a claim is of 1 to {remaining} tricks (the tricks left), or of all"
-            return refused("bad-frame", f"tricks: {message}", [])
+            return refused("bad-frame", f"tricks: {message}, not {quote(tricks)}", [])
         room.helping.add(seat)
         seq = room.seq
         try:
-            holds, guaranteed, claimed, left, line = await self.bots.run(
-                "slow", assist.claim, (st, seat, tricks), urgent=True, what="the claim's check"
+            outcome, after, rule, message = await self.bots.run(
+                HELP, assist.claim, (st, seat, tricks), urgent=True, what="the claim's check"
             )
         except BotFailed as e:
             log.warning("room %s seat %d: %s", room.id, seat, e)
             return refused("unavailable", "the claim could not be checked; try again", [])
         finally:
             room.helping.discard(seat)
-        wanted = (
-            "the last trick"
-            if left == 1
-            else f"all {left} remaining tricks"
-            if tricks is None
-            else (f"{claimed} of the {left} remaining tricks")
-        )
-        side = "your team" if room.rules.partnership else "you"
-        if not holds:
+        legal = room.legal_for(seat)
+        if outcome == "fails":
             message = (
-                f"your claim of {wanted} does not hold: against the best defence {side} "
-                f"can be held to {guaranteed}; play goes on"
+                "your claim does not hold: the others have a line of play that defeats it "
+                "(CLAIM-1); play goes on"
             )
-            return refused("claim", message, room.legal_for(seat), "CLAIM-1")
-        assert isinstance(line, list)
-        return await self._play_out(room, seat, seq, line, wanted)
+            return refused("claim", message, legal, rule)
+        if outcome == "undecided":
+            message = (
+                "too early to check this claim (every line of play is too many to search "
+                "now); play on, and claim again later"
+            )
+            return refused("too-early", message, legal, rule)
+        if outcome == "refused":
+            code = "not-now" if rule == "TURN-1" else "claim"
+            return refused(code, message, legal, rule)
+        assert isinstance(after, GameState)
+        return await self._settle_claim(room, seat, seq, after)
 
-    async def _play_out(
-        self, room: Room, seat: int, seq: int, line: list[JSON], wanted: str
+    async def _settle_claim(
+        self, room: Room, seat: int, seq: int, after: GameState
     ) -> dict[str, JSON] | None:
+        """Store a claim that held (the room's next step, and the record with the hand it
+        ended) and tell every listener, unless the game moved on meanwhile."""
         async with room.lock:
             if room.gone:
                 return refused("unavailable", MOVED_REASON, [])
             if room.seq != seq:
                 message = "the game moved on while the claim was checked; claim again"
                 return refused("turn", message, room.legal_for(seat))
-            st = room.state
-            steps: list[Step] = []
-            for k, item in enumerate(line):
-                assert isinstance(item, list)
-                who, tile = item
-                assert isinstance(who, int)
-                st = apply(st, parse_action(st.phase, tile), seat=who)
-                steps.append(Step(seq + k + 1, who, tile))
-            nxt = st.to_act
+            before = room.state
+            done = after.hand if after.is_over else after.history[-1]
+            claim = done.claim
+            assert claim is not None
+            step = Step(seq + 1, seat, {"claim": claim.tricks})
+            nxt = after.to_act
             bot_turn = nxt is not None and room.seats[nxt] != HUMAN and room.started
-            clock = self._clock_after(room, room.state, seat, st, steps[-1].seq, None)
+            clock = self._clock_after(room, before, seat, after, step.seq, None)
             try:
                 await self.storage.append_many(
                     room.id,
-                    steps,
-                    to_record(st),
-                    over=st.is_over,
+                    [step],
+                    to_record(after),
+                    over=after.is_over,
                     bot_turn=bot_turn,
                     **({} if clock is None else {"clock": clock.to_json()}),
                 )
@@ -720,23 +735,15 @@ class Table:
                 self._moved(room)
                 return refused("unavailable", MOVED_REASON, [])
             except sqlite3.Error as e:
-                log.error("room %s: the claim's tricks not stored: %s", room.id, e)
+                log.error("room %s: the claim not stored: %s", room.id, e)
                 message = "the server could not store the claim; try again"
                 return refused("unavailable", message, room.legal_for(seat))
-            room.state = st
-            room.seq = steps[-1].seq
+            room.state = after
+            room.seq = step.seq
             room.last_used = time.monotonic()
             room.clock = clock
             self._clock_schedule(room)
-            room.tell(
-                {
-                    "type": "notice",
-                    "kind": "claim",
-                    "seat": seat,
-                    "message": f"seat {seat} claimed {wanted}: the claim holds (CLAIM-1); "
-                    "the hand is played out along a line the check proves",
-                }
-            )
+            room.tell(claim_notice(before, done))
             room.broadcast()
             self._schedule_bot(room)
         return None

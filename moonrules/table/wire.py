@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from moonrules.game import Action, Bid, Discard, NameTrump, Pass, Phase, Play
+from moonrules.game import Action, Bid, Discard, GameState, Hand, NameTrump, Pass, Phase, Play
 from moonrules.records.jsontext import JSONTextError, loads, size_text
 from moonrules.records.record import (
     JSON,
@@ -34,7 +34,8 @@ from moonrules.records.record import (
     parse_tile_json,
     parse_trump_json,
 )
-from moonrules.rules.errors import MoonError, quote, wrong_type
+from moonrules.rules.errors import ArgumentError, MoonError, quote, wrong_type
+from moonrules.rules.tiles import tiles_of
 
 MAX_FRAME_BYTES: Final = 4096
 """The largest frame a client may send; a larger one closes the connection (code 1009)."""
@@ -53,6 +54,7 @@ REFUSAL_CODES: Final = (
     "off",
     "not-now",
     "claim",
+    "too-early",
     "bad-name",
 )
 """Every ``code`` a ``refused`` message may carry (see ``spec/table.md``)."""
@@ -309,6 +311,46 @@ def refused(
     }
 
 
+def claim_notice(before: GameState, done: Hand) -> dict[str, JSON]:
+    """The ``notice`` telling every listener of a claim that held (CLAIM-1): ``before`` is
+    the game as the claim was made, ``done`` the hand it ended. It shows the tiles the
+    claimant laid down (VIEW-1 lets everyone see them) and where the tricks went."""
+    claim = done.claim
+    if claim is None:
+        raise ArgumentError("done: a hand a claim ended")
+    rules = before.rules
+    left = 7 - len(before.hand.tricks)
+    laid = tiles_of(before.hand.hands[claim.seat])
+    side = rules.side_of(claim.seat)
+    if rules.partnership:
+        seats = [s for s in range(rules.players) if rules.side_of(s) == side]
+        mine = f"team {side} (seats {seats[0]} and {seats[1]})"
+        theirs = f"team {1 - side}"
+    else:
+        mine, theirs = f"seat {claim.seat}", "the others"
+    if claim.tricks == left:
+        wanted = "the last trick" if left == 1 else f"all {left} remaining tricks"
+        given = f"{'it goes' if left == 1 else 'they go'} to {mine}"
+    else:
+        wanted = f"{claim.tricks} of the {left} remaining tricks"
+        rest = left - claim.tricks
+        given = (
+            f"{claim.tricks} {'goes' if claim.tricks == 1 else 'go'} to {mine} and {rest} to "
+            f"{theirs}"
+        )
+    return {
+        "type": "notice",
+        "kind": "claim",
+        "seat": claim.seat,
+        "tricks": claim.tricks,
+        "remaining": left,
+        "tiles": [str(t) for t in reversed(laid)],
+        "message": f"seat {claim.seat} claimed {wanted}, laying down "
+        f"{' '.join(str(t) for t in reversed(laid))}: the claim holds (CLAIM-1); the hand "
+        f"ends, and {given}",
+    }
+
+
 __all__ = [
     "MAX_FRAME_BYTES",
     "MAX_NAME",
@@ -317,6 +359,7 @@ __all__ = [
     "FrameError",
     "action_json",
     "check_name",
+    "claim_notice",
     "encode",
     "legal_json",
     "name_key",

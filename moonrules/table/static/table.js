@@ -230,7 +230,8 @@
       const sel = $("claim-n");
       const want = sel.value;
       sel.replaceChildren(el("option", { value: "all", text: left === 1 ? "the last trick" : "all " + left + " tricks left" }));
-      for (let k = left - 1; k >= 1; k--) sel.append(el("option", { value: String(k), text: k + (k === 1 ? " trick" : " tricks") }));
+      // with three players a claim is of every trick left (CLAIM-1); with four, of some of them too
+      if (t.seats.length === 4) for (let k = left - 1; k >= 1; k--) sel.append(el("option", { value: String(k), text: k + (k === 1 ? " trick" : " tricks") }));
       if (Array.from(sel.options).some((o) => o.value === want)) sel.value = want;
       $("claim").setAttribute("aria-disabled", t.claims ? "false" : "true");
       $("claim").title = t.claims ? "Claim: the server checks it against every line of play" : "Claims are turned off in this room";

@@ -99,6 +99,11 @@ def run(args: argparse.Namespace) -> int:
             f"The claim holds (CLAIM-1): {side} is sure of {result.guaranteed} of the "
             f"{result.remaining} remaining tricks against every line of play by the others."
         )
+        if not rules.partnership and result.claimed < result.remaining:
+            print(
+                "At the table, with three players, a claim is of every trick left (CLAIM-1): "
+                f"this answers only whether {side} is sure of {result.claimed}."
+            )
         return 0
     print(
         f"The claim fails (CLAIM-1): against the best defence {side} is sure of only "

@@ -642,7 +642,8 @@ def create_body(url: str, body: dict[str, Any], source: str | None = None) -> An
 
 async def victim(url: str, room: Any, stop: float, waits: list[float]) -> None:
     """The victim's seat: acts at once on each of its turns (a random legal action); each
-    wait, from its action to its next turn, counted if it ends before ``stop``."""
+    wait, from its action to its next turn, counted (the one still open at ``stop`` too, as
+    long as it lasted: a victim starved to the end waits that long at least)."""
     rng = random.Random(5)
     ws_url = url.replace("http", "ws")
     token = room["seats"][0]["token"]
@@ -653,7 +654,7 @@ async def victim(url: str, room: Any, stop: float, waits: list[float]) -> None:
             try:
                 text = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
             except TimeoutError:
-                return
+                break
             msg = json.loads(text)
             if msg["type"] != "state" or msg["seq"] <= sent_seq:
                 continue
@@ -668,6 +669,8 @@ async def victim(url: str, room: Any, stop: float, waits: list[float]) -> None:
             action = "pass" if "pass" in legal and rng.random() < 0.7 else rng.choice(legal)
             sent_seq, sent_at = msg["seq"], time.monotonic()
             await ws.send(json.dumps({"type": "act", "action": action}))
+        if sent_at is not None:
+            waits.append(max(0.0, min(stop, time.monotonic()) - sent_at))
 
 
 class Asker:

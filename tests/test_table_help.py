@@ -250,3 +250,41 @@ def test_a_claim_refused_at_a_position_is_not_searched_for_again(tmp_path: Path)
             storage.close()
 
     asyncio.run(main())
+
+
+def _sleeps(seconds: float) -> str:
+    """A job that works for ``seconds`` (a search that does not end soon), then answers."""
+    time.sleep(seconds)
+    return "done"
+
+
+def test_a_job_cancelled_before_its_worker_takes_it_up_is_answered_cancelled() -> None:
+    """The server may cancel a job (its number on the cancel pipe, then the signal) before
+    the worker has read it: the worker answers it ``cancelled`` as it starts, not after
+    working it out (which would cost the worker its life when the grace runs out)."""
+    import multiprocessing
+    import os
+
+    from moonrules.table import botpool
+
+    if botpool.CANCEL_SIGNAL is None:
+        pytest.skip("no signal to cancel a job with on this system")
+    ctx = multiprocessing.get_context("spawn")
+    ours, theirs = ctx.Pipe()
+    their_cancels, cancels = ctx.Pipe(duplex=False)
+    worker = ctx.Process(target=botpool._work, args=(theirs, their_cancels), daemon=True)
+    worker.start()
+    try:
+        assert ours.poll(60) and ours.recv() == "ready"
+        assert worker.pid is not None
+        cancels.send(1)  # job 1 cancelled before it is sent
+        os.kill(worker.pid, botpool.CANCEL_SIGNAL)
+        time.sleep(0.2)  # the signal is handled while the worker waits for a job
+        ours.send((1, _sleeps, (60.0,)))
+        assert ours.poll(20), "the cancelled job was worked out instead of answered at once"
+        assert ours.recv() == (False, "cancelled")
+        ours.send((2, _sleeps, (0.0,)))  # and the worker takes the next job
+        assert ours.poll(20) and ours.recv() == (True, "done")
+    finally:
+        worker.kill()
+        worker.join(5)

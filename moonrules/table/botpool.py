@@ -110,17 +110,38 @@ class _Job:
 
     number: int | None = None
     cancels: multiprocessing.connection.Connection | None = None
+    named: set[int] = set()  # noqa: RUF012 - the one worker's state, never an instance's
+    """The jobs the server named on the cancel pipe that have not started or are running: a
+    cancel can come before the worker takes the job up (it is then answered at once)."""
+
+
+def _read_cancels() -> None:
+    """The job numbers waiting on the cancel pipe, into :attr:`_Job.named`."""
+    pipe = _Job.cancels
+    while pipe is not None and pipe.poll():
+        _Job.named.add(pipe.recv())
 
 
 def _cancel_here(signum: int, frame: object) -> None:
     """In a worker, on :data:`CANCEL_SIGNAL`: the job being worked out stops (raising
-    :class:`JobCancelled` inside it) if the server named it on the cancel pipe; a signal
-    about a job already answered is ignored."""
-    pipe = _Job.cancels
-    named: set[int] = set()
-    while pipe is not None and pipe.poll():
-        named.add(pipe.recv())
-    if _Job.number is not None and _Job.number in named:
+    :class:`JobCancelled` inside it) if the server named it on the cancel pipe; a job named
+    before it started is stopped as it starts; a signal about a job already answered is
+    ignored."""
+    _read_cancels()
+    if _Job.number is not None and _Job.number in _Job.named:
+        _Job.named.discard(_Job.number)
+        _Job.number = None
+        raise JobCancelled
+
+
+def _start_job(number: int) -> None:
+    """In a worker, as job ``number`` starts: :class:`JobCancelled` at once if the server
+    cancelled it already (its signal may have come before the job did)."""
+    _Job.named = {n for n in _Job.named if n >= number}  # those answered are done with
+    _Job.number = number
+    _read_cancels()
+    if number in _Job.named:
+        _Job.named.discard(number)
         _Job.number = None
         raise JobCancelled
 
@@ -162,7 +183,7 @@ def _work(
         answer: tuple[bool, Any]
         try:
             try:
-                _Job.number = number
+                _start_job(number)
                 answer = (True, fn(*args))
             finally:
                 _Job.number = None

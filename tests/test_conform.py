@@ -82,7 +82,7 @@ def test_a_filtered_run_prints_only_its_count() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     expected = len(c.select(c.load_vectors(), ops=["score_hand"], rules=["marks"]))
     assert result.stdout.startswith(f"{expected} passed, 0 failed")
-    nothing = _moonrules("conform", "--target", SERVE, "--clauses", "CLAIM-1")
+    nothing = _moonrules("conform", "--target", SERVE, "--ops", "tiles", "--clauses", "CLAIM-1")
     assert nothing.returncode == 2 and "no vector matches" in nothing.stderr
 
 

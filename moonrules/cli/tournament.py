@@ -5,8 +5,13 @@
   1, with the line and the reason, for a movement that cannot be played.
 - ``tournament run FILE --log OUT.jsonl [--jobs N]``: play every table whose seats are all
   bots and write the event log (the same file gives the same log, byte for byte); tables
-  with people are skipped, each with a line on standard error.
-- ``tournament standings --log FILE [--json | --csv]``: the standings from a log alone.
+  with people are skipped, each with a line on standard error. ``--db DB [--event ID]``
+  stores the log in a database instead (a SQLite file or a ``postgresql://`` URL, as the
+  table's ``--db``): :mod:`moonrules.tournament.store`.
+- ``tournament standings --log FILE [--json | --csv]``: the standings from a log alone;
+  ``--db DB [--event ID]`` from an event stored in a database.
+- ``tournament export --db DB [--event ID]``: a stored event's log as JSON lines on
+  standard output (the bytes ``run --log`` writes for the same entries).
 
 A file or log that cannot be read is refused in one line naming its line (exit status 2).
 """
@@ -26,6 +31,7 @@ from moonrules.tournament.log import fold, read_log, write_log
 from moonrules.tournament.movement import Movement, MovementCheck, MovementError, check_movement
 from moonrules.tournament.run import run_event
 from moonrules.tournament.scoring import TIE_BREAKS, Standings, standings
+from moonrules.tournament.store import EventStore, check_event_id, event_id_of, open_store
 
 HELP = "plan a tournament's movement, run its all-bot tables, and print its standings"
 
@@ -49,7 +55,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "(JSON lines); tables with people are skipped (the web table is later work)",
     )
     run.add_argument("file", metavar="FILE", type=Path, help="the tournament file (TOML)")
-    run.add_argument("--log", required=True, metavar="OUT", help="the event log to write")
+    out = run.add_mutually_exclusive_group(required=True)
+    out.add_argument("--log", metavar="OUT", help="the event log to write")
+    out.add_argument("--db", metavar="DB", help=DB_HELP)
+    run.add_argument(
+        "--event", metavar="ID", help="with --db: the new event's id (default: from its name)"
+    )
     run.add_argument("--jobs", type=whole_number, default=1, help="worker processes (default 1)")
     run.set_defaults(_tournament=_run)
     st = sub.add_parser(
@@ -57,11 +68,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="the standings of an event from its log",
         description="the standings recomputed from an event log alone",
     )
-    st.add_argument("--log", required=True, metavar="FILE", type=Path, help="the event log")
+    source = st.add_mutually_exclusive_group(required=True)
+    source.add_argument("--log", metavar="FILE", type=Path, help="the event log")
+    source.add_argument("--db", metavar="DB", help=DB_HELP)
+    st.add_argument("--event", metavar="ID", help=EVENT_HELP)
     form = st.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print the standings as JSON")
     form.add_argument("--csv", action="store_true", help="print the standings as CSV")
     st.set_defaults(_tournament=_standings)
+    ex = sub.add_parser(
+        "export",
+        help="print an event stored in a database as its log (JSON lines)",
+        description="print the log of an event stored in a database as JSON lines on "
+        "standard output: the bytes run --log writes for the same entries",
+    )
+    ex.add_argument("--db", required=True, metavar="DB", help=DB_HELP)
+    ex.add_argument("--event", metavar="ID", help=EVENT_HELP)
+    ex.set_defaults(_tournament=_export)
+
+
+DB_HELP = "the database: a SQLite file or a postgresql:// URL (the postgres extra), as the table's"
+EVENT_HELP = "the event's id (needed when the database holds several)"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -142,14 +169,28 @@ def _plan(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     prog = args._parser.prog
     check_workers(args.jobs, "--jobs")
-    check_output(args.log, "--log")
+    if args.db is None:
+        if args.event is not None:
+            args._parser.error("--event goes with --db")
+        check_output(args.log, "--log")
     t = load_tournament(args.file)
+    if args.db is not None:  # refused before any game is played: a bad database, an id taken
+        event = check_event_id(args.event or event_id_of(t.name))
+        with open_store(args.db) as store:
+            if event in store.events():
+                args._parser.error(f"--event: {event!r} exists already in {store.where}")
     outcome = run_event(t, jobs=args.jobs)
     for message in outcome.skipped:
         print(f"{prog}: {message}", file=sys.stderr)
-    write_log(args.log, outcome.entries)
     results = sum(1 for e in outcome.entries if e["type"] == "result")
-    print(f"{t.name}: {results} board(s) played; the log is {args.log}")
+    if args.db is not None:
+        with open_store(args.db) as store:
+            store.create(event, outcome.entries)
+            where = f"event {event!r} in {store.where}"
+        print(f"{t.name}: {results} board(s) played; the log is {where}")
+    else:
+        write_log(args.log, outcome.entries)
+        print(f"{t.name}: {results} board(s) played; the log is {args.log}")
     if not outcome.skipped:
         print("\n".join(standings_lines(standings(outcome.entries))))
     return 0
@@ -183,8 +224,34 @@ def standings_lines(s: Standings) -> list[str]:
     return lines
 
 
+def _stored(store: EventStore, event: str | None) -> str:
+    """The event ``--event`` names (checked), or the database's only one."""
+    return store.only_event() if event is None else check_event_id(event)
+
+
+def _export(args: argparse.Namespace) -> int:
+    with open_store(args.db, create=False) as store:
+        lines = store.export(_stored(store, args.event))
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:  # a text stream without bytes underneath
+            sys.stdout.writelines(lines)
+            return 0
+        sys.stdout.flush()
+        for line in lines:  # UTF-8 whatever the locale: the bytes of the log file
+            out.write(line.encode("utf-8"))
+        out.flush()
+    return 0
+
+
 def _standings(args: argparse.Namespace) -> int:
-    s = standings(fold(read_log(args.log)))
+    if args.db is not None:
+        with open_store(args.db, create=False) as store:
+            state = store.state(_stored(store, args.event))
+    else:
+        if args.event is not None:
+            args._parser.error("--event goes with --db")
+        state = fold(read_log(args.log))
+    s = standings(state)
     if args.json:
         print(json.dumps(s.to_json(), indent=2, ensure_ascii=False))
     elif args.csv:

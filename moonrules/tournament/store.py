@@ -1,0 +1,563 @@
+"""Event logs kept in a database: SQLite (embedded, the default) or PostgreSQL.
+
+The same append-only logs as :mod:`moonrules.tournament.log`'s JSON-lines files, in the
+database the web table uses (a SQLite file, or a ``postgresql://`` URL with the
+``postgres`` extra), one table of entries::
+
+    event_log (event TEXT, seq INTEGER, entry TEXT, PRIMARY KEY (event, seq))
+
+``event`` is the event's id, ``seq`` the entry's number in its log from 1 (the ``event``
+header is 1), ``entry`` the entry's line exactly as a log file holds it
+(:func:`~moonrules.tournament.log.dumps_entry`: text, not ``jsonb``, so that its keys keep
+their order and :meth:`EventStore.export` gives back the bytes ``tournament run --log``
+writes). The version of this layout is the row ``event_log`` of the table's ``meta``
+table (created alike if missing).
+
+Every write is one transaction that reads the event's log, checks the new entries against
+it with :func:`~moonrules.tournament.log.fold` and inserts them after it: a refused entry
+leaves the log unchanged. Writers race only for a sequence number: the primary key lets
+one of two writers store entry *n*; the other (which read the log before entry *n* was
+committed) is refused in one line, nothing written, and reads the log again. A write is
+acknowledged once committed: SQLite with ``synchronous=FULL`` (as the table: durable
+against a power failure too), PostgreSQL's commit.
+
+The store is synchronous (the command line's; the table runs it in a thread). It imports
+nothing of the table above it: the conventions (WAL, ``synchronous``, the ``meta`` table,
+a ``postgresql://`` URL named without its password) are the table storage's, written
+again here.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
+from moonrules.rules.errors import MoonError, install_extra, quote, wrong_type
+from moonrules.tournament.errors import TournamentError
+from moonrules.tournament.event import Tournament
+from moonrules.tournament.log import LINE_KEY, EventState, dumps_entry, fold, header
+from moonrules.tournament.movement import Movement
+
+if TYPE_CHECKING:  # the postgres extra: imported when a PostgreSQL store is opened
+    import psycopg
+
+__all__ = [
+    "STORE_VERSION",
+    "EventStore",
+    "StoreError",
+    "Stored",
+    "create_event",
+    "event_id_of",
+    "is_postgres",
+    "open_store",
+]
+
+STORE_VERSION: Final = 1
+"""The version of the ``event_log`` layout (the ``meta`` row ``event_log``)."""
+
+_META: Final = "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+_SQLITE_LOG: Final = """
+CREATE TABLE IF NOT EXISTS event_log (
+    event TEXT NOT NULL,
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    entry TEXT NOT NULL,
+    PRIMARY KEY (event, seq)
+) WITHOUT ROWID
+"""
+_PG_LOG: Final = """
+CREATE TABLE IF NOT EXISTS event_log (
+    event TEXT NOT NULL,
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    entry TEXT NOT NULL,
+    PRIMARY KEY (event, seq)
+)
+"""
+_PG_SCHEMA_LOCK: Final = 0x6D6F6F65  # one process at a time creates the tables
+_EVENT_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+Check = Callable[[list[str]], EventState]
+"""A write's check: from the lines stored to the event with the new entries (or raise)."""
+
+
+class StoreError(MoonError):
+    """The database cannot be used (not a database, of a newer layout, cannot connect), or
+    has no such event: one line."""
+
+
+@attrs.frozen(slots=True)
+class Stored:
+    """What a write stored: the event, the number of its last entry, the event after it."""
+
+    event: str
+    seq: int
+    state: EventState = attrs.field(eq=False, repr=False)
+
+
+def is_postgres(db: str | Path) -> bool:
+    """Whether ``db`` names a PostgreSQL database (``postgresql://``, ``postgres://``)
+    rather than a SQLite file: the table's ``--db`` convention."""
+    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
+
+
+def check_event_id(event: str) -> str:
+    """``event`` if it is an event id: 1 to 64 letters, digits, ``.``, ``_``, ``-``, the
+    first a letter or digit; else :class:`StoreError`."""
+    if not isinstance(event, str) or _EVENT_ID.fullmatch(event) is None:
+        raise StoreError(
+            f"an event id is 1 to 64 letters, digits, '.', '_' or '-' (the first a letter or "
+            f"digit), not {quote(str(event))}"
+        )
+    return event
+
+
+def event_id_of(name: str) -> str:
+    """The id an event gets by default from its name: ``"Bots' night"`` -> ``bots-night``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:64].strip("-")
+    return slug or "event"
+
+
+def open_store(db: str | Path, *, create: bool = True, synchronous: str = "FULL") -> EventStore:
+    """The event store ``db`` names: a ``postgresql://`` URL or a SQLite file. With
+    ``create`` false (for reading) a SQLite file that does not exist is refused instead of
+    made, and no table is created. :class:`StoreError` if it cannot be used."""
+    if is_postgres(db):
+        assert isinstance(db, str)
+        return _PgStore(db, create=create)
+    if not isinstance(db, (str, Path)):
+        raise wrong_type("db", "a SQLite file path or a postgresql:// URL", db)
+    return _SqliteStore(Path(db), create=create, synchronous=synchronous)
+
+
+class EventStore:
+    """Event logs in a database (:func:`open_store`): read them, write them only through
+    :func:`~moonrules.tournament.log.fold`'s checks, export them as JSON lines."""
+
+    where: str
+    """The database, for messages (a URL without its password)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    # -- what each backend gives --------------------------------------------
+
+    def _read(self, event: str) -> list[str]:
+        raise NotImplementedError
+
+    def _events(self) -> list[str]:
+        raise NotImplementedError
+
+    def _write(
+        self, event: str, first: int | None, lines: Sequence[str], check: Check
+    ) -> EventState:
+        """In one transaction: read ``event``'s lines, ``check`` them (it raises to refuse),
+        insert ``lines`` numbered from ``first``; a writer that stored ``first`` meanwhile
+        makes it :class:`TournamentError` (:func:`_taken`)."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> EventStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- reading ---------------------------------------------------------------
+
+    def events(self) -> list[str]:
+        """The ids of the events stored, in order."""
+        with self._lock:
+            return self._events()
+
+    def lines(self, event: str) -> list[str]:
+        """The entries of ``event``'s log as their lines (no line break), in order;
+        :class:`StoreError` if there is no such event."""
+        check_event_id(event)
+        with self._lock:
+            lines = self._read(event)
+            if not lines:
+                raise StoreError(self._unknown(event))
+        return lines
+
+    def entries(self, event: str) -> list[dict[str, Any]]:
+        """The entries of ``event``'s log, in order (as :func:`~moonrules.tournament.log.read_log`
+        gives a file's, each with its number as its line)."""
+        out = []
+        for seq, line in enumerate(self.lines(event), 1):
+            value = json.loads(line)
+            value[LINE_KEY] = seq
+            out.append(value)
+        return out
+
+    def state(self, event: str) -> EventState:
+        """The event as its log stands (folded)."""
+        return fold(self.entries(event))
+
+    def export(self, event: str) -> Iterator[str]:
+        """The log as JSON lines, each ending with a line break: the bytes a log file of
+        the same entries holds (:func:`~moonrules.tournament.log.write_log`)."""
+        for line in self.lines(event):
+            yield line + "\n"
+
+    def only_event(self) -> str:
+        """The one event stored (for commands given no ``--event``); else
+        :class:`StoreError` saying which there are."""
+        found = self.events()
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            raise StoreError(f"{self.where} holds no event")
+        return _pick(self.where, found)
+
+    def _unknown(self, event: str) -> str:
+        found = self._events()
+        listed = ", ".join(found[:10]) + (", …" if len(found) > 10 else "")
+        return f"no event {quote(event)} in {self.where}" + (
+            f" (its events: {listed})" if found else " (it holds no event)"
+        )
+
+    # -- writing ---------------------------------------------------------------
+
+    def create(self, event: str, entries: Sequence[Mapping[str, Any]]) -> Stored:
+        """Store a new event: its log ``entries`` (the ``event`` header first, then any
+        others), checked by :func:`~moonrules.tournament.log.fold`, in one transaction;
+        refused if the event exists (nothing written)."""
+        check_event_id(event)
+        entries = [dict(e) for e in entries]
+        if not entries or entries[0].get("type") != "event":
+            raise TournamentError("a log begins with its event entry (type event)", 1)
+        lines = [dumps_entry(e) for e in entries]
+
+        def check(stored: list[str]) -> EventState:
+            if stored:
+                raise TournamentError(f"event {quote(event)} exists already in {self.where}")
+            return _fold_at(event, entries, 1)
+
+        with self._lock:
+            state = self._write(event, 1, lines, check)
+        return Stored(event, len(lines), state)
+
+    def append(self, event: str, entry: Mapping[str, Any], *, seq: int | None = None) -> Stored:
+        """Append ``entry`` to ``event``'s log if the log with it folds, in one transaction;
+        else the :class:`TournamentError` of the refusal, and the log is unchanged.
+
+        ``seq``, if given, is the number the entry is to have (the writer read the log up
+        to ``seq - 1``): if the log has moved on meanwhile, the entry is refused.
+        """
+        return self.extend(event, [entry], seq=seq)
+
+    def extend(
+        self, event: str, entries: Sequence[Mapping[str, Any]], *, seq: int | None = None
+    ) -> Stored:
+        """Append several entries at once: all of them, checked in order, or none
+        (``seq``: the number the first is to have, as for :meth:`append`)."""
+        check_event_id(event)
+        if not entries:
+            raise ValueError("entries: at least one")
+        if seq is not None and (isinstance(seq, bool) or not isinstance(seq, int) or seq < 2):
+            raise ValueError(f"seq: a whole number from 2 (1 is the header), not {seq!r}")
+        new = [dict(e) for e in entries]
+        lines = [dumps_entry(e) for e in new]
+        first = 0
+
+        def check(stored: list[str]) -> EventState:
+            nonlocal first
+            if not stored:
+                raise StoreError(self._unknown(event))
+            if seq is not None and seq != len(stored) + 1:
+                raise _taken(event, seq, len(stored))
+            first = len(stored) + 1
+            return _fold_at(event, [*(json.loads(s) for s in stored), *new], first)
+
+        with self._lock:
+            state = self._write(event, seq, lines, check)
+        return Stored(event, first + len(lines) - 1, state)
+
+
+def _fold_at(event: str, entries: Sequence[Mapping[str, Any]], first: int) -> EventState:
+    """``fold`` the whole log; a refusal names the event and the entry's number (the
+    entries before ``first`` are the stored ones: a refusal among them is the database's)."""
+    try:
+        return fold(entries)
+    except TournamentError as e:
+        where = f"entry {e.line}" if e.line is not None else "its log"
+        if e.line is not None and e.line < first:
+            where += " (stored)"
+        raise TournamentError(f"event {quote(event)}, {where}: {e.reason}") from None
+
+
+def _taken(event: str, seq: int, length: int | None) -> TournamentError:
+    """The refusal of a writer that lost the race for entry ``seq`` (``length``: the log's
+    length as it read it, when it saw the log had moved on)."""
+    if seq == 1:
+        return TournamentError(f"event {quote(event)} exists already (another writer made it)")
+    seen = "" if length is None else f"the log has {length} entries; "
+    return TournamentError(
+        f"event {quote(event)}: entry {seq} is taken ({seen}another writer stored it first): "
+        "nothing written, read the log again"
+    )
+
+
+def _pick(where: str, found: list[str]) -> str:
+    listed = ", ".join(found[:10]) + (", …" if len(found) > 10 else "")
+    raise StoreError(f"{where} holds {len(found)} events: give --event (one of {listed})")
+
+
+def _first_line(e: BaseException) -> str:
+    return (str(e).strip().splitlines() or [type(e).__name__])[0]
+
+
+def create_event(
+    store: EventStore, t: Tournament, event: str | None = None, *, movement: Movement | None = None
+) -> Stored:
+    """Create the event of tournament file ``t`` in ``store``: its header entry
+    (:func:`~moonrules.tournament.log.header`), under ``event`` (default: from its name,
+    :func:`event_id_of`)."""
+    return store.create(event or event_id_of(t.name), [header(t, movement)])
+
+
+# ---------------------------------------------------------------------------
+# SQLite
+
+
+class _SqliteStore(EventStore):
+    def __init__(self, path: Path, *, create: bool, synchronous: str) -> None:
+        super().__init__()
+        if synchronous not in ("FULL", "NORMAL"):
+            raise ValueError(f"synchronous: 'FULL' or 'NORMAL', not {synchronous!r}")
+        self.where = str(path)
+        if not create and not path.exists():
+            raise StoreError(f"{path}: no such database")
+        if path.is_dir():
+            raise StoreError(f"{path}: cannot open the database (it is a directory)")
+        try:
+            db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+        except sqlite3.Error as e:  # no such directory, no permission
+            raise StoreError(f"{path}: cannot open the database ({e})") from None
+        self._db = db
+        try:
+            db.execute("PRAGMA busy_timeout = 30000")
+            if create:
+                db.execute("PRAGMA journal_mode=WAL")
+            db.execute(f"PRAGMA synchronous={synchronous}")
+            has_log = self._has_log()
+            if create and not has_log:
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    db.execute(_META)
+                    db.execute(_SQLITE_LOG)
+                    db.execute(
+                        "INSERT OR IGNORE INTO meta VALUES ('event_log', ?)", (str(STORE_VERSION),)
+                    )
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
+                has_log = True
+            self._has = has_log
+            if has_log:
+                self._check_version()
+        except sqlite3.DatabaseError as e:
+            db.close()
+            raise StoreError(f"{path}: not a database of event logs ({_first_line(e)})") from None
+
+    def _has_log(self) -> bool:
+        row = self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'event_log'"
+        ).fetchone()
+        return row is not None
+
+    def _check_version(self) -> None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'event_log'").fetchone()
+        if row is not None and row[0] != str(STORE_VERSION):
+            raise sqlite3.DatabaseError(
+                f"event log layout {row[0]}, this version reads {STORE_VERSION}"
+            )
+
+    def _events(self) -> list[str]:
+        if not self._has:
+            return []
+        try:
+            rows = self._db.execute(
+                "SELECT DISTINCT event FROM event_log ORDER BY event"
+            ).fetchall()
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+        return [r[0] for r in rows]
+
+    def _read(self, event: str) -> list[str]:
+        if not self._has:
+            return []
+        try:
+            return _select(self._db, event, "?")
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+
+    def _write(
+        self, event: str, first: int | None, lines: Sequence[str], check: Check
+    ) -> EventState:
+        db = self._db
+        try:
+            db.execute("BEGIN IMMEDIATE")  # one writer at a time: the read is the last word
+            try:
+                stored = _select(db, event, "?")
+                state: EventState = check(stored)
+                start = len(stored) + 1
+                db.executemany(
+                    "INSERT INTO event_log (event, seq, entry) VALUES (?, ?, ?)",
+                    [(event, start + k, line) for k, line in enumerate(lines)],
+                )
+            except sqlite3.IntegrityError:  # not while BEGIN IMMEDIATE holds the writers off
+                db.execute("ROLLBACK")
+                raise _taken(event, first or len(stored) + 1, None) from None
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+        return state
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _select(db: Any, event: str, mark: str) -> list[str]:
+    rows = db.execute(
+        f"SELECT seq, entry FROM event_log WHERE event = {mark} ORDER BY seq", (event,)
+    ).fetchall()
+    for k, (seq, _) in enumerate(rows, 1):
+        if seq != k:
+            raise StoreError(f"event {quote(event)}: its log has no entry {k} (a gap)")
+    return [r[1] for r in rows]
+
+
+# ---------------------------------------------------------------------------
+# PostgreSQL
+
+
+def _driver() -> Any:
+    """``psycopg``, or :class:`StoreError` saying how to install it."""
+    try:
+        import psycopg
+    except ImportError:
+        raise StoreError(
+            f"a postgresql:// database needs psycopg (the postgres extra): "
+            f"{install_extra('postgres')}"
+        ) from None
+    return psycopg
+
+
+def describe(url: str) -> str:
+    """The database a URL names, without its password (for messages)."""
+    psycopg = _driver()
+    try:
+        parts = psycopg.conninfo.conninfo_to_dict(url)
+    except psycopg.ProgrammingError:
+        return "the PostgreSQL database (an invalid URL)"
+    host = parts.get("host") or "localhost"
+    port = parts.get("port") or "5432"
+    return f"postgresql://{host}:{port}/{parts.get('dbname') or ''}"
+
+
+class _PgStore(EventStore):
+    def __init__(self, url: str, *, create: bool, connect_timeout: float = 10.0) -> None:
+        super().__init__()
+        pg = _driver()
+        self.where = describe(url)
+        try:
+            db: psycopg.Connection[Any] = pg.connect(
+                url,
+                autocommit=True,
+                connect_timeout=max(1, round(connect_timeout)),
+                application_name="moonrules-tournament",
+            )
+        except pg.Error as e:
+            raise StoreError(f"{self.where}: cannot connect ({_first_line(e)})") from None
+        except ValueError as e:  # a malformed URL
+            raise StoreError(f"{self.where}: cannot connect ({_first_line(e)})") from None
+        self._db = db
+        try:
+            db.execute("SET lock_timeout = '5s'")
+            db.execute("SET statement_timeout = '30s'")
+            if create:
+                with db.transaction():
+                    db.execute("SELECT pg_advisory_xact_lock(%s)", (_PG_SCHEMA_LOCK,))
+                    db.execute(_META)
+                    db.execute(_PG_LOG)
+                    db.execute(
+                        "INSERT INTO meta VALUES ('event_log', %s) ON CONFLICT DO NOTHING",
+                        (str(STORE_VERSION),),
+                    )
+            self._has = (
+                db.execute("SELECT to_regclass('event_log') IS NOT NULL").fetchone() or [False]
+            )[0]
+            if self._has:
+                row = db.execute("SELECT value FROM meta WHERE key = 'event_log'").fetchone()
+                if row is not None and row[0] != str(STORE_VERSION):
+                    raise StoreError(
+                        f"{self.where}: event log layout {row[0]}, this version reads "
+                        f"{STORE_VERSION}"
+                    )
+        except pg.Error as e:
+            db.close()
+            raise StoreError(f"{self.where}: cannot use the database ({_first_line(e)})") from None
+        except StoreError:
+            db.close()
+            raise
+
+    def _events(self) -> list[str]:
+        if not self._has:
+            return []
+        psycopg = _driver()
+        try:
+            rows = self._db.execute(
+                "SELECT DISTINCT event FROM event_log ORDER BY event"
+            ).fetchall()
+        except psycopg.Error as e:
+            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+        return [r[0] for r in rows]
+
+    def _read(self, event: str) -> list[str]:
+        if not self._has:
+            return []
+        psycopg = _driver()
+        try:
+            return _select(self._db, event, "%s")
+        except psycopg.Error as e:
+            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+
+    def _write(
+        self, event: str, first: int | None, lines: Sequence[str], check: Check
+    ) -> EventState:
+        psycopg = _driver()
+        from psycopg import errors
+
+        stored: list[str] = []
+        try:
+            with self._db.transaction():
+                stored = _select(self._db, event, "%s")
+                state: EventState = check(stored)
+                start = len(stored) + 1
+                with self._db.cursor() as c:
+                    c.executemany(
+                        "INSERT INTO event_log (event, seq, entry) VALUES (%s, %s, %s)",
+                        [(event, start + k, line) for k, line in enumerate(lines)],
+                    )
+        except errors.UniqueViolation:
+            # another writer committed this number after the read: one of the two wins
+            raise _taken(event, first or len(stored) + 1, None) from None
+        except psycopg.Error as e:
+            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+        return state
+
+    def close(self) -> None:
+        self._db.close()

@@ -10,6 +10,9 @@
   table's ``--db``): :mod:`moonrules.tournament.store`.
 - ``tournament standings --log FILE [--json | --csv]``: the standings from a log alone;
   ``--db DB [--event ID]`` from an event stored in a database.
+- ``tournament ratings --log FILE [--json | --csv]``: the players' ratings (openskill,
+  Plackett-Luce) recomputed from a log alone (or ``--db DB [--event ID]``); without
+  openskill, one line naming the extra to install.
 - ``tournament export --db DB [--event ID]``: a stored event's log as JSON lines on
   standard output (the bytes ``run --log`` writes for the same entries).
 
@@ -29,6 +32,7 @@ from moonrules.cli.options import check_output, check_workers, whole_number
 from moonrules.tournament.event import load_tournament
 from moonrules.tournament.log import fold, read_log, write_log
 from moonrules.tournament.movement import Movement, MovementCheck, MovementError, check_movement
+from moonrules.tournament.ratings import PROVISIONAL_SIGMA, Ratings, ratings
 from moonrules.tournament.run import run_event
 from moonrules.tournament.scoring import TIE_BREAKS, Standings, standings
 from moonrules.tournament.store import EventStore, check_event_id, event_id_of, open_store
@@ -76,6 +80,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     form.add_argument("--json", action="store_true", help="print the standings as JSON")
     form.add_argument("--csv", action="store_true", help="print the standings as CSV")
     st.set_defaults(_tournament=_standings)
+    rt = sub.add_parser(
+        "ratings",
+        help="the players' ratings from an event's log (the ratings extra)",
+        description="each player's rating (openskill, Plackett-Luce: mu, sigma, and the "
+        "Elo-like 1000 + 30 * (mu - 3 * sigma)) recomputed from an event log alone; bots are "
+        "rated and flagged, substitutes never rated (pip install 'moonrules[ratings]')",
+    )
+    rsource = rt.add_mutually_exclusive_group(required=True)
+    rsource.add_argument("--log", metavar="FILE", type=Path, help="the event log")
+    rsource.add_argument("--db", metavar="DB", help=DB_HELP)
+    rt.add_argument("--event", metavar="ID", help=EVENT_HELP)
+    rform = rt.add_mutually_exclusive_group()
+    rform.add_argument("--json", action="store_true", help="print the ratings as JSON")
+    rform.add_argument("--csv", action="store_true", help="print the ratings as CSV")
+    rt.set_defaults(_tournament=_ratings)
     ex = sub.add_parser(
         "export",
         help="print an event stored in a database as its log (JSON lines)",
@@ -278,4 +297,60 @@ def _standings(args: argparse.Namespace) -> int:
         sys.stdout.write(out.getvalue())
     else:
         print("\n".join(standings_lines(s)))
+    return 0
+
+
+def ratings_lines(r: Ratings) -> list[str]:
+    """The ratings as text, best first."""
+    lines = [
+        f"{r.event}: {r.games} game(s) rated; {r.model}",
+        f"rating = 1000 + 30 * (mu - 3 * sigma); provisional while sigma > {PROVISIONAL_SIGMA:g}",
+    ]
+    if r.substitutes:
+        lines.append(f"substitutes, not rated: {', '.join(r.substitutes)}")
+    width = max((len(x.name) for x in r.players), default=6)
+    lines.append(
+        f"{'rank':>4}  {'player':<{width}}  {'rating':>6}  {'mu':>6}  {'sigma':>5}  "
+        f"{'games':>5}  notes"
+    )
+    for k, x in enumerate(r.ranked(), 1):
+        notes = ["provisional"] if x.provisional else []
+        notes += [f"bot ({x.bot})"] if x.bot else []
+        lines.append(
+            f"{k:>4}  {x.name:<{width}}  {x.elo:>6}  {x.mu:>6.2f}  {x.sigma:>5.2f}  "
+            f"{x.games:>5}  {'; '.join(notes)}".rstrip()
+        )
+    return lines
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    if args.db is not None:
+        with open_store(args.db, create=False) as store:
+            r = ratings(store.state(_stored(store, args.event)))
+    else:
+        if args.event is not None:
+            args._parser.error("--event goes with --db")
+        r = ratings(read_log(args.log))
+    if args.json:
+        print(json.dumps(r.to_json(), indent=2, ensure_ascii=False))
+    elif args.csv:
+        out = io.StringIO()
+        w = csv.writer(out, lineterminator="\n")
+        w.writerow(["rank", "player", "rating", "provisional", "mu", "sigma", "games", "bot"])
+        for k, x in enumerate(r.ranked(), 1):
+            w.writerow(
+                [
+                    k,
+                    x.name,
+                    x.elo,
+                    str(x.provisional).lower(),
+                    repr(x.mu),
+                    repr(x.sigma),
+                    x.games,
+                    x.bot or "",
+                ]
+            )
+        sys.stdout.write(out.getvalue())
+    else:
+        print("\n".join(ratings_lines(r)))
     return 0

@@ -35,7 +35,13 @@ from moonrules.tournament.movement import Movement, MovementCheck, MovementError
 from moonrules.tournament.ratings import PROVISIONAL_SIGMA, Ratings, ratings
 from moonrules.tournament.run import run_event
 from moonrules.tournament.scoring import TIE_BREAKS, Standings, standings
-from moonrules.tournament.store import EventStore, check_event_id, event_id_of, open_store
+from moonrules.tournament.store import (
+    EventStore,
+    StoreError,
+    check_event_id,
+    event_id_of,
+    open_store,
+)
 
 HELP = "plan a tournament's movement, run its all-bot tables, and print its standings"
 
@@ -197,7 +203,7 @@ def _run(args: argparse.Namespace) -> int:
         event = check_event_id(args.event or event_id_of(t.name))
         with open_store(args.db) as store:
             if event in store.events():
-                args._parser.error(f"--event: {event!r} exists already in {store.where}")
+                raise StoreError(f"--event: {event!r} exists already in {store.where}")
     outcome = run_event(t, jobs=args.jobs)
     for message in outcome.skipped:
         print(f"{prog}: {message}", file=sys.stderr)

@@ -466,3 +466,17 @@ def test_openskill_is_imported_only_by_the_ratings_module() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert out.stdout.strip() == "ok"
+
+
+def test_ratings_from_the_database_equal_those_of_the_log(
+    three: Log, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    event = tmp_path / "event.toml"
+    event.write_text(THREE, encoding="utf-8")
+    db = str(tmp_path / "events.sqlite3")
+    assert main(["tournament", "run", str(event), "--db", db]) == 0
+    capsys.readouterr()
+    assert main(["tournament", "ratings", "--db", db, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(ratings(three).to_json()))
+    assert main(["tournament", "ratings", "--db", db, "--event", "nope"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

@@ -21,7 +21,7 @@ committed) is refused in one line, nothing written, and reads the log again. A w
 acknowledged once committed: SQLite with ``synchronous=FULL`` (as the table: durable
 against a power failure too), PostgreSQL's commit.
 
-The store is synchronous (the command line's; the table runs it in a thread). It imports
+The store is synchronous (as the command line needs; a server calls it from a thread). It imports
 nothing of the table above it: the conventions (WAL, ``synchronous``, the ``meta`` table,
 a ``postgresql://`` URL named without its password) are the table storage's, written
 again here.

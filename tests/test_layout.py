@@ -185,9 +185,11 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "moonrules.engine.batch": ("numpy", "jax"),
     "moonrules.engine.batch_tables": ("numpy",),
     "moonrules.engine.batch_jax": ("numpy", "jax", "pgx"),
+    "moonrules.tournament.ratings": ("openskill",),
 }
-"""The libraries of the game-AI extras, by the one subpackage (or module: the batched
-engine, extra ``[batch]``) that may import them."""
+"""The libraries of the optional extras, by the one subpackage (or module: the batched
+engine, extra ``[batch]``; the tournament's ratings, extra ``[ratings]``) that may import
+them."""
 
 
 def _third_party_imports(path: Path) -> set[str]:

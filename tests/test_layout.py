@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "moonrules"
 
 LAYER: dict[str, int] = {
+    "support": 0,  # of no rule: worker processes that end with their parent
     "rules": 0,  # the rulebook: pure functions and values
     "kernel": 1,  # bit-mask forms and tables derived from the rulebook
     "game": 2,  # the state machine

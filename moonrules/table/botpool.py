@@ -18,7 +18,6 @@ import multiprocessing.context
 import os
 import random
 import signal
-import threading
 import time
 import weakref
 from collections import deque
@@ -31,6 +30,7 @@ from moonrules.bots import Bot
 from moonrules.bots.match import BOTS
 from moonrules.game import Action, PlayerView
 from moonrules.rules.errors import MoonError, wrong_type
+from moonrules.support.processes import end_with_parent
 
 
 @attrs.frozen(slots=True)
@@ -78,20 +78,6 @@ def _decide(make: Callable[[], Bot], view: PlayerView, seed: str) -> Action:
     if bot is None:
         bot = _BOT_CACHE[make] = make()
     return bot.act(view, random.Random(seed))
-
-
-def _end_with_parent() -> None:
-    """In a worker, as it starts: exit at once when the server's process ends, even killed
-    (when it cannot end its workers itself), so that no worker outlives the server."""
-    parent = multiprocessing.parent_process()
-    if parent is None:  # pragma: no cover - a worker always has its parent
-        return
-
-    def watch() -> None:
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(1)
-
-    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
 
 
 class JobCancelled(BaseException):
@@ -170,7 +156,7 @@ def _work(
     _Job.cancels = cancels
     if cancels is not None and CANCEL_SIGNAL is not None:
         signal.signal(CANCEL_SIGNAL, _cancel_here)
-    _end_with_parent()
+    end_with_parent()
     try:
         conn.send(_READY)
     except (OSError, ValueError):

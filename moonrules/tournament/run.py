@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.connection
-import os
 import random
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -28,6 +26,7 @@ import attrs
 from moonrules.bots.match import bot_by_name, deal_seed, play_game
 from moonrules.records import to_record
 from moonrules.rules.ruleset import RuleSet
+from moonrules.support.processes import end_with_parent, stop_pool
 from moonrules.tournament.event import Tournament
 from moonrules.tournament.log import EventState, fold, header, seating_entry
 from moonrules.tournament.movement import Movement, Round, draw, round_boards, swiss_round
@@ -90,29 +89,6 @@ class RunOutcome:
     skipped: tuple[str, ...]
 
 
-def _end_with_parent() -> None:
-    """In a worker, as it starts: exit at once when the process that started it ends (even
-    killed), so that no game outlives the run."""
-    parent = multiprocessing.parent_process()
-    if parent is None:  # pragma: no cover - a worker always has its parent
-        return
-
-    def watch() -> None:
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(1)
-
-    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    workers = list((pool._processes or {}).values())  # no public way before 3.14
-    for w in workers:
-        w.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
-    for w in workers:
-        w.join()
-
-
 class _Player:
     """Plays jobs in this process, or on a pool of ``jobs`` workers started on first use."""
 
@@ -128,14 +104,14 @@ class _Player:
             self.pool = ProcessPoolExecutor(
                 self.jobs,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_end_with_parent,
+                initializer=end_with_parent,
             )
         yield from self.pool.map(play_board, jobs, chunksize=1)
 
     def close(self, failed: bool) -> None:
         if self.pool is not None:
             if failed:
-                _stop(self.pool)
+                stop_pool(self.pool)
             else:
                 self.pool.shutdown()
 

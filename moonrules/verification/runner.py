@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import multiprocessing
 import multiprocessing.connection
-import os
-import threading
 import time
 import traceback
 from collections.abc import Iterable, Iterator
@@ -21,6 +19,7 @@ import attrs
 
 from moonrules.rules.contract import check_bool, check_instance, check_int, check_iterable, typed
 from moonrules.rules.errors import ArgumentError
+from moonrules.support.processes import end_with_parent, stop_pool
 from moonrules.verification.core import Failure, Outcome, Property
 
 MAX_JOBS: Final = 64
@@ -89,40 +88,10 @@ def _check_by_id(prop_id: str, quick: bool) -> tuple[Outcome, float, float]:
     return r.outcome, r.seconds, r.cpu_seconds
 
 
-def _end_with_parent() -> None:
-    """In a worker, as it starts: exit at once when the process that started it ends (even
-    killed, when it cannot end its workers itself), so that no check outlives the run."""
-    parent = multiprocessing.parent_process()
-    if parent is None:  # pragma: no cover - a worker always has its parent
-        return
-
-    def watch() -> None:
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(1)
-
-    threading.Thread(target=watch, name="end-with-parent", daemon=True).start()
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """End the pool's workers, checks under way included, and wait for them.
-
-    The workers are ended first; the pool's own thread then finds them gone, fails what
-    was pending and reaps them, and ``shutdown`` waits for that thread. Only then are they
-    joined here, so that no two threads wait on one process at once (the second one's wait
-    can return before the first has recorded its exit status).
-    """
-    workers = list((pool._processes or {}).values())  # no public way to end them before 3.14
-    for w in workers:
-        w.terminate()
-    pool.shutdown(wait=True, cancel_futures=True)
-    for w in workers:
-        w.join()
-
-
 def _in_workers(props: list[Property], quick: bool, jobs: int) -> Iterator[Result]:
     """The results of ``props`` checked ``jobs`` at a time in spawned worker processes."""
     pool = ProcessPoolExecutor(
-        jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_end_with_parent
+        jobs, mp_context=multiprocessing.get_context("spawn"), initializer=end_with_parent
     )
     try:
         futures: list[Future[tuple[Outcome, float, float]]] = [
@@ -139,7 +108,7 @@ def _in_workers(props: list[Property], quick: bool, jobs: int) -> Iterator[Resul
                 seconds, cpu = time.perf_counter() - start, 0.0
             yield Result(prop, outcome, seconds, quick, cpu)
     except BaseException:  # closed early, or Ctrl-C: no check is left running
-        _stop(pool)
+        stop_pool(pool)
         raise
     pool.shutdown()
 

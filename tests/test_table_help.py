@@ -19,7 +19,9 @@ from typing import Any
 
 import pytest
 
+from moonrules import legal_actions
 from moonrules.bots.match import BOTS
+from moonrules.table.wire import action_json
 
 pytest.importorskip("starlette")
 
@@ -82,7 +84,9 @@ def test_a_hint_never_holds_up_a_bot_and_a_closed_one_spares_its_worker(
             hint = asyncio.ensure_future(table.hint(room, 0))
             await _until(lambda: pool.thinking == 1, "the hint being worked out")
             seq = room.seq
-            assert await table.act(room, 0, "pass") is None
+            # the seat's call (or, after a bot's 21 closed the auction, its play)
+            first = action_json(legal_actions(room.state)[0])
+            assert await table.act(room, 0, first) is None
             # the bots of the room move meanwhile, in the slow pool's one worker
             await _until(lambda: room.seq >= seq + 2, "the bots' moves while the hint thinks")
             assert not hint.done()

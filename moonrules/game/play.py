@@ -46,6 +46,7 @@ from moonrules.game.state import (
     Game,
     GameState,
     Hand,
+    Trick,
     make_contract,
     make_game,
     make_hand,
@@ -538,36 +539,14 @@ def apply_claim(
 
 def _settle_claim(state: GameState, h: Hand, seat: int, claimed: int, remaining: int) -> GameState:
     """A claim that holds ends the hand (CLAIM-1): the tricks credited, the hand scored."""
-    g = state.game
-    rules = g.rules
-    c = h.contract
+    rules = state.game.rules
     counts = list(h.tricks_won)
     counts[seat] += claimed
     if remaining > claimed:  # four players: the rest to the other team (the claimant's left)
         counts[(seat + 1) % rules.players] += remaining - claimed
-    won = tuple(counts)
-    outcome = scored(rules, c.bidder, c.bid, won)
-    scores = tuple([s + d for s, d in zip(g.scores, outcome.deltas, strict=True)])
-    hand = make_hand(
-        c,
-        h.hands,
-        _DONE,
-        h.leader,
-        h.trick,
-        h.tricks,
-        won,
-        outcome.deltas,
-        -1,
-        Claim(seat, claimed),
+    return _hand_over(
+        state, h.hands, h.leader, h.trick, h.tricks, tuple(counts), Claim(seat, claimed)
     )
-    bidder_side = rules.side_of(c.bidder)
-    winner = bidder_side if outcome.game_won else decided_winner(rules, scores, bidder_side)
-    if winner is not None:
-        return make_state(
-            make_game(rules, g.seed, scores, g.history, winner, g.seed_given, None, g.source),
-            hand,
-        )
-    return next_hand(state, hand, scores)
 
 
 def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
@@ -610,11 +589,27 @@ def _play(state: GameState, h: Hand, tile: Tile) -> GameState:
     if len(tricks) < 7:
         hand = make_hand(c, hands, _PLAYING, win, (), tricks, won, None, -1, None)
         return make_state(state.game, hand)
+    return _hand_over(state, hands, win, (), tricks, won, None)
+
+
+def _hand_over(
+    state: GameState,
+    hands: tuple[int, ...],
+    leader: int,
+    trick: tuple[int, ...],
+    tricks: tuple[Trick, ...],
+    won: tuple[int, ...],
+    claim: Claim | None,
+) -> GameState:
+    """The hand of ``state`` over, with ``won`` tricks per seat (played, or given by a
+    ``claim``): scored (SCORE-1 … SCORE-6), then the game won (END-1 … END-3, SCORE-4) or
+    the next hand dealt (BID-1)."""
     g = state.game
     rules = g.rules
+    c = state.hand.contract
     result = scored(rules, c.bidder, c.bid, won)
     scores = tuple([s + d for s, d in zip(g.scores, result.deltas, strict=True)])
-    hand = make_hand(c, hands, _DONE, win, (), tricks, won, result.deltas, -1, None)
+    hand = make_hand(c, hands, _DONE, leader, trick, tricks, won, result.deltas, -1, claim)
     bidder_side = rules.side_of(c.bidder)
     # decided_winner: game_winner without its checks of arguments built here
     winner = bidder_side if result.game_won else decided_winner(rules, scores, bidder_side)

@@ -447,16 +447,24 @@ def _done(before: GameState, after: GameState) -> Hand:
     return after.hand if after.is_over else after.history[-1]
 
 
-def _check_hand_end(s: GameState, t: GameState, done: Hand, renege_seat: int | None) -> None:
+def _check_hand_end(
+    s: GameState,
+    t: GameState,
+    done: Hand,
+    renege_seat: int | None,
+    taken: list[int] | None = None,
+) -> None:
     """The hand's score and the game's end by the clauses restated (:mod:`.statements`), not by
-    the library's scoring functions."""
+    the library's scoring functions. ``taken``: the tricks per seat a claim gave (CLAIM-1),
+    else those of the hand's completed tricks."""
     rules = s.rules
     if done.bidder < 0:
         require(renege_seat is None and max(done.calls) == PASS, f"{_where(s)}: thrown in")
         require(t.scores == s.scores, f"{_where(s)}: a thrown-in hand changed the scores")
         require(not t.is_over, f"{_where(s)}: a thrown-in hand ended the game")
     else:
-        taken = [sum(1 for x in done.tricks if x.winner == p) for p in range(rules.players)]
+        if taken is None:
+            taken = [sum(1 for x in done.tricks if x.winner == p) for p in range(rules.players)]
         require(list(done.tricks_won) == taken, f"{_where(s)}: tricks won {done.tricks_won}")
         want = spec.score(rules, done.bidder, done.bid, taken, renege_seat)
         require(done.deltas == want.deltas, f"{_where(s)}: deltas {done.deltas} not {want.deltas}")
@@ -666,19 +674,7 @@ def check_claim_settlement(s: GameState) -> int:
             got_side == want_side,
             f"{_where(s)}: claim of {k} by seat {seat}: tricks by side {got_side}, not {want_side}",
         )
-        won = list(done.tricks_won)
-        want = spec.score(rules, done.bidder, done.bid, won, None)
-        require(done.deltas == want.deltas, f"{_where(s)}: deltas {done.deltas} not {want.deltas}")
-        scores = tuple(a + b for a, b in zip(s.scores, want.deltas, strict=True))
-        require(t.scores == scores, f"{_where(s)}: scores {t.scores} not {scores}")
-        bidder_side = spec.side(rules.players, done.bidder)
-        winner = bidder_side if want.wins_game else spec.game_winner(rules, scores, bidder_side)
-        require(t.winner == winner, f"{_where(s)}: winner {t.winner}, the clauses say {winner}")
-        if not t.is_over:
-            require(
-                t.hand_number == done.number + 1 and t.phase is Phase.BIDDING,
-                f"{_where(s)}: after the claim, hand {t.hand_number} in {t.phase.value}",
-            )
+        _check_hand_end(s, t, done, None, list(done.tricks_won))
     return n
 
 

@@ -31,9 +31,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "moonrules"
 
 LAYER: dict[str, int] = {
-    "support": 0,  # of no rule: worker processes that end with their parent
     "rules": 0,  # the rulebook: pure functions and values
     "kernel": 1,  # bit-mask forms and tables derived from the rulebook
+    "support": 1,  # of no rule: workers that end with their parent, the databases' names
     "game": 2,  # the state machine
     "engine": 3,  # fast forms of the game (a compiled game object, a batch), proved equal to it
     "records": 3,  # record formats, notation, replay

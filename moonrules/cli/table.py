@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from moonrules.cli.options import finite_number, whole_number
 from moonrules.rules.errors import MoonError, install_extra
+from moonrules.support.databases import is_postgres
 
 if TYPE_CHECKING:  # the table extra is imported only when the command runs
     from moonrules.table.server import TableConfig
@@ -116,11 +117,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="info",
         help="how much the server logs to standard error (default info)",
     )
-
-
-def is_postgres(db: str) -> bool:
-    """Whether ``--db`` names a PostgreSQL database rather than an SQLite file."""
-    return db.startswith(("postgresql://", "postgres://"))
 
 
 def check_extra() -> None:

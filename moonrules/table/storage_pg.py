@@ -53,7 +53,8 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 import attrs
 
 from moonrules.records.record import JSON
-from moonrules.rules.errors import install_extra, wrong_type
+from moonrules.rules.errors import wrong_type
+from moonrules.support.databases import describe_postgres, first_line, postgres_driver
 from moonrules.table.storage import (
     _COLUMNS,
     RoomRow,
@@ -153,14 +154,7 @@ Job = Callable[["psycopg.Connection[Any]"], Any]
 
 def _driver() -> Any:
     """``psycopg``, or :class:`StorageError` saying how to install it."""
-    try:
-        import psycopg
-    except ImportError:
-        raise StorageError(
-            f"a postgresql:// database needs psycopg (the postgres extra): "
-            f"{install_extra('postgres')}"
-        ) from None
-    return psycopg
+    return postgres_driver(StorageError)
 
 
 class NotOwner(sqlite3.OperationalError):
@@ -203,14 +197,7 @@ def new_owner_id() -> str:
 
 def describe(url: str) -> str:
     """The database a URL names, without its password (for messages and logs)."""
-    psycopg = _driver()
-    try:
-        parts = psycopg.conninfo.conninfo_to_dict(url)
-    except psycopg.ProgrammingError:
-        return "the PostgreSQL database (an invalid URL)"
-    host = parts.get("host") or "localhost"
-    port = parts.get("port") or "5432"
-    return f"postgresql://{host}:{port}/{parts.get('dbname') or ''}"
+    return describe_postgres(url, StorageError)
 
 
 class PgStorage:
@@ -257,9 +244,7 @@ class PgStorage:
         except psycopg.Error as e:
             if self._db is not None:
                 self._db.close()
-            raise StorageError(
-                f"{self.where}: cannot use the database ({_first_line(e)})"
-            ) from None
+            raise StorageError(f"{self.where}: cannot use the database ({first_line(e)})") from None
         self.commits = 0
         """Transactions committed (a figure for the bench: jobs per commit)."""
         self.jobs_done = 0
@@ -361,7 +346,7 @@ class PgStorage:
                     db.execute("ROLLBACK")
                 except psycopg.Error:
                     db.close()
-            failure = Unavailable(f"{self.where}: {_first_line(e)}")
+            failure = Unavailable(f"{self.where}: {first_line(e)}")
             return [(False, failure)] * len(batch)
         return results
 
@@ -784,16 +769,12 @@ def _translate(e: Exception) -> Exception:
     if isinstance(e, (NotOwner, SeqTaken, Unavailable)):
         return e
     if isinstance(e, errors.UniqueViolation):
-        return SeqTaken(_first_line(e))
+        return SeqTaken(first_line(e))
     if isinstance(e, psycopg.IntegrityError):  # a foreign key: no such room
-        return sqlite3.IntegrityError(_first_line(e))
+        return sqlite3.IntegrityError(first_line(e))
     if isinstance(e, psycopg.Error):
-        return Unavailable(_first_line(e))
+        return Unavailable(first_line(e))
     return e
-
-
-def _first_line(e: BaseException) -> str:
-    return (str(e).strip().splitlines() or [type(e).__name__])[0]
 
 
 _COLUMNS_IN: Final = (

@@ -39,7 +39,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from moonrules.rules.errors import MoonError, install_extra, quote, wrong_type
+from moonrules.rules.errors import MoonError, quote, wrong_type
+from moonrules.support.databases import describe_postgres, first_line, is_postgres, postgres_driver
 from moonrules.tournament.errors import TournamentError
 from moonrules.tournament.event import Tournament
 from moonrules.tournament.log import LINE_KEY, EventState, dumps_entry, fold, header
@@ -98,12 +99,6 @@ class Stored:
     event: str
     seq: int
     state: EventState = attrs.field(eq=False, repr=False)
-
-
-def is_postgres(db: str | Path) -> bool:
-    """Whether ``db`` names a PostgreSQL database (``postgresql://``, ``postgres://``)
-    rather than a SQLite file: the table's ``--db`` convention."""
-    return isinstance(db, str) and db.startswith(("postgresql://", "postgres://"))
 
 
 def check_event_id(event: str) -> str:
@@ -311,10 +306,6 @@ def _pick(where: str, found: list[str]) -> str:
     raise StoreError(f"{where} holds {len(found)} events: give --event (one of {listed})")
 
 
-def _first_line(e: BaseException) -> str:
-    return (str(e).strip().splitlines() or [type(e).__name__])[0]
-
-
 def create_event(
     store: EventStore, t: Tournament, event: str | None = None, *, movement: Movement | None = None
 ) -> Stored:
@@ -367,7 +358,7 @@ class _SqliteStore(EventStore):
                 self._check_version()
         except sqlite3.DatabaseError as e:
             db.close()
-            raise StoreError(f"{path}: not a database of event logs ({_first_line(e)})") from None
+            raise StoreError(f"{path}: not a database of event logs ({first_line(e)})") from None
 
     def _has_log(self) -> bool:
         row = self._db.execute(
@@ -390,7 +381,7 @@ class _SqliteStore(EventStore):
                 "SELECT DISTINCT event FROM event_log ORDER BY event"
             ).fetchall()
         except sqlite3.Error as e:
-            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
         return [r[0] for r in rows]
 
     def _read(self, event: str) -> list[str]:
@@ -399,7 +390,7 @@ class _SqliteStore(EventStore):
         try:
             return _select(self._db, event, "?")
         except sqlite3.Error as e:
-            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
 
     def _write(
         self, event: str, first: int | None, lines: Sequence[str], check: Check
@@ -423,7 +414,7 @@ class _SqliteStore(EventStore):
                 raise
             db.execute("COMMIT")
         except sqlite3.Error as e:
-            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
         return state
 
     def close(self) -> None:
@@ -446,26 +437,12 @@ def _select(db: Any, event: str, mark: str) -> list[str]:
 
 def _driver() -> Any:
     """``psycopg``, or :class:`StoreError` saying how to install it."""
-    try:
-        import psycopg
-    except ImportError:
-        raise StoreError(
-            f"a postgresql:// database needs psycopg (the postgres extra): "
-            f"{install_extra('postgres')}"
-        ) from None
-    return psycopg
+    return postgres_driver(StoreError)
 
 
 def describe(url: str) -> str:
     """The database a URL names, without its password (for messages)."""
-    psycopg = _driver()
-    try:
-        parts = psycopg.conninfo.conninfo_to_dict(url)
-    except psycopg.ProgrammingError:
-        return "the PostgreSQL database (an invalid URL)"
-    host = parts.get("host") or "localhost"
-    port = parts.get("port") or "5432"
-    return f"postgresql://{host}:{port}/{parts.get('dbname') or ''}"
+    return describe_postgres(url, StoreError)
 
 
 class _PgStore(EventStore):
@@ -481,9 +458,9 @@ class _PgStore(EventStore):
                 application_name="moonrules-tournament",
             )
         except pg.Error as e:
-            raise StoreError(f"{self.where}: cannot connect ({_first_line(e)})") from None
+            raise StoreError(f"{self.where}: cannot connect ({first_line(e)})") from None
         except ValueError as e:  # a malformed URL
-            raise StoreError(f"{self.where}: cannot connect ({_first_line(e)})") from None
+            raise StoreError(f"{self.where}: cannot connect ({first_line(e)})") from None
         self._db = db
         try:
             db.execute("SET lock_timeout = '5s'")
@@ -509,7 +486,7 @@ class _PgStore(EventStore):
                     )
         except pg.Error as e:
             db.close()
-            raise StoreError(f"{self.where}: cannot use the database ({_first_line(e)})") from None
+            raise StoreError(f"{self.where}: cannot use the database ({first_line(e)})") from None
         except StoreError:
             db.close()
             raise
@@ -523,7 +500,7 @@ class _PgStore(EventStore):
                 "SELECT DISTINCT event FROM event_log ORDER BY event"
             ).fetchall()
         except psycopg.Error as e:
-            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
         return [r[0] for r in rows]
 
     def _read(self, event: str) -> list[str]:
@@ -533,7 +510,7 @@ class _PgStore(EventStore):
         try:
             return _select(self._db, event, "%s")
         except psycopg.Error as e:
-            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
 
     def _write(
         self, event: str, first: int | None, lines: Sequence[str], check: Check
@@ -556,7 +533,7 @@ class _PgStore(EventStore):
             # another writer committed this number after the read: one of the two wins
             raise _taken(event, first or len(stored) + 1, None) from None
         except psycopg.Error as e:
-            raise StoreError(f"{self.where}: {_first_line(e)}") from None
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
         return state
 
     def close(self) -> None:

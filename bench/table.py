@@ -865,7 +865,12 @@ def top(raw: Path, lines: int = 25) -> None:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--rooms", default="10,50,200", help="numbers of rooms, comma-separated")
-    p.add_argument("--seconds", type=float, default=20.0, help="how long each N runs")
+    p.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="how long each N runs (default 20; a --flood phase 40)",
+    )
     p.add_argument("--crash", type=int, metavar="K", help="the crash test with K games instead")
     p.add_argument("--after", type=float, default=3.0, help="seconds before the SIGKILL")
     p.add_argument("--sync", choices=("full", "normal"), default="full", help="the server's --sync")
@@ -911,8 +916,10 @@ def main() -> int:
     if args.crash:
         return 1 if crash(args.crash, args.after) else 0
     if args.flood:
-        flood(args.seconds if args.seconds != 20.0 else 40.0, args.flood_rooms, args.flood_with)
+        flood(40.0 if args.seconds is None else args.seconds, args.flood_rooms, args.flood_with)
         return 0
+    if args.seconds is None:
+        args.seconds = 20.0
     if args.knee:
         rooms = "25,50,100,150,200,300" if args.rooms == "10,50,200" else args.rooms
         knee([int(x) for x in rooms.split(",")], args.seconds, args.profile, args.client_procs)

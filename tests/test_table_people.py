@@ -343,3 +343,40 @@ def test_a_v2_database_gains_names_options_and_rematches(tmp_path: Path) -> None
     finally:
         storage.close()
     assert row is not None and row.names == ("Cy", None, None)
+
+
+def test_a_claim_of_no_number_of_tricks_is_refused_quoting_it(server: Server) -> None:
+    """A claim whose ``tricks`` is no count of the tricks left is refused ``bad-frame``
+    quoting the JSON that was sent, with the seat's legal actions; the connection stays
+    open, and it costs no claim interval (a claim right after it is checked)."""
+    rng = random.Random(5)
+    room = server.create("partnership", {"1": "random", "2": "random", "3": "random"})
+    with connect(server, room["room"], room["seats"][0]["token"]) as ws:
+        while True:
+            st = until(ws, lambda m: m["type"] == "state" and (m["legal"] or m["table"]["over"]))
+            assert not st["table"]["over"]
+            if st["view"]["phase"] == "play":
+                break
+            action = "pass" if "pass" in st["legal"] else rng.choice(st["legal"])
+            say(ws, {"type": "act", "action": action})
+        left = 7 - len(st["view"]["tricks"])
+        sent = {
+            "0": 0,
+            str(left + 1): left + 1,
+            "-1": -1,
+            "1.5": 1.5,
+            "1e+300": 1e300,
+            "true": True,
+            '"3"': "3",
+            "[1]": [1],
+            '{"a": 1}': {"a": 1},
+        }
+        for text, value in sent.items():
+            ws.send(json.dumps({"type": "claim", "tricks": value}))
+            answer = until(ws, lambda m: m["type"] == "refused", 30)
+            assert answer["code"] == "bad-frame", answer
+            assert answer["message"].endswith(f", not {text}"), answer
+            assert answer["legal"] == st["legal"]
+        say(ws, {"type": "claim", "tricks": None})
+        answer = until(ws, lambda m: m["type"] in ("notice", "refused"), 60)
+        assert answer["type"] == "notice" or answer["code"] in ("claim", "too-early"), answer

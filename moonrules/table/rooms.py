@@ -65,6 +65,7 @@ from moonrules.table.room import (
     _clock_option,
     new_id,
     new_token,
+    parse_board,
     parse_options,
     parse_request,
     rematch_seats,
@@ -82,6 +83,7 @@ from moonrules.table.wire import (
     parse_action,
     read_message,
     refused,
+    sent_text,
 )
 
 log = logging.getLogger("moonrules.table")
@@ -92,6 +94,22 @@ CLAIM_CACHE: Final = 64
 PARKED_CHECK: Final = 1.0
 """Seconds between two looks, by the clock of a room nobody is at that waits for a game of
 bots alone to end (:meth:`Table.bot_games`), at whether it may play."""
+
+
+def claim_refusal(room: Room, seat: int, tricks: JSON) -> dict[str, JSON] | None:
+    """Why ``seat`` may not claim ``tricks`` (``null``: all) now, before any check of the
+    claim itself: not in play (``not-now``), or a count that is no number of the tricks left
+    (``bad-frame``, quoting what was sent); ``None`` if it may."""
+    st = room.state
+    if st.phase is not Phase.PLAY:
+        return refused("not-now", "a claim is made during the play of a hand", [], "CLAIM-1")
+    remaining = 7 - len(st.hand.tricks)
+    if tricks is not None and (type(tricks) is not int or not 1 <= tricks <= remaining):
+        message = f"a claim is of 1 to {remaining} tricks (the tricks left), or of all"
+        return refused(
+            "bad-frame", f"tricks: {message}, not {sent_text(tricks)}", room.legal_for(seat)
+        )
+    return None
 
 
 class Table:
@@ -188,6 +206,7 @@ class Table:
         """Create a room from a ``POST /api/rooms`` body (see :meth:`parse_request`)."""
         rules, seats = self.parse_request(body)
         options = self.parse_options(body)
+        board = parse_board(body, rules.players)
         if HUMAN not in seats:
             playing = self.bot_games()
             if playing >= self.limits.max_bot_rooms:
@@ -196,7 +215,10 @@ class Table:
                     f"the table is playing {playing} games of bots alone, its most; wait for "
                     "one to end, or give a seat to a person",
                 )
-        state = new_game(rules)  # a fresh secret seed: it never leaves the server mid-game
+        # a fresh secret seed: it never leaves the server mid-game; a board's, its event's
+        state = new_game(rules) if board is None else new_game(rules, board[0])
+        if board is not None:
+            options["board"] = {"seed": board[0]}
         tokens = {s: new_token() for s, p in enumerate(seats) if p == HUMAN}
         record = to_record(state)
         row = RoomRow(
@@ -212,6 +234,7 @@ class Table:
             joined=frozenset(),
             over=False,
             options=options,
+            names=() if board is None else board[1],
         )
         room = Room(row, state)
         self._taking.add(row.id)
@@ -483,7 +506,7 @@ class Table:
                 waiting
             )
             return refused("not-started", message, [])
-        if st.is_over:
+        if room.over:
             return refused("over", "the game is over; no more actions", [], "END-1")
         try:
             action = parse_action(st.phase, value)
@@ -498,16 +521,18 @@ class Table:
             return refused("illegal", e.message, room.legal_for(seat), e.rule, e.reason)
         step = Step(room.seq + 1, seat, action_json(action))
         nxt = new.to_act
-        bot_turn = nxt is not None and room.seats[nxt] != HUMAN and room.started
+        bot_turn = (
+            nxt is not None and room.seats[nxt] != HUMAN and room.started and not room.ends(new)
+        )
         # the record at the end of each hand (and of the game); between, the action alone
-        ended = new.is_over or new.hand_number != st.hand_number
+        ended = room.ends(new) or new.hand_number != st.hand_number
         clock = self._clock_after(room, st, seat, new, step.seq, clocked)
         try:
             await self.storage.append(
                 room.id,
                 step,
                 to_record(new) if ended else None,
-                over=new.is_over,
+                over=room.ends(new),
                 bot_turn=bot_turn,
                 **({} if clock is None else {"clock": clock.to_json()}),
             )
@@ -550,6 +575,8 @@ class Table:
         why = name_refusal(name, others, self.bots.names)
         if why is not None:
             return refused("bad-name", why, [])
+        if room.board:
+            return refused("not-now", "a tournament's board: the event names its seats", [])
         async with room.lock:
             if room.over:  # the record's players are the names as the game ended
                 message = (
@@ -625,6 +652,8 @@ class Table:
         answered again from the room's cache (key: the position, the seat and the count)
         without a new search."""
         no = room.help_refusal(seat, "claim")
+        if no is None:
+            no = claim_refusal(room, seat, tricks)  # a frame that is no claim costs no interval
         if no is not None:
             return no
         key = (room.seq, seat, tricks if type(tricks) is int else None)
@@ -663,16 +692,10 @@ class Table:
         team), the claim is stored as the room's next step and every listener told; refused
         (the others have a defence, the rules do not allow it here, or it is too early to
         check), this seat alone is told, in words that name nothing it cannot see."""
-        no = room.help_refusal(seat, "claim")
+        no = room.help_refusal(seat, "claim") or claim_refusal(room, seat, tricks)
         if no is not None:
             return no
         st = room.state
-        if st.phase is not Phase.PLAY:
-            return refused("not-now", "a claim is made during the play of a hand", [], "CLAIM-1")
-        remaining = 7 - len(st.hand.tricks)
-        if tricks is not None and (type(tricks) is not int or not 1 <= tricks <= remaining):
-            message = f"a claim is of 1 to {remaining} tricks (the tricks left), or of all"
-            return refused("bad-frame", f"tricks: {message}, not {quote(tricks)}", [])
         room.helping.add(seat)
         seq = room.seq
         try:
@@ -727,7 +750,7 @@ class Table:
                     room.id,
                     [step],
                     to_record(after),
-                    over=after.is_over,
+                    over=room.ends(after),
                     bot_turn=bot_turn,
                     **({} if clock is None else {"clock": clock.to_json()}),
                 )
@@ -757,6 +780,8 @@ class Table:
         for a person has joined it, as any game does. Asked again, the same room."""
         if not room.over:
             return refused("not-now", "a rematch is offered once the game is over", [])
+        if room.board:
+            return refused("not-now", "a tournament's board is played once: no rematch", [])
         async with room.lock:
             if room.gone:
                 return refused("unavailable", MOVED_REASON, [])

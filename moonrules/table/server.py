@@ -35,7 +35,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from moonrules.arbitration.render import tile_svg
 from moonrules.records.jsontext import JSONTextError, loads, size_text
@@ -602,9 +602,14 @@ class TableApp:
             finally:
                 for task in (sender, receiver):
                     task.cancel()
-                for task in (sender, receiver):
-                    with contextlib.suppress(BaseException):
-                        await task
+                with contextlib.suppress(BaseException):  # the socket closed under it
+                    await sender
+                try:
+                    await receiver
+                except (asyncio.CancelledError, WebSocketDisconnect, OSError):
+                    pass
+                except Exception:  # a fault of the server's in a frame: logged, never hidden
+                    log.exception("room %s: a frame could not be handled", room.id)
                 table.leave(room, conn)
         finally:
             self.open.discard(conn)

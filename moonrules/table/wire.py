@@ -34,7 +34,7 @@ from moonrules.records.record import (
     parse_tile_json,
     parse_trump_json,
 )
-from moonrules.rules.errors import ArgumentError, MoonError, quote, wrong_type
+from moonrules.rules.errors import QUOTE_LENGTH, ArgumentError, MoonError, quote, wrong_type
 from moonrules.rules.tiles import tiles_of
 
 MAX_FRAME_BYTES: Final = 4096
@@ -311,6 +311,16 @@ def refused(
     }
 
 
+def sent_text(value: JSON) -> str:
+    """A value a client sent, as a refusal quotes it: its JSON text (``1.5``, ``true``,
+    ``"3"``, ``[1]``), at most its first 40 characters."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= QUOTE_LENGTH else f"{text[:QUOTE_LENGTH]}… ({len(text)} characters)"
+
+
 def claim_notice(before: GameState, done: Hand) -> dict[str, JSON]:
     """The ``notice`` telling every listener of a claim that held (CLAIM-1): ``before`` is
     the game as the claim was made, ``done`` the hand it ended. It shows the tiles the
@@ -368,5 +378,6 @@ __all__ = [
     "read_frame",
     "read_message",
     "refused",
+    "sent_text",
     "visible",
 ]

@@ -45,6 +45,8 @@ from moonrules.rules.scoring import side_tricks
 from moonrules.table.clock import Clock, ClockOptionError, parse_clock
 from moonrules.table.storage import RoomRow
 from moonrules.table.wire import (
+    FrameError,
+    check_name,
     encode,
     legal_json,
     refused,
@@ -254,6 +256,9 @@ class Room:
         ]
         given = row.options if isinstance(row.options, dict) else {}
         self.options = {k: given.get(k, True) is not False for k in OPTIONS}
+        self.board = isinstance(given.get("board"), dict)
+        """Whether the room plays a tournament's board: one hand, dealt from the board's
+        seed, with the event's names at its seats (:func:`parse_board`)."""
         self.next = row.next
         self.asked = rematch_seats(row.options)
         """The seats whose players asked for a rematch (each is told :attr:`next`)."""
@@ -299,7 +304,12 @@ class Room:
 
     @property
     def over(self) -> bool:
-        return self.state.is_over
+        return self.ends(self.state)
+
+    def ends(self, state: GameState) -> bool:
+        """Whether the room's game is over in ``state``: won, or, for a tournament's
+        board, its one hand finished (the next hand dealt is never played)."""
+        return state.is_over or (self.board and state.hand_number > 1)
 
     @property
     def attended(self) -> bool:
@@ -322,7 +332,7 @@ class Room:
     def bot_to_act(self) -> int | None:
         """The seat of the bot to act now, if the game goes on and a bot is to act."""
         seat = self.state.to_act
-        if not self.started or seat is None or self.seats[seat] == HUMAN:
+        if not self.started or seat is None or self.seats[seat] == HUMAN or self.over:
             return None
         return seat
 
@@ -509,13 +519,18 @@ class Room:
             )
         notes = None if self.clock is None or not self.clock.notes else self.clock.notes
         if any(name is not None for name in self.names):
-            return to_record(self.state, players=self.names, annotations=notes)
-        return to_record(self.state, annotations=notes)
+            record = to_record(self.state, players=self.names, annotations=notes)
+        else:
+            record = to_record(self.state, annotations=notes)
+        hands = record.get("hands")
+        if self.board and isinstance(hands, list):  # the board's hand alone
+            record["hands"] = hands[:1]
+        return record
 
     def clock_seat(self, state: GameState) -> int | None:
         """The seat whose clock runs in ``state``: a person's seat to act, once started."""
         seat = state.to_act
-        if seat is None or not self.started or self.seats[seat] != HUMAN:
+        if seat is None or not self.started or self.seats[seat] != HUMAN or self.ends(state):
             return None
         return seat
 
@@ -524,7 +539,7 @@ class Room:
         st = self.state
         if not self.options[what + "s"]:
             return refused("off", f"{what}s are turned off in this room (as in a tournament)", [])
-        if not self.started or st.is_over or st.to_act != seat:
+        if not self.started or self.over or st.to_act != seat:
             return refused("not-now", f"a {what} is for your turn; it is not your turn", [])
         if seat in self.helping:
             return refused("too-fast", "your last hint or claim is still being worked out", [])
@@ -620,10 +635,11 @@ def parse_request(body: JSON, bot_names: Sequence[str]) -> tuple[RuleSet, tuple[
     if not isinstance(body, dict):
         raise RoomError(400, f"the request is a JSON object, not {json_kind(body)}")
     for key in body:
-        if key not in ("rules", "bots", *OPTIONS, "clock"):
+        if key not in ("rules", "bots", *OPTIONS, "clock", "board"):
             raise RoomError(
                 400,
-                f"{quote(key)}: unknown member; a room has rules, bots, hints, claims, clock",
+                f"{quote(key)}: unknown member; a room has rules, bots, hints, claims, clock, "
+                "board",
             )
     try:
         rules = rules_from_json(body.get("rules", "standard"))
@@ -666,6 +682,35 @@ def parse_options(body: JSON) -> dict[str, JSON]:
     if clock is not None:
         options["clock"] = clock
     return options
+
+
+MAX_SEED: Final = 2**63 - 1
+
+
+def parse_board(body: JSON, players: int) -> tuple[int, tuple[str, ...]] | None:
+    """The ``board`` member of a ``POST /api/rooms`` body: ``null`` (an ordinary game, the
+    default) or ``{"seed": S, "names": [NAME, …]}``, a tournament's board: the room's game
+    is one hand, dealt from ``S`` (the game's seed: the board's tiles and first bidder, as
+    ``new_game(rules, S)`` deals them), with ``names`` at its seats (one a seat, fixed: not
+    renamed); no rematch. :class:`RoomError` (400) otherwise."""
+    value = body.get("board") if isinstance(body, dict) else None
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != {"seed", "names"}:
+        raise RoomError(400, 'board: an object {"seed": number, "names": [name, …]} or null')
+    seed = value["seed"]
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise RoomError(400, f"board.seed: a whole number from 0 to 2**63 - 1, not {seed!r}")
+    names = value["names"]
+    if not isinstance(names, list) or len(names) != players:
+        raise RoomError(400, f"board.names: one name for each of the {players} seats")
+    for k, name in enumerate(names):
+        try:
+            if check_name(name) != name:
+                raise FrameError("bad-name", f"name: {quote(str(name))} is not written plainly")
+        except FrameError as e:
+            raise RoomError(400, f"board.names[{k}]: {e.message}") from None
+    return seed, tuple(str(n) for n in names)
 
 
 HANDOVER_SECONDS: Final = 10.0

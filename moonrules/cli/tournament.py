@@ -7,7 +7,11 @@
   bots and write the event log (the same file gives the same log, byte for byte); tables
   with people are skipped, each with a line on standard error. ``--db DB [--event ID]``
   stores the log in a database instead (a SQLite file or a ``postgresql://`` URL, as the
-  table's ``--db``): :mod:`moonrules.tournament.store`.
+  table's ``--db``): :mod:`moonrules.tournament.store`. ``--db DB --table URL`` runs the
+  event with people: the tables with a person are played on that web table, one room per
+  table and board, a link per seat printed, and each game's record kept in the log as it
+  ends (:mod:`moonrules.tournament.live`); a record the log refuses is listed for the
+  director (exit status 1).
 - ``tournament standings --log FILE [--json | --csv]``: the standings from a log alone;
   ``--db DB [--event ID]`` from an event stored in a database.
 - ``tournament ratings --log FILE [--json | --csv]``: the players' ratings (openskill,
@@ -29,7 +33,8 @@ import sys
 from pathlib import Path
 
 from moonrules.cli.options import check_output, check_workers, whole_number
-from moonrules.tournament.event import load_tournament
+from moonrules.tournament.event import Tournament, load_tournament
+from moonrules.tournament.live import check_table, run_live
 from moonrules.tournament.log import fold, read_log, write_log
 from moonrules.tournament.movement import Movement, MovementCheck, MovementError, check_movement
 from moonrules.tournament.ratings import PROVISIONAL_SIGMA, Ratings, ratings
@@ -39,6 +44,7 @@ from moonrules.tournament.store import (
     EventStore,
     StoreError,
     check_event_id,
+    create_event,
     event_id_of,
     open_store,
 )
@@ -62,7 +68,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "run",
         help="play the all-bot tables of a tournament and write its event log",
         description="play every table whose seats are all bots and write the event log "
-        "(JSON lines); tables with people are skipped (the web table is later work)",
+        "(JSON lines); tables with people are skipped, or with --db and --table played on "
+        "the web table",
     )
     run.add_argument("file", metavar="FILE", type=Path, help="the tournament file (TOML)")
     out = run.add_mutually_exclusive_group(required=True)
@@ -72,6 +79,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--event", metavar="ID", help="with --db: the new event's id (default: from its name)"
     )
     run.add_argument("--jobs", type=whole_number, default=1, help="worker processes (default 1)")
+    run.add_argument(
+        "--table",
+        metavar="URL",
+        help="with --db: the web table (http://host:port) that plays the tables with people: "
+        "one room per table and board, a link per seat printed; each game's record is kept "
+        "in the log as it ends",
+    )
     run.set_defaults(_tournament=_run)
     st = sub.add_parser(
         "standings",
@@ -198,12 +212,16 @@ def _run(args: argparse.Namespace) -> int:
         if args.event is not None:
             args._parser.error("--event goes with --db")
         check_output(args.log, "--log")
+    if args.table is not None and args.db is None:
+        args._parser.error("--table goes with --db")
     t = load_tournament(args.file)
     if args.db is not None:  # refused before any game is played: a bad database, an id taken
         event = check_event_id(args.event or event_id_of(t.name))
         with open_store(args.db) as store:
             if event in store.events():
                 raise StoreError(f"--event: {event!r} exists already in {store.where}")
+    if args.table is not None:
+        return _run_live(args, t, event)
     outcome = run_event(t, jobs=args.jobs)
     for message in outcome.skipped:
         print(f"{prog}: {message}", file=sys.stderr)
@@ -219,6 +237,28 @@ def _run(args: argparse.Namespace) -> int:
     if not outcome.skipped:
         print("\n".join(standings_lines(standings(outcome.entries))))
     return 0
+
+
+def _run_live(args: argparse.Namespace, t: Tournament, event: str) -> int:
+    url = str(args.table)
+    if not url.startswith(("http://", "https://")):
+        args._parser.error(f"--table: an http:// or https:// address, not {url!r}")
+    check_table(url, t)  # before anything is written
+    with open_store(args.db) as store:
+        create_event(store, t, event)
+        print(f"{t.name}: event {event!r} in {store.where}; tables with people on {url}")
+        outcome = run_live(t, store, event, url, jobs=args.jobs, say=_say)
+        state = store.state(event)
+    print(
+        f"{t.name}: {outcome.results} board(s) kept, {len(outcome.rooms)} room(s) played on "
+        f"the table; {len(outcome.refused)} record(s) refused, for the director"
+    )
+    print("\n".join(standings_lines(standings(state))))
+    return 1 if outcome.refused else 0
+
+
+def _say(line: str) -> None:
+    print(line, flush=True)
 
 
 def standings_lines(s: Standings) -> list[str]:

@@ -126,7 +126,7 @@ def _jobs(t: Tournament, state: EventState, rnd: Round, skipped: list[str]) -> l
             skipped.append(
                 f"round {rnd.number}, table {table.number}: {', '.join(people)} "
                 f"{'is a person' if len(people) == 1 else 'are people'}: tables with people "
-                "are played on the web table (not yet): skipped"
+                "are played on the web table (run --db DB --table URL): skipped"
             )
             continue
         seated = tuple(b for b in bots if b is not None)

@@ -1,0 +1,246 @@
+"""Running an event with people: its all-bot tables played here, its other tables on the web
+table, every result kept in the event's log in a database.
+
+Round by round (a Swiss round paired from the standings of those before it): the round's
+seating is appended to the log; every table whose seats are all bots is played here, as
+:func:`moonrules.tournament.run.run_event` plays it (the same results); every table with a
+person gets one room on the web table per board (``POST /api/rooms`` with a ``board``:
+the board's seeded deal, ``match --duplicate``'s for that deal, one hand, the event's names
+at the seats, the file's clocks, no hints), and one link per seat. A room's game is one
+board's record, so a room is a table and a board: each board's result is kept as soon as
+it is played, and the boards of a round are played in order, each from its own link.
+
+When a room's game ends its record (``GET /rooms/{room}/record``) is appended to the log as
+that table's result through :meth:`~moonrules.tournament.store.EventStore.append`, which
+checks it with :func:`~moonrules.tournament.log.fold`: a record refused (a ruling against
+it, a result given twice) is not kept, and is listed for the director. The next round is
+seated once every room of this one has ended.
+
+This module speaks to the table over HTTP only (``urllib``): the tournament package does
+not import the table.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping
+from typing import Any, Final
+
+import attrs
+
+from moonrules.bots.match import deal_seed
+from moonrules.records.values import rules_json
+from moonrules.rules.errors import quote
+from moonrules.tournament.errors import TournamentError
+from moonrules.tournament.event import Tournament
+from moonrules.tournament.log import EventState, seating_entry
+from moonrules.tournament.movement import Round, Table
+from moonrules.tournament.run import BoardJob, _next_round, _Player
+from moonrules.tournament.store import EventStore
+
+__all__ = ["BoardRoom", "LiveOutcome", "board_request", "check_table", "run_live"]
+
+HTTP_TIMEOUT: Final = 15.0
+"""Seconds a request to the table may take."""
+TABLE_NAME_MAX: Final = 24
+"""The longest name a seat of the table has (``moonrules.table.wire.MAX_NAME``)."""
+
+
+@attrs.frozen(slots=True)
+class BoardRoom:
+    """A room of the web table playing one board at one table: each seat's name and link."""
+
+    round: int
+    table: int
+    board: int
+    room: str
+    watch: str
+    seats: tuple[tuple[str, str | None], ...]
+    """(name, link) per seat; a bot's seat has no link."""
+
+
+@attrs.frozen(slots=True)
+class LiveOutcome:
+    """What a run did: the rooms opened, the results kept, the records refused."""
+
+    rooms: tuple[BoardRoom, ...]
+    results: int
+    refused: tuple[str, ...]
+
+
+def board_request(state: EventState, rnd: int, table: Table, board: int) -> dict[str, Any]:
+    """The ``POST /api/rooms`` body of ``board`` at ``table`` in round ``rnd``."""
+    bots = state.seat_bots(rnd, table)
+    body: dict[str, Any] = {
+        "rules": rules_json(state.rules),
+        "bots": {str(s): b for s, b in enumerate(bots) if b is not None},
+        "hints": False,
+        "board": {
+            "seed": deal_seed(state.seed, board - 1),
+            "names": list(state.seat_names(rnd, table)),
+        },
+    }
+    clocks = state.clocks
+    if clocks is not None:
+        body["clock"] = {"turn": clocks.get("turn"), "bank": clocks.get("bank", 0)}
+    return body
+
+
+def _http(url: str, body: Mapping[str, Any] | None = None) -> tuple[int, Any]:
+    """(status, JSON) of a GET (or a POST of ``body``) to the table; a table that cannot be
+    reached, or that does not answer JSON, is :class:`TournamentError`."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method="GET" if body is None else "POST")
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=HTTP_TIMEOUT) as r:
+            status, text = r.status, r.read()
+    except urllib.error.HTTPError as e:
+        status, text = e.code, e.read()
+    except (urllib.error.URLError, OSError) as e:
+        reason = getattr(e, "reason", e)
+        raise TournamentError(f"the table at {url} cannot be reached ({reason})") from None
+    try:
+        return status, json.loads(text)
+    except ValueError:
+        raise TournamentError(f"the table at {url} answered {status}, not JSON") from None
+
+
+def check_table(base: str, t: Tournament) -> None:
+    """Refuse, before anything is written, a table that cannot be reached or that does not
+    seat the event's bot levels (``GET /api/options``)."""
+    status, answer = _http(f"{base.rstrip('/')}/api/options")
+    if status != 200 or not isinstance(answer, dict) or not isinstance(answer.get("bots"), list):
+        raise TournamentError(f"{base} is not a Moon table (GET /api/options answered {status})")
+    long = [p.name for e in t.entries for p in e.players if len(p.name) > TABLE_NAME_MAX]
+    if long:
+        raise TournamentError(
+            f"{quote(long[0])}: the table shows names of at most {TABLE_NAME_MAX} characters"
+        )
+    wanted = sorted({p.bot for e in t.entries for p in e.players if p.bot is not None})
+    missing = [b for b in wanted if b not in answer["bots"]]
+    if missing:
+        raise TournamentError(
+            f"the table at {base} seats no {', '.join(missing)} bot (it seats "
+            f"{', '.join(map(str, answer['bots']))}); tables with a person and such a bot "
+            "could not be opened"
+        )
+
+
+def open_room(base: str, state: EventState, rnd: int, table: Table, board: int) -> BoardRoom:
+    """Create the room of ``board`` at ``table`` on the table at ``base``."""
+    status, answer = _http(f"{base}/api/rooms", board_request(state, rnd, table, board))
+    if status != 201 or not isinstance(answer, dict):
+        error = answer.get("error") if isinstance(answer, dict) else answer
+        raise TournamentError(
+            f"round {rnd}, table {table.number}, board {board}: the table refused the room "
+            f"({status}: {error})"
+        )
+    links = {int(s["seat"]): str(s["url"]) for s in answer["seats"]}
+    names = state.seat_names(rnd, table)
+    return BoardRoom(
+        rnd,
+        table.number,
+        board,
+        str(answer["room"]),
+        str(answer["watch"]),
+        tuple((name, links.get(seat)) for seat, name in enumerate(names)),
+    )
+
+
+def room_record(base: str, room: str) -> dict[str, Any] | None:
+    """The room's record once its game is over; ``None`` while it is played."""
+    status, answer = _http(f"{base}/rooms/{room}/record")
+    if status == 409:
+        return None
+    if status != 200 or not isinstance(answer, dict):
+        raise TournamentError(f"room {room}: the table answered {status} for its record")
+    return answer
+
+
+def run_live(
+    t: Tournament,
+    store: EventStore,
+    event: str,
+    base: str,
+    *,
+    jobs: int = 1,
+    poll: float = 1.0,
+    say: Callable[[str], None] = print,
+    rooms_opened: Callable[[BoardRoom], None] | None = None,
+) -> LiveOutcome:
+    """Run event ``event`` of ``t`` (created in ``store`` already, its header alone) with the
+    table at ``base`` (``http://host:port``): see the module. ``say`` is told each line for
+    the director (the links, the records refused); ``rooms_opened`` each room opened."""
+    base = base.rstrip("/")
+    planned = t.movement()
+    state = store.state(event)
+    if state.seatings or state.results:
+        raise TournamentError(f"event {quote(event)} has begun already: it is run once")
+    player = _Player(jobs)
+    opened: list[BoardRoom] = []
+    refusals: list[str] = []
+    results = 0
+    failed = True
+    try:
+        for number in range(1, t.rounds + 1):
+            rnd: Round = _next_round(t, planned, state, number)
+            state = store.append(event, seating_entry(rnd)).state
+            bots: list[BoardJob] = []
+            waiting: list[BoardRoom] = []
+            for table in rnd.tables:
+                seated = state.seat_bots(number, table)
+                names = state.seat_names(number, table)
+                if all(b is not None for b in seated):
+                    levels = tuple(b for b in seated if b is not None)
+                    bots += [
+                        BoardJob(t.rules, t.seed, number, table.number, b, levels, names)
+                        for b in rnd.boards
+                    ]
+                    continue
+                for b in rnd.boards:
+                    room = open_room(base, state, number, table, b)
+                    waiting.append(room)
+                    opened.append(room)
+                    say(f"round {number}, table {table.number}, board {b}: watch {room.watch}")
+                    for name, link in room.seats:
+                        if link is not None:
+                            say(f"  {name}: {link}")
+                    if rooms_opened is not None:
+                        rooms_opened(room)
+            for entry in player.play(bots):
+                state = store.append(event, entry).state
+                results += 1
+            while waiting:
+                for room in list(waiting):
+                    record = room_record(base, room.room)
+                    if record is None:
+                        continue
+                    waiting.remove(room)
+                    entry = {
+                        "type": "result",
+                        "round": room.round,
+                        "table": room.table,
+                        "board": room.board,
+                        "record": record,
+                    }
+                    try:
+                        state = store.append(event, entry).state
+                        results += 1
+                    except TournamentError as e:
+                        line = (
+                            f"round {room.round}, table {room.table}, board {room.board} "
+                            f"(room {room.room}): not kept, for the director: {e}"
+                        )
+                        refusals.append(line)
+                        say(line)
+                if waiting:
+                    time.sleep(poll)
+        failed = False
+    finally:
+        player.close(failed)
+    return LiveOutcome(tuple(opened), results, tuple(refusals))

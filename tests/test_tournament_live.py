@@ -1,0 +1,241 @@
+"""An event with people on the web table: ``moonrules tournament run FILE --db DB --table URL``.
+
+A real table server in a subprocess on 127.0.0.1; the people's seats played by scripted
+WebSocket clients (random legal moves). One table of people and one of bots, one round
+of two boards: the bots' table is played by the all-bot runner, the people's table in one
+room per board, each room dealt the board's seeded deal; each game's record is kept in the
+event's log as it ends (checked by ``fold``), a refused one listed for the director.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from table_support import ROOT, Player, Server
+
+from moonrules.tournament import live
+from moonrules.tournament.event import parse_tournament
+from moonrules.tournament.log import dumps_entry, fold
+from moonrules.tournament.run import run_event
+from moonrules.tournament.store import create_event, open_store
+
+pytest.importorskip("starlette")
+pytest.importorskip("websockets")
+
+FILE = """\
+name = "Club <night> & co"
+format = "three-seat"
+rules = "standard"
+seed = 11
+scoring = "matchpoints"
+rounds = 1
+boards_per_round = 2
+players = ["Ann", "Bob", "Cy", {name = "B1", bot = "basic"}, {name = "B2", bot = "random"},
+           {name = "B3", bot = "basic"}]
+
+[clocks]
+turn = 30
+bank = 300
+
+[[movement]]
+tables = [["Ann", "Bob", "Cy"], ["B1", "B2", "B3"]]
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    s = Server(tmp_path_factory.mktemp("live") / "club.sqlite3")
+    with s:
+        yield s
+    log = s.log()
+    assert "Traceback" not in log and "Exception in ASGI" not in log, log[-3000:]
+
+
+def play(server: Server, link: str, seed: int) -> Player:
+    """A scripted person at the seat of ``link`` (``…/rooms/ID#token=T``)."""
+    room, token = link.rsplit("/", 1)[1].split("#token=")
+    p = Player(server, room, token, seed, mischief=0.0, pass_rate=0.5)
+    p.start()
+    return p
+
+
+def deal_of(record: dict[str, Any]) -> Any:
+    hand = record["hands"][0]
+    return hand.get("deal"), hand.get("first_bidder")
+
+
+def test_people_on_the_table_bots_here_each_record_kept(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    t = parse_tournament(FILE)
+    db = tmp_path / "event.sqlite3"
+    players: list[Player] = []
+    opened: list[live.BoardRoom] = []
+    real = live.room_record
+
+    def tampered(base: str, room: str) -> Any:  # board 2's record: an illegal first call
+        record = real(base, room)
+        if record is not None and any(r.room == room and r.board == 2 for r in opened):
+            record["hands"][0]["bids"][0] = 3  # no such bid: a ruling against the record
+        return record
+
+    monkeypatch.setattr(live, "room_record", tampered)
+
+    def opened_room(room: live.BoardRoom) -> None:
+        opened.append(room)
+        for k, (_, link) in enumerate(room.seats):
+            assert link is not None
+            players.append(play(server, link, 100 * room.board + k))
+
+    said: list[str] = []
+    with open_store(db) as store:
+        live.check_table(server.url, t)
+        create_event(store, t, "club")
+        outcome = live.run_live(
+            t, store, "club", server.url, poll=0.1, say=said.append, rooms_opened=opened_room
+        )
+        entries = store.entries("club")
+    for p in players:
+        p.join(60)
+        assert p.error is None, p.error
+    assert [(r.table, r.board) for r in outcome.rooms] == [(1, 1), (1, 2)]
+    assert outcome.results == 3  # the bots' two boards and the people's first
+    (refusal,) = outcome.refused
+    assert "round 1, table 1, board 2" in refusal and "for the director" in refusal
+    assert "the director rules on it" in refusal
+    assert "\n" not in refusal and refusal in said
+    state = fold(entries)
+    kept = {(r.table, r.board): r for r in state.results}
+    assert sorted(kept) == [(1, 1), (2, 1), (2, 2)]
+    assert kept[1, 1].players == ("Ann", "Bob", "Cy")
+    # every table of the round played the board's seeded deal: the all-bot run's own
+    assert deal_of(dict(kept[1, 1].record)) == deal_of(dict(kept[2, 1].record))
+    bots_only = run_event(t).entries
+    for e in bots_only:
+        if e["type"] == "result":
+            assert dumps_entry(e) in [dumps_entry(x) for x in entries]  # the same entry
+            if e["board"] == 1:
+                assert deal_of(e["record"]) == deal_of(dict(kept[1, 1].record))
+    # the board's room gives the board's hand alone, and is over with it
+    (first,) = [r for r in opened if r.board == 1]
+    status, record, _ = server.request("GET", f"/rooms/{first.room}/record")
+    assert status == 200 and len(record["hands"]) == 1
+    status, info, _ = server.request("GET", f"/api/rooms/{first.room}")
+    assert info["over"] is True and [s["name"] for s in info["seats"]] == ["Ann", "Bob", "Cy"]
+
+
+def test_the_command_prints_a_link_per_seat_and_keeps_the_results(
+    server: Server, tmp_path: Path
+) -> None:
+    f = tmp_path / "club.toml"
+    f.write_text(FILE.replace("seed = 11", "seed = 12"))
+    db = tmp_path / "event.sqlite3"
+    cmd = [sys.executable, "-m", "moonrules", "tournament", "run", str(f), "--db", str(db)]
+    proc = subprocess.Popen(
+        [*cmd, "--table", server.url], stdout=subprocess.PIPE, text=True, cwd=ROOT
+    )
+    players: list[Player] = []
+    lines: list[str] = []
+    assert proc.stdout is not None
+    try:
+        for line in proc.stdout:
+            lines.append(line)
+            if line.startswith("  ") and "#token=" in line:
+                players.append(play(server, line.split(": ", 1)[1].strip(), len(players)))
+        assert proc.wait(60) == 0, "".join(lines)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    for p in players:
+        p.join(60)
+        assert p.error is None, p.error
+    text = "".join(lines)
+    assert len(players) == 6  # three seats, two boards
+    assert "4 board(s) kept, 2 room(s) played" in text
+    out = subprocess.run(
+        [sys.executable, "-m", "moonrules", "tournament", "standings", "--db", str(db), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    rows = json.loads(out.stdout)["standings"]
+    assert sorted(r["entry"] for r in rows) == ["Ann", "B1", "B2", "B3", "Bob", "Cy"]
+    assert all(r["boards"] == 2 for r in rows)
+
+
+@pytest.mark.parametrize(
+    ("extra", "needs_db", "message"),
+    [
+        (["--table", "http://127.0.0.1:9"], False, "--table goes with --db"),
+        (["--table", "ftp://x"], True, "--table: an http:// or https:// address"),
+        (["--table", "http://127.0.0.1:9"], True, "cannot be reached"),
+    ],
+)
+def test_bad_tables_refused_in_one_line_nothing_written(
+    tmp_path: Path, extra: list[str], needs_db: bool, message: str
+) -> None:
+    f = tmp_path / "club.toml"
+    f.write_text(FILE)
+    db = tmp_path / "event.sqlite3"
+    where = ["--db", str(db)] if needs_db else ["--log", str(tmp_path / "x.jsonl")]
+    done = subprocess.run(
+        [sys.executable, "-m", "moonrules", "tournament", "run", str(f), *where, *extra],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) <= 2 and "Traceback" not in done.stderr
+    if db.exists():
+        with open_store(db) as store:
+            assert store.events() == []
+
+
+def test_a_board_room_is_one_hand_of_its_seed_with_fixed_names(server: Server) -> None:
+    from moonrules import new_game
+
+    body = {
+        "rules": "standard",
+        "bots": {"2": "basic"},
+        "hints": False,
+        "board": {"seed": 5, "names": ["Ann", "Bob", "Robo"]},
+    }
+    status, room, _ = server.request(
+        "POST", "/api/rooms", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    assert status == 201, room
+    players = [
+        play(server, s["url"], k) for k, s in enumerate(room["seats"])
+    ]  # the two people's seats
+    deadline = time.monotonic() + 60
+    while any(not p.done.is_set() for p in players) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for p in players:
+        assert p.error is None, p.error
+    status, record, _ = server.request("GET", f"/rooms/{room['room']}/record")
+    assert (
+        status == 200 and len(record["hands"]) == 1 and record["players"] == body["board"]["names"]
+    )
+    assert deal_of(record)[1] == new_game("standard", 5).hand.contract.first_bidder
+    for bad, why in [
+        ({"seed": -1, "names": ["A", "B", "C"]}, "board.seed"),
+        ({"seed": 1, "names": ["A", "B"]}, "board.names"),
+        ({"seed": 1, "names": ["A", " B", "C"]}, "board.names[1]"),
+        ({"seed": 1}, "board:"),
+    ]:
+        status, answer, _ = server.request(
+            "POST",
+            "/api/rooms",
+            json.dumps({"board": bad}).encode(),
+            {"Content-Type": "application/json"},
+        )
+        assert status == 400 and why in answer["error"], answer

@@ -387,3 +387,17 @@ def test_an_empty_postgresql_database_holds_no_event(
     assert "holds no event" in err and "@" not in err  # the URL is shown without its user
     with open_store(postgres_url, create=False) as store:
         assert store.events() == []
+
+
+def test_an_events_rooms_kept_beside_its_log(db: str, log: Log) -> None:
+    with open_store(db) as store:
+        assert store.rooms("six-bots") == {}  # (no room table yet: none)
+        store.create("six-bots", log[:2])  # the header and round 1's seating
+        with pytest.raises(TournamentError, match="is not seated"):
+            store.add_room("six-bots", 2, 1, 1, "r1")
+        store.add_room("six-bots", 1, 1, 1, "r1")
+        store.add_room("six-bots", 1, 2, 1, "r2")
+        with pytest.raises(TournamentError, match="has a room already"):
+            store.add_room("six-bots", 1, 1, 1, "r3")
+        assert store.rooms("six-bots") == {(1, 1, 1): "r1", (1, 2, 1): "r2"}
+        assert store.lines("six-bots") == [dumps_entry(e) for e in log[:2]]  # the log as it was

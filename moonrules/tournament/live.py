@@ -204,6 +204,7 @@ def run_live(
                     continue
                 for b in rnd.boards:
                     room = open_room(base, state, number, table, b)
+                    store.add_room(event, number, table.number, b, room.room)
                     waiting.append(room)
                     opened.append(room)
                     say(f"round {number}, table {table.number}, board {b}: watch {room.watch}")

@@ -13,6 +13,11 @@ their order and :meth:`EventStore.export` gives back the bytes ``tournament run 
 writes). The version of this layout is the row ``event_log`` of the table's ``meta``
 table (created alike if missing).
 
+Beside the log, ``event_rooms (event, round, tbl, board, room)`` keeps the web table's room
+of each board played there (:meth:`EventStore.add_room`, written by
+``tournament run --table``; created on first use): the event's page links to them. It is
+not part of the log (the same log gives the same standings without it).
+
 Every write is one transaction that reads the event's log, checks the new entries against
 it with :func:`~moonrules.tournament.log.fold` and inserts them after it: a refused entry
 leaves the log unchanged. Writers race only for a sequence number: the primary key lets
@@ -78,6 +83,16 @@ CREATE TABLE IF NOT EXISTS event_log (
     seq INTEGER NOT NULL CHECK (seq >= 1),
     entry TEXT NOT NULL,
     PRIMARY KEY (event, seq)
+)
+"""
+_ROOMS: Final = """
+CREATE TABLE IF NOT EXISTS event_rooms (
+    event TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    tbl INTEGER NOT NULL,
+    board INTEGER NOT NULL,
+    room TEXT NOT NULL,
+    PRIMARY KEY (event, round, tbl, board)
 )
 """
 _PG_SCHEMA_LOCK: Final = 0x6D6F6F65  # one process at a time creates the tables
@@ -156,6 +171,13 @@ class EventStore:
         makes it :class:`TournamentError` (:func:`_taken`)."""
         raise NotImplementedError
 
+    def _add_room(self, key: tuple[str, int, int, int], room: str) -> bool:
+        """Insert the room of ``key`` (event, round, table, board); false if it has one."""
+        raise NotImplementedError
+
+    def _rooms(self, event: str) -> list[tuple[int, int, int, str]]:
+        raise NotImplementedError
+
     def close(self) -> None:
         raise NotImplementedError
 
@@ -218,6 +240,30 @@ class EventStore:
         return f"no event {quote(event)} in {self.where}" + (
             f" (its events: {listed})" if found else " (it holds no event)"
         )
+
+    def rooms(self, event: str) -> dict[tuple[int, int, int], str]:
+        """The web table's room of each (round, table, board) of ``event`` played there
+        (:meth:`add_room`); empty if none."""
+        check_event_id(event)
+        with self._lock:
+            return {(r, t, b): room for r, t, b, room in self._rooms(event)}
+
+    def add_room(self, event: str, rnd: int, table: int, board: int, room: str) -> None:
+        """Keep the room of the web table where ``board`` is played at ``table`` in round
+        ``rnd`` (its spectators' address, on the event's page): refused in one line for a
+        table or board the log has not seated, or one that has a room already."""
+        state = self.state(event)
+        seated = state.seating(rnd)
+        if seated is None or seated.table(table) is None or board not in seated.boards:
+            raise TournamentError(
+                f"event {quote(event)}: round {rnd}, table {table}, board {board} is not seated"
+            )
+        with self._lock:
+            if not self._add_room((event, rnd, table, board), room):
+                raise TournamentError(
+                    f"event {quote(event)}: round {rnd}, table {table}, board {board} has a "
+                    "room already"
+                )
 
     # -- writing ---------------------------------------------------------------
 
@@ -417,6 +463,30 @@ class _SqliteStore(EventStore):
             raise StoreError(f"{self.where}: {first_line(e)}") from None
         return state
 
+    def _add_room(self, key: tuple[str, int, int, int], room: str) -> bool:
+        try:
+            self._db.execute(_ROOMS)
+            self._db.execute(
+                "INSERT INTO event_rooms (event, round, tbl, board, room) VALUES (?, ?, ?, ?, ?)",
+                (*key, room),
+            )
+        except sqlite3.IntegrityError:
+            return False
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
+        return True
+
+    def _rooms(self, event: str) -> list[tuple[int, int, int, str]]:
+        try:
+            rows = self._db.execute(
+                "SELECT round, tbl, board, room FROM event_rooms WHERE event = ?", (event,)
+            ).fetchall()
+        except sqlite3.OperationalError:  # no room was ever kept: no table
+            return []
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
+        return [(int(a), int(b), int(c), str(d)) for a, b, c, d in rows]
+
     def close(self) -> None:
         self._db.close()
 
@@ -535,6 +605,35 @@ class _PgStore(EventStore):
         except psycopg.Error as e:
             raise StoreError(f"{self.where}: {first_line(e)}") from None
         return state
+
+    def _add_room(self, key: tuple[str, int, int, int], room: str) -> bool:
+        psycopg = _driver()
+        try:
+            with self._db.transaction():
+                self._db.execute(_ROOMS)
+                row = self._db.execute(
+                    "INSERT INTO event_rooms (event, round, tbl, board, room) "
+                    "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING 1",
+                    (*key, room),
+                ).fetchone()
+        except psycopg.Error as e:
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
+        return row is not None
+
+    def _rooms(self, event: str) -> list[tuple[int, int, int, str]]:
+        psycopg = _driver()
+        try:
+            if not (
+                self._db.execute("SELECT to_regclass('event_rooms') IS NOT NULL").fetchone()
+                or [False]
+            )[0]:
+                return []
+            rows = self._db.execute(
+                "SELECT round, tbl, board, room FROM event_rooms WHERE event = %s", (event,)
+            ).fetchall()
+        except psycopg.Error as e:
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
+        return [(int(a), int(b), int(c), str(d)) for a, b, c, d in rows]
 
     def close(self) -> None:
         self._db.close()

@@ -20,10 +20,11 @@ import pytest
 from table_support import ROOT, Player, Server
 
 from moonrules.tournament import live
+from moonrules.tournament.errors import TournamentError
 from moonrules.tournament.event import parse_tournament
 from moonrules.tournament.log import dumps_entry, fold
 from moonrules.tournament.run import run_event
-from moonrules.tournament.store import create_event, open_store
+from moonrules.tournament.store import StoreError, create_event, open_store
 
 pytest.importorskip("starlette")
 pytest.importorskip("websockets")
@@ -74,12 +75,15 @@ def test_people_on_the_table_bots_here_each_record_kept(
     server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     t = parse_tournament(FILE)
-    db = tmp_path / "event.sqlite3"
+    db = server.db  # the table's own database: its event pages read the log there
     players: list[Player] = []
+    during: list[Any] = []
     opened: list[live.BoardRoom] = []
     real = live.room_record
 
     def tampered(base: str, room: str) -> Any:  # board 2's record: an illegal first call
+        if not during:  # the event's page while the people play: the bots' boards are in
+            during.append(server.request("GET", "/events/club/standings.json")[1])
         record = real(base, room)
         if record is not None and any(r.room == room and r.board == 2 for r in opened):
             record["hands"][0]["bids"][0] = 3  # no such bid: a ruling against the record
@@ -128,6 +132,44 @@ def test_people_on_the_table_bots_here_each_record_kept(
     assert status == 200 and len(record["hands"]) == 1
     status, info, _ = server.request("GET", f"/api/rooms/{first.room}")
     assert info["over"] is True and [s["name"] for s in info["seats"]] == ["Ann", "Bob", "Cy"]
+    check_pages(server, db, opened, during)
+
+
+def check_pages(server: Server, db: Path, opened: list[live.BoardRoom], during: list[Any]) -> None:
+    """The event's pages: recomputed from the log, live while the round is played."""
+    (seen,) = during
+    assert seen["progress"] == {"played": 2, "seated": 4, "percent": 50.0}
+    people = seen["rounds"][0]["tables"][0]
+    assert people["players"] == ["Ann", "Bob", "Cy"]
+    assert [(b["status"], b["room"]) for b in people["boards"]] == [
+        ("playing", r.room) for r in opened
+    ]
+    status, now, headers = server.request("GET", "/events/club/standings.json")
+    assert status == 200 and now["progress"]["played"] == 3
+    assert now["standings"] == json.loads(_cli("standings", "--db", str(db), "--json"))["standings"]
+    status, text, headers = server.request("GET", "/events/club/standings.csv")
+    assert status == 200 and headers["content-type"].startswith("text/csv")
+    assert text == _cli("standings", "--db", str(db), "--csv")
+    status, page, headers = server.request("GET", "/events/club")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert "Club &lt;night&gt; &amp; co" in page and "<night>" not in page
+    assert all(f'href="/rooms/{r.room}"' in page for r in opened)
+    assert 'http-equiv="refresh"' in page  # board 2 of table 1 has no result: refreshed
+    for path in ("/events/nope", "/events/nope/standings.json", "/events/a..b/standings.csv"):
+        status, answer, _ = server.request("GET", path)
+        assert status == 404, (path, answer)
+        assert "no such event" in (answer if isinstance(answer, str) else answer["error"]).lower()
+
+
+def _cli(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-m", "moonrules", "tournament", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    return done.stdout
 
 
 def test_the_command_prints_a_link_per_seat_and_keeps_the_results(
@@ -239,3 +281,22 @@ def test_a_board_room_is_one_hand_of_its_seed_with_fixed_names(server: Server) -
             {"Content-Type": "application/json"},
         )
         assert status == 400 and why in answer["error"], answer
+
+
+def test_a_room_only_for_a_seated_board_and_once(tmp_path: Path) -> None:
+    t = parse_tournament(FILE)
+    with open_store(tmp_path / "e.sqlite3") as store:
+        create_event(store, t, "club")
+        assert store.rooms("club") == {}
+        with pytest.raises(TournamentError, match="is not seated"):
+            store.add_room("club", 1, 1, 1, "abc")
+        store.append("club", run_event(t).entries[1])  # round 1's seating
+        for rnd, table, board in [(1, 3, 1), (1, 1, 3), (2, 1, 1)]:
+            with pytest.raises(TournamentError, match="is not seated"):
+                store.add_room("club", rnd, table, board, "abc")
+        store.add_room("club", 1, 1, 2, "abc")
+        with pytest.raises(TournamentError, match="has a room already"):
+            store.add_room("club", 1, 1, 2, "xyz")
+        assert store.rooms("club") == {(1, 1, 2): "abc"}
+        with pytest.raises(StoreError, match="no event"):
+            store.add_room("other", 1, 1, 2, "abc")

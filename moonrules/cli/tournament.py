@@ -39,7 +39,7 @@ from moonrules.tournament.log import fold, read_log, write_log
 from moonrules.tournament.movement import Movement, MovementCheck, MovementError, check_movement
 from moonrules.tournament.ratings import PROVISIONAL_SIGMA, Ratings, ratings
 from moonrules.tournament.run import run_event
-from moonrules.tournament.scoring import TIE_BREAKS, Standings, standings
+from moonrules.tournament.scoring import TIE_BREAKS, Standings, standings, standings_csv
 from moonrules.tournament.store import (
     EventStore,
     StoreError,
@@ -247,6 +247,7 @@ def _run_live(args: argparse.Namespace, t: Tournament, event: str) -> int:
     with open_store(args.db) as store:
         create_event(store, t, event)
         print(f"{t.name}: event {event!r} in {store.where}; tables with people on {url}")
+        print(f"standings: {url.rstrip('/')}/events/{event} (a table serving {store.where})")
         outcome = run_live(t, store, event, url, jobs=args.jobs, say=_say)
         state = store.state(event)
     print(
@@ -320,27 +321,7 @@ def _standings(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(s.to_json(), indent=2, ensure_ascii=False))
     elif args.csv:
-        out = io.StringIO()
-        w = csv.writer(out, lineterminator="\n")
-        score = "percentage" if s.scoring == "matchpoints" else "total"
-        w.writerow(
-            ["rank", "entry", "field", score, "matchpoints", "top", "boards", "tie_break", "flags"]
-        )
-        for r in s.rows:
-            w.writerow(
-                [
-                    r.rank,
-                    r.entry,
-                    r.field,
-                    f"{float(r.score):.2f}",
-                    f"{float(r.matchpoints):.2f}",
-                    r.top,
-                    r.boards,
-                    r.by,
-                    "; ".join(r.flags),
-                ]
-            )
-        sys.stdout.write(out.getvalue())
+        sys.stdout.write(standings_csv(s))
     else:
         print("\n".join(standings_lines(s)))
     return 0

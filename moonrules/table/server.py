@@ -7,6 +7,9 @@ Routes (the protocol is ``spec/table.md``, the limits ``docs/limits.md``):
 - ``GET /rooms/{room}`` the table page (a seat's link carries its token after ``#``, so
   the token never reaches a log or a ``Referer``); ``WS /rooms/{room}/ws?token=…`` the
   game (no token: a spectator); ``GET /rooms/{room}/record`` the game record, once over;
+- ``GET /events/{event}`` an event's page (standings, rounds, tables), and
+  ``/events/{event}/standings.json`` and ``.csv``: recomputed from the event's log kept in
+  the same database (:mod:`moonrules.table.events`);
 - ``GET /tiles/{tile}.svg`` the library's own picture of a tile
   (:func:`moonrules.arbitration.render.tile_svg`); ``/static/…`` the page's script and style.
 
@@ -44,11 +47,16 @@ from moonrules.rules.errors import wrong_type
 from moonrules.rules.ruleset import PRESETS
 from moonrules.rules.tiles import DOUBLE_SIX_SET, Tile
 from moonrules.table.botpool import BotPool, BotSpec
+from moonrules.table.events import event_html, event_json
 from moonrules.table.room import Bucket
 from moonrules.table.rooms import MOVING_CODE, Room, RoomError, Table, TableLimits
 from moonrules.table.storage import Storage
 from moonrules.table.storage_pg import PgStorage
 from moonrules.table.wire import encode, refused
+from moonrules.tournament.errors import TournamentError
+from moonrules.tournament.log import EventState
+from moonrules.tournament.scoring import standings, standings_csv
+from moonrules.tournament.store import EventStore, StoreError, check_event_id, open_store
 
 log = logging.getLogger("moonrules.table")
 
@@ -247,6 +255,8 @@ class TableApp:
         self._tiles: dict[str, bytes] = {}
         self._creators: dict[str, Bucket] = {}
         self._pages = {name: _static(name) for name in ("lobby.html", "room.html")}
+        self._events: EventStore | None = None
+        """The event logs of the same database, opened on first use (read only)."""
 
     # -- life -------------------------------------------------------------------
 
@@ -292,6 +302,8 @@ class TableApp:
             if pool is not None:
                 pool.close()
             storage.close()
+            if self._events is not None:
+                self._events.close()
 
     async def stop(self, timeout: float = DRAIN_SECONDS) -> None:
         """Stop serving, before the server closes the connections and the lifespan ends:
@@ -501,6 +513,63 @@ class TableApp:
         headers["Content-Disposition"] = f'attachment; filename="moon-{room.id}.json"'
         return JSONResponse(record, headers=headers)
 
+    # -- events (moonrules.tournament) -------------------------------------------------
+
+    def _read_event(self, event: str) -> tuple[EventState, dict[tuple[int, int, int], str]]:
+        """The event as its log stands, and its rooms (in a thread: the store is synchronous)."""
+        if self._events is None:
+            self._events = open_store(self.config.db, create=False, synchronous="NORMAL")
+        return self._events.state(event), self._events.rooms(event)
+
+    async def _event(
+        self, request: Request
+    ) -> tuple[str, EventState, dict[tuple[int, int, int], str]] | Response:
+        event = request.path_params["event"]
+        try:
+            check_event_id(event)
+            state, rooms = await asyncio.to_thread(self._read_event, event)
+        except StoreError as e:
+            if str(e).startswith("no event") or "event id" in str(e):
+                return _error(404, "no such event")
+            log.error("events: %s", e)
+            return _error(503, "the event's log cannot be read now; try again")
+        except TournamentError as e:
+            log.error("event %s: %s", event, e)
+            return _error(500, f"the event's log is refused: {e}")
+        return event, state, rooms
+
+    async def event_page(self, request: Request) -> Response:
+        got = await self._event(request)
+        if isinstance(got, Response):
+            return HTMLResponse(
+                "<!doctype html><title>No such event</title><p>No such event. "
+                '<a href="/">Back to the lobby</a>',
+                status_code=got.status_code,
+                headers=_HEADERS,
+            )
+        headers = {**_HEADERS, "Cache-Control": "no-store"}
+        return HTMLResponse(event_html(*got), headers=headers)
+
+    async def event_standings_json(self, request: Request) -> Response:
+        got = await self._event(request)
+        if isinstance(got, Response):
+            return got
+        return JSONResponse(event_json(*got), headers={**_HEADERS, "Cache-Control": "no-store"})
+
+    async def event_standings_csv(self, request: Request) -> Response:
+        got = await self._event(request)
+        if isinstance(got, Response):
+            return got
+        event, state, _ = got
+        headers = {
+            **_HEADERS,
+            "Cache-Control": "no-store",
+            "Content-Disposition": f'attachment; filename="{event}-standings.csv"',
+        }
+        return Response(
+            standings_csv(standings(state)), media_type="text/csv; charset=utf-8", headers=headers
+        )
+
     async def tile(self, request: Request) -> Response:
         name = request.path_params["tile"]
         svg = self._tiles.get(name)
@@ -683,6 +752,9 @@ def create_app(config: TableConfig | None = None) -> Starlette:
         Route("/rooms/{room}", tapp.room_page),
         Route("/rooms/{room}/record", tapp.record),
         WebSocketRoute("/rooms/{room}/ws", tapp.game),
+        Route("/events/{event}", tapp.event_page),
+        Route("/events/{event}/standings.json", tapp.event_standings_json),
+        Route("/events/{event}/standings.csv", tapp.event_standings_csv),
         Route("/tiles/{tile}.svg", tapp.tile),
         Route("/healthz", tapp.health),
         Mount("/static", app=static, name="static"),

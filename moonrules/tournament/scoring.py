@@ -26,6 +26,8 @@ from the event's seed.
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
@@ -141,6 +143,32 @@ class Standings:
             "tie_breaks": list(TIE_BREAKS),
             "standings": [r.to_json(self.scoring) for r in self.rows],
         }
+
+
+def standings_csv(s: Standings) -> str:
+    """The standings as CSV (``moonrules tournament standings --csv``, the table's
+    ``standings.csv``): a header row, then one row per entry."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    score = "percentage" if s.scoring == "matchpoints" else "total"
+    w.writerow(
+        ["rank", "entry", "field", score, "matchpoints", "top", "boards", "tie_break", "flags"]
+    )
+    for r in s.rows:
+        w.writerow(
+            [
+                r.rank,
+                r.entry,
+                r.field,
+                f"{float(r.score):.2f}",
+                f"{float(r.matchpoints):.2f}",
+                r.top,
+                r.boards,
+                r.by,
+                "; ".join(r.flags),
+            ]
+        )
+    return out.getvalue()
 
 
 def _round_of(state: EventState) -> dict[int, int]:

@@ -61,6 +61,8 @@ SKIP: tuple[tuple[str, str], ...] = (
     ),
     (r"moonrules study run .*--deals 20000", "20,000 deals take about 14 minutes"),
     (r"moonrules study report runs/standard", "reports the 20,000-deal study, which is skipped"),
+    (r"^moonrules table( |$)", "starts a table server, which runs until it is stopped"),
+    (r"^moonrules tournament run .*--table ", "needs a table server and people at its links"),
 )
 """A pattern of the command, and why a command matching it does not run here."""
 

@@ -11,13 +11,14 @@ those of ``docs/guides/tournaments/``).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-from table_support import Server
+from table_support import Player, Server
 
 from moonrules.tournament.event import parse_tournament
 from moonrules.tournament.run import BoardJob, play_board, run_event
@@ -125,4 +126,32 @@ def test_the_event_page_in_a_browser(
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / f"event-{width}.png"), full_page=True)
     assert errors == []
+    page.close()
+
+
+def test_a_board_rooms_end_in_a_browser(server: Server, browser: Any, tmp_path: Path) -> None:
+    """A tournament's board at its end: the hand's points, no rematch offered."""
+    body = {"bots": {"1": "basic", "2": "basic"}, "hints": False}
+    body["board"] = {"seed": 9, "names": ["Ann Lee", "Basil", "Bea"]}
+    status, room, _ = server.request(
+        "POST", "/api/rooms", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    assert status == 201, room
+    (seat,) = room["seats"]
+    person = Player(server, room["room"], seat["token"], 1, mischief=0.0, pass_rate=0.5)
+    person.start()
+    person.join(60)
+    assert person.error is None and person.last_state is not None
+    assert person.last_state["table"]["board"] is True and person.last_state["table"]["over"]
+    w, h = WIDTHS["phone"]
+    page = browser.new_page(viewport={"width": w, "height": h})
+    page.goto(seat["url"])
+    over = page.locator("#over-text")
+    over.wait_for(state="visible", timeout=30_000)
+    assert over.inner_text().startswith("The board is played (one hand")
+    assert "You " in over.inner_text() and "Basil" in over.inner_text()
+    assert page.locator("#rematch").is_hidden()
+    assert page.locator("section.board").is_hidden()  # the next hand is never played
+    shots = Path(os.environ.get("MOONRULES_SCREENSHOTS", tmp_path))
+    page.screenshot(path=str(shots / "board-over-phone.png"), full_page=False)
     page.close()

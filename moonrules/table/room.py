@@ -386,6 +386,7 @@ class Room:
             "over": self.over,
             "hints": self.options["hints"],
             "claims": self.options["claims"],
+            "board": self.board,
             "next": self.next if seat is None or seat in self.asked else None,
             "rematch": sorted(self.asked) if self.next is not None else [],
         }

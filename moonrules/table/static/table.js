@@ -487,6 +487,8 @@
       (t.spectators ? " · " + t.spectators + (t.spectators === 1 ? " spectator" : " spectators") : "");
     document.title = "Moon — " + (t.seat === null ? "watching" : "seat " + (t.seat + 1));
     $("hand-no").textContent = "· hand " + msg.hand_number;
+    // a tournament's board ends with its hand: the next hand dealt is never played, nor shown
+    document.querySelector("section.board").hidden = !!(t.board && t.over);
     renderStatus(v, t, legal, msg.active);
     renderContract(v, t);
     renderSeats(v, t);
@@ -880,9 +882,11 @@
     if (section.hidden) $("sheet-box").open = true;  // the whole game's sheet, at its end
     section.hidden = false;
     const winner = v.winner;
+    const scores = v.scores.map((n, i) => sideName(i, t) + " " + n).join(", ") + ".";
     let text = t.partnership ? sideName(winner, t) + " wins the game" :
       seatName(winner, t) + verb(winner, t, " win the game", " wins the game");
-    text += ": " + v.scores.map((n, i) => sideName(i, t) + " " + n).join(", ") + ".";
+    text += ": " + scores;
+    if (t.board) text = "The board is played (one hand, for the event's standings): " + scores;
     $("over-text").textContent = text;
     followRematch(null, { table: t });
     const asked = (t.rematch || []).filter((s) => s !== t.seat);
@@ -891,7 +895,7 @@
     askedText.textContent = asked.length ?
       asked.map((s) => nameOf(s, t)).join(" and ") + (asked.length > 1 ? " ask" : " asks") +
       " to play again: choose “Play again” to join the next game." : "";
-    $("rematch").hidden = t.seat === null || !!t.next;
+    $("rematch").hidden = t.seat === null || !!t.next || !!t.board;
     $("over-watch").hidden = t.seat !== null || !!t.next;
     const link = $("record-link");
     link.href = "/rooms/" + encodeURIComponent(roomId) + "/record";

@@ -219,6 +219,7 @@ def test_the_command_prints_a_link_per_seat_and_keeps_the_results(
         (["--table", "http://127.0.0.1:9"], False, "--table goes with --db"),
         (["--table", "ftp://x"], True, "--table: an http:// or https:// address"),
         (["--table", "http://127.0.0.1:9"], True, "cannot be reached"),
+        (["--resume"], True, "--resume goes with --db and --table"),
     ],
 )
 def test_bad_tables_refused_in_one_line_nothing_written(
@@ -300,3 +301,58 @@ def test_a_room_only_for_a_seated_board_and_once(tmp_path: Path) -> None:
         assert store.rooms("club") == {(1, 1, 2): "abc"}
         with pytest.raises(StoreError, match="no event"):
             store.add_room("other", 1, 1, 2, "abc")
+
+
+class _Stopped(Exception):
+    """The director's command stopped (here: after it opened its first room)."""
+
+
+def test_a_run_stopped_mid_round_resumes_where_its_log_stands(server: Server) -> None:
+    t = parse_tournament(FILE.replace("seed = 11", "seed = 13"))
+    players: list[Player] = []
+    first: list[live.BoardRoom] = []
+
+    def stop(room: live.BoardRoom) -> None:
+        first.append(room)
+        raise _Stopped
+
+    with open_store(server.db) as store:
+        create_event(store, t, "again")
+        with pytest.raises(_Stopped):
+            live.run_live(t, store, "again", server.url, poll=0.1, say=[].append, rooms_opened=stop)
+        assert [e["type"] for e in store.entries("again")] == ["event", "seating"]
+        (room,) = first
+        assert store.rooms("again") == {(1, 1, 1): room.room}
+        with pytest.raises(TournamentError, match="has begun already"):
+            live.run_live(t, store, "again", server.url)
+        other = parse_tournament(FILE.replace("seed = 11", "seed = 14"))
+        with pytest.raises(TournamentError, match="not this tournament file's event"):
+            live.run_live(other, store, "again", server.url, resume=True)
+        # the people play the room opened before, with the links they were given
+        players += [play(server, link or "", k) for k, (_, link) in enumerate(room.seats)]
+
+        def opened_room(new: live.BoardRoom) -> None:
+            players.extend(
+                play(server, link or "", 10 + k) for k, (_, link) in enumerate(new.seats)
+            )
+
+        said: list[str] = []
+        outcome = live.run_live(
+            t,
+            store,
+            "again",
+            server.url,
+            poll=0.1,
+            say=said.append,
+            rooms_opened=opened_room,
+            resume=True,
+        )
+        state = store.state("again")
+    for p in players:
+        p.join(60)
+        assert p.error is None, p.error
+    assert any("board 1: being played (the links given before)" in line for line in said)
+    assert [(r.table, r.board) for r in outcome.rooms] == [(1, 2)]  # board 1's room reused
+    assert outcome.results == 4 and outcome.refused == ()
+    assert sorted((r.table, r.board) for r in state.results) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    assert len(state.seatings) == 1

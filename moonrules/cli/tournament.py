@@ -86,6 +86,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "one room per table and board, a link per seat printed; each game's record is kept "
         "in the log as it ends",
     )
+    run.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --table: go on with the event --event names (or the file's), begun by an "
+        "earlier run, where its log stands",
+    )
     run.set_defaults(_tournament=_run)
     st = sub.add_parser(
         "standings",
@@ -214,12 +220,20 @@ def _run(args: argparse.Namespace) -> int:
         check_output(args.log, "--log")
     if args.table is not None and args.db is None:
         args._parser.error("--table goes with --db")
+    if args.resume and args.table is None:
+        args._parser.error("--resume goes with --db and --table")
     t = load_tournament(args.file)
     if args.db is not None:  # refused before any game is played: a bad database, an id taken
         event = check_event_id(args.event or event_id_of(t.name))
         with open_store(args.db) as store:
-            if event in store.events():
-                raise StoreError(f"--event: {event!r} exists already in {store.where}")
+            there = event in store.events()
+            if there and not args.resume:
+                raise StoreError(
+                    f"--event: {event!r} exists already in {store.where}"
+                    + (" (--resume goes on with it)" if args.table is not None else "")
+                )
+            if args.resume and not there:
+                raise StoreError(f"--resume: no event {event!r} in {store.where}")
     if args.table is not None:
         return _run_live(args, t, event)
     outcome = run_event(t, jobs=args.jobs)
@@ -245,10 +259,11 @@ def _run_live(args: argparse.Namespace, t: Tournament, event: str) -> int:
         args._parser.error(f"--table: an http:// or https:// address, not {url!r}")
     check_table(url, t)  # before anything is written
     with open_store(args.db) as store:
-        create_event(store, t, event)
+        if not args.resume:
+            create_event(store, t, event)
         print(f"{t.name}: event {event!r} in {store.where}; tables with people on {url}")
         print(f"standings: {url.rstrip('/')}/events/{event} (a table serving {store.where})")
-        outcome = run_live(t, store, event, url, jobs=args.jobs, say=_say)
+        outcome = run_live(t, store, event, url, jobs=args.jobs, say=_say, resume=args.resume)
         state = store.state(event)
     print(
         f"{t.name}: {outcome.results} board(s) kept, {len(outcome.rooms)} room(s) played on "

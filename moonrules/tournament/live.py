@@ -36,7 +36,7 @@ from moonrules.records.values import rules_json
 from moonrules.rules.errors import quote
 from moonrules.tournament.errors import TournamentError
 from moonrules.tournament.event import Tournament
-from moonrules.tournament.log import EventState, seating_entry
+from moonrules.tournament.log import EventState, dumps_entry, header, seating_entry
 from moonrules.tournament.movement import Round, Table
 from moonrules.tournament.run import BoardJob, _next_round, _Player
 from moonrules.tournament.store import EventStore
@@ -172,76 +172,139 @@ def run_live(
     poll: float = 1.0,
     say: Callable[[str], None] = print,
     rooms_opened: Callable[[BoardRoom], None] | None = None,
+    resume: bool = False,
 ) -> LiveOutcome:
     """Run event ``event`` of ``t`` (created in ``store`` already, its header alone) with the
     table at ``base`` (``http://host:port``): see the module. ``say`` is told each line for
-    the director (the links, the records refused); ``rooms_opened`` each room opened."""
-    base = base.rstrip("/")
+    the director (the links, the records refused); ``rooms_opened`` each room opened.
+
+    ``resume``: the event has begun (a run stopped, or its table restarted): it goes on where
+    its log stands. A round seated is not seated again; a board with a result is not played
+    again; a board whose room was opened is waited for in that room (its players' links are
+    those printed before); the others are played or opened as in a first run."""
     planned = t.movement()
     state = store.state(event)
-    if state.seatings or state.results:
-        raise TournamentError(f"event {quote(event)} has begun already: it is run once")
+    if store.lines(event)[0] != dumps_entry(header(t, planned)):
+        raise TournamentError(f"event {quote(event)} is not this tournament file's event")
+    if not resume and (state.seatings or state.results):
+        raise TournamentError(
+            f"event {quote(event)} has begun already: resume it (--resume), or give a new id"
+        )
+    run = _Live(t, store, event, base.rstrip("/"), say, rooms_opened, state)
     player = _Player(jobs)
-    opened: list[BoardRoom] = []
-    refusals: list[str] = []
-    results = 0
     failed = True
     try:
         for number in range(1, t.rounds + 1):
-            rnd: Round = _next_round(t, planned, state, number)
-            state = store.append(event, seating_entry(rnd)).state
-            bots: list[BoardJob] = []
-            waiting: list[BoardRoom] = []
-            for table in rnd.tables:
-                seated = state.seat_bots(number, table)
-                names = state.seat_names(number, table)
-                if all(b is not None for b in seated):
-                    levels = tuple(b for b in seated if b is not None)
-                    bots += [
-                        BoardJob(t.rules, t.seed, number, table.number, b, levels, names)
-                        for b in rnd.boards
-                    ]
-                    continue
-                for b in rnd.boards:
-                    room = open_room(base, state, number, table, b)
-                    store.add_room(event, number, table.number, b, room.room)
-                    waiting.append(room)
-                    opened.append(room)
-                    say(f"round {number}, table {table.number}, board {b}: watch {room.watch}")
-                    for name, link in room.seats:
-                        if link is not None:
-                            say(f"  {name}: {link}")
-                    if rooms_opened is not None:
-                        rooms_opened(room)
+            rnd = run.state.seating(number)
+            if rnd is None:
+                rnd = _next_round(t, planned, run.state, number)
+                run.state = store.append(event, seating_entry(rnd)).state
+            bots, waiting = run.tables(rnd)
             for entry in player.play(bots):
-                state = store.append(event, entry).state
-                results += 1
+                run.state = store.append(event, entry).state
+                run.results += 1
             while waiting:
-                for room in list(waiting):
-                    record = room_record(base, room.room)
-                    if record is None:
-                        continue
-                    waiting.remove(room)
-                    entry = {
-                        "type": "result",
-                        "round": room.round,
-                        "table": room.table,
-                        "board": room.board,
-                        "record": record,
-                    }
-                    try:
-                        state = store.append(event, entry).state
-                        results += 1
-                    except TournamentError as e:
-                        line = (
-                            f"round {room.round}, table {room.table}, board {room.board} "
-                            f"(room {room.room}): not kept, for the director: {e}"
-                        )
-                        refusals.append(line)
-                        say(line)
+                waiting = run.collect(waiting)
                 if waiting:
                     time.sleep(poll)
         failed = False
     finally:
         player.close(failed)
-    return LiveOutcome(tuple(opened), results, tuple(refusals))
+    return LiveOutcome(tuple(run.opened), run.results, tuple(run.refusals))
+
+
+class _Live:
+    """A run's state: the event as its log stands, the rooms opened, the results kept."""
+
+    def __init__(
+        self,
+        t: Tournament,
+        store: EventStore,
+        event: str,
+        base: str,
+        say: Callable[[str], None],
+        rooms_opened: Callable[[BoardRoom], None] | None,
+        state: EventState,
+    ) -> None:
+        self.t, self.store, self.event, self.base = t, store, event, base
+        self.say, self.rooms_opened, self.state = say, rooms_opened, state
+        self.opened: list[BoardRoom] = []
+        self.refusals: list[str] = []
+        self.results = 0
+
+    def tables(self, rnd: Round) -> tuple[list[BoardJob], list[BoardRoom]]:
+        """The boards of the round's all-bot tables still to play, and the rooms of its
+        tables with people still being played (opened now, or by an earlier run)."""
+        t, n, state = self.t, rnd.number, self.state
+        known = self.store.rooms(self.event)
+        bots: list[BoardJob] = []
+        waiting: list[BoardRoom] = []
+        for table in rnd.tables:
+            seated = state.seat_bots(n, table)
+            names = state.seat_names(n, table)
+            boards = [b for b in rnd.boards if state.result(n, table.number, b) is None]
+            if all(b is not None for b in seated):
+                levels = tuple(b for b in seated if b is not None)
+                bots += [
+                    BoardJob(t.rules, t.seed, n, table.number, b, levels, names) for b in boards
+                ]
+                continue
+            for b in boards:
+                made = known.get((n, table.number, b))
+                if made is None:
+                    waiting.append(self.open(n, table, b))
+                    continue
+                room = BoardRoom(
+                    n,
+                    table.number,
+                    b,
+                    made,
+                    f"{self.base}/rooms/{made}",
+                    tuple((name, None) for name in names),
+                )
+                waiting.append(room)
+                self.say(
+                    f"round {n}, table {table.number}, board {b}: being played (the links "
+                    f"given before): watch {room.watch}"
+                )
+        return bots, waiting
+
+    def open(self, n: int, table: Table, b: int) -> BoardRoom:
+        """Open the room of board ``b`` at ``table``, keep it with the event, print its links."""
+        room = open_room(self.base, self.state, n, table, b)
+        self.store.add_room(self.event, n, table.number, b, room.room)
+        self.opened.append(room)
+        self.say(f"round {n}, table {table.number}, board {b}: watch {room.watch}")
+        for name, link in room.seats:
+            if link is not None:
+                self.say(f"  {name}: {link}")
+        if self.rooms_opened is not None:
+            self.rooms_opened(room)
+        return room
+
+    def collect(self, waiting: list[BoardRoom]) -> list[BoardRoom]:
+        """Keep the record of each room whose game is over; the rooms still being played."""
+        left = []
+        for room in waiting:
+            record = room_record(self.base, room.room)
+            if record is None:
+                left.append(room)
+                continue
+            entry = {
+                "type": "result",
+                "round": room.round,
+                "table": room.table,
+                "board": room.board,
+                "record": record,
+            }
+            try:
+                self.state = self.store.append(self.event, entry).state
+                self.results += 1
+            except TournamentError as e:
+                line = (
+                    f"round {room.round}, table {room.table}, board {room.board} "
+                    f"(room {room.room}): not kept, for the director: {e}"
+                )
+                self.refusals.append(line)
+                self.say(line)
+        return left

@@ -37,6 +37,7 @@ LAYER: dict[str, int] = {
     "game": 2,  # the state machine
     "engine": 3,  # fast forms of the game (a compiled game object, a batch), proved equal to it
     "records": 3,  # record formats, notation, replay
+    "i18n": 3,  # refusals rendered in the languages of the rules: catalogs (extra [i18n])
     "analysis": 4,  # solver, claims
     "arbitration": 5,  # rulings, reports, pictures
     "conformance": 5,  # protocol, target runner, vectors, fuzzing
@@ -187,6 +188,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "moonrules.engine.batch_tables": ("numpy",),
     "moonrules.engine.batch_jax": ("numpy", "jax", "pgx"),
     "moonrules.tournament.ratings": ("openskill",),
+    "i18n": ("babel",),
 }
 """The libraries of the optional extras, by the one subpackage (or module: the batched
 engine, extra ``[batch]``; the tournament's ratings, extra ``[ratings]``) that may import

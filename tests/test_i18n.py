@@ -1,0 +1,348 @@
+"""The catalogs of ``moonrules.i18n`` and the refusals rendered from them (issue 49).
+
+The catalogs are checked as a build would check them: every message id of
+``moonrules/i18n/messages.py`` in every finished catalog, translated (no empty or fuzzy
+entry), with the placeholders of its source and the plural forms of CLDR. ``render`` is
+checked on refusals the library itself raises, each provoked in a seeded game, in every
+language; and over random refusals, that it never raises and never answers in English for
+another language.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import random
+import string
+
+import pytest
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
+from hypothesis import given
+from hypothesis import strategies as st
+
+import moonrules
+from moonrules import (
+    TILES,
+    Auction,
+    Bid,
+    ClaimDoesNotHold,
+    ClaimError,
+    IllegalAction,
+    Pass,
+    Phase,
+    Play,
+    RuleSet,
+    apply,
+    apply_call,
+    apply_claim,
+    illegal_play_reason,
+    legal_actions,
+    new_game,
+)
+from moonrules.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_path, render, tricks
+from moonrules.i18n.messages import MESSAGES, Message
+from moonrules.records import replay
+
+OTHER_LANGUAGES = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
+
+COVERED = (
+    "TRICK-1",
+    "LEAD-2",
+    "FOLLOW-1",
+    "FOLLOW-2",
+    "TURN-1",
+    "BID-2",
+    "BID-3",
+    "BID-4",
+    "BID-5",
+    "BID-6",
+    "BID-7",
+    "BID-8",
+    "CLAIM-1",
+    "END-1",
+)
+"""The clauses ``render`` gives a sentence of their own."""
+
+NAMES_THE_SEAT = {"TRICK-1", "LEAD-2", "FOLLOW-1", "FOLLOW-2", "TURN-1", "CLAIM-1"}
+"""The clauses whose sentence names the seat (the auction's speak of the call)."""
+
+
+@functools.cache
+def catalog(lang: str) -> Catalog:
+    with catalog_path(lang).open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def msgid(message: Message) -> str:
+    return message if isinstance(message, str) else message[0]
+
+
+def texts(value: object) -> tuple[str, ...]:
+    """A catalog entry's id or string as the tuple of its forms."""
+    forms = tuple(value) if isinstance(value, tuple | list) else (value,)
+    assert all(isinstance(f, str) for f in forms), forms
+    return tuple(str(f) for f in forms)
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+# The catalogs
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_message_is_translated_and_none_is_fuzzy(lang: str) -> None:
+    """Exactly the message ids of the source, each with a non-empty, non-fuzzy string in
+    every plural form; no obsolete entry left behind."""
+    cat = catalog(lang)
+    assert str(cat.locale) == lang
+    entries = {m.id if isinstance(m.id, str) else m.id[0]: m for m in cat if m.id}
+    assert set(entries) == {msgid(m) for m in MESSAGES}
+    assert not cat.obsolete
+    assert not cat.fuzzy, f"{lang}: the catalog's header is fuzzy"
+    for message in MESSAGES:
+        entry = entries[msgid(message)]
+        assert not entry.fuzzy, f"{lang}: fuzzy: {msgid(message)!r}"
+        assert isinstance(entry.id, tuple) == isinstance(message, tuple)
+        forms = texts(entry.string)
+        assert forms and all(forms), f"{lang}: untranslated: {msgid(message)!r}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_placeholders_are_those_of_the_source(lang: str) -> None:
+    """Every form of every string has the same ``{name}`` placeholders as its id (and, for a
+    plural, the id's plural has the same as its singular); none is malformed."""
+    for entry in catalog(lang):
+        if not entry.id:
+            continue
+        ids = texts(entry.id)
+        forms = texts(entry.string)
+        wanted = fields(ids[0])
+        assert all(fields(i) == wanted for i in ids), ids
+        for form in forms:
+            assert fields(form) == wanted, f"{lang}: {form!r} has not {sorted(wanted)}"
+            assert form.format(**dict.fromkeys(wanted, "x"))  # well formed
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_forms_are_those_of_cldr(lang: str) -> None:
+    """The catalog's Plural-Forms are CLDR's for the language: as many forms as CLDR has
+    categories for whole numbers, and the form picked for each number from 0 to 1000 is
+    one to one with the category CLDR gives that number; every plural entry has that many
+    forms."""
+    cat = catalog(lang)
+    assert cat.num_plurals == get_plural(lang).num_plurals
+    pick = gettext.c2py(cat.plural_expr)
+    category = Locale.parse(lang).plural_form
+    pairs = {(pick(n), category(n)) for n in range(1001)}
+    assert len(pairs) == cat.num_plurals
+    assert len({p for p, _ in pairs}) == len({c for _, c in pairs}) == cat.num_plurals
+    for entry in cat:
+        if isinstance(entry.id, tuple):
+            assert len(texts(entry.string)) == cat.num_plurals, entry.id
+
+
+def test_russian_and_belarusian_count_tricks_as_cldr_says() -> None:
+    assert [tricks(n, "ru") for n in (1, 2, 5, 11, 21, 22, 25)] == [
+        "1 взятка",
+        "2 взятки",
+        "5 взяток",
+        "11 взяток",
+        "21 взятка",
+        "22 взятки",
+        "25 взяток",
+    ]
+    assert [tricks(n, "be") for n in (1, 3, 7)] == ["1 узятка", "3 узяткі", "7 узятак"]
+    assert [tricks(n, "en") for n in (1, 2)] == ["1 trick", "2 tricks"]
+    assert [tricks(n, "pa") for n in (0, 1, 2)] == ["0 ਚਾਲ", "1 ਚਾਲ", "2 ਚਾਲਾਂ"]
+
+
+def test_the_catalogs_ship_in_the_package() -> None:
+    """The ``.po`` files are package data (``pyproject.toml``), found through the package."""
+    for lang in LANGUAGES:
+        path = catalog_path(lang)
+        assert path.is_file()
+        assert str(path).endswith(f"i18n/locale/{lang}/LC_MESSAGES/moonrules.po")
+
+
+# Refusals the library raises, one per clause
+
+
+def _raised(thunk: object) -> IllegalAction:
+    assert callable(thunk)
+    with pytest.raises(IllegalAction) as info:
+        thunk()
+    return info.value
+
+
+def _play_refusals() -> dict[str, IllegalAction]:
+    """TRICK-1, LEAD-2, FOLLOW-1 and FOLLOW-2, as :func:`illegal_play_reason` gives them
+    (and :func:`apply` raises them) in seeded random games of the ``standard`` and
+    ``lead-trump`` presets: the first of each found."""
+    found: dict[str, IllegalAction] = {}
+    for preset in ("standard", "lead-trump"):
+        for seed in range(60):
+            rng = random.Random(seed)
+            state = new_game(preset, seed=seed)
+            while not state.is_over and state.hand_number < 3:
+                if state.phase is Phase.PLAY:
+                    for tile in TILES:
+                        err = illegal_play_reason(state, tile)
+                        if err is not None and err.rule not in found:
+                            raised = _raised(lambda s=state, t=tile: apply(s, Play(t)))
+                            assert raised.rule == err.rule
+                            found[err.rule] = raised
+                state = apply(state, rng.choice(legal_actions(state)))
+            if len(found) == 4:
+                return found
+    raise AssertionError(f"only {sorted(found)} found")
+
+
+def _claim_that_does_not_hold() -> IllegalAction:
+    for seed in range(50):
+        rng = random.Random(seed)
+        state = new_game(seed=seed)
+        while state.phase is not Phase.PLAY:
+            state = apply(state, rng.choice(legal_actions(state)))
+        seat = state.to_act
+        assert seat is not None
+        try:
+            apply_claim(state, seat)
+        except ClaimDoesNotHold as e:
+            return e
+    raise AssertionError("every claim held")
+
+
+@functools.cache
+def refusals() -> tuple[IllegalAction, ...]:
+    """One refusal of each covered clause (CLAIM-1 and TURN-1 in each of their forms),
+    every one raised by the library on a seeded game, an auction or a record."""
+    start = new_game(seed=1, first_bidder=0)
+    after_5 = apply(start, Bid(5))
+    standard = start.game.rules
+    forced = RuleSet(all_pass="force")
+    finished = new_game(seed=7)
+    rng = random.Random(7)
+    while not finished.is_over:
+        finished = apply(finished, rng.choice(legal_actions(finished)))
+    record = moonrules.to_record(start)
+    hand = dict(record["hands"][0])
+    short = {**record, "hands": [{**hand, "bids": [4], "discard": "6-6"}]}
+    passed = {**record, "hands": [{**hand, "bids": ["pass"] * 3, "discard": "6-6"}]}
+    found = [
+        *_play_refusals().values(),
+        _raised(lambda: apply(start, Play(TILES[0]))),  # TURN-1, out of phase
+        _raised(lambda: apply(start, Pass(), seat=2)),  # TURN-1, out of turn
+        _raised(lambda: apply_call(Auction((4, 0, 5), 0, standard), 6)),  # BID-2
+        _raised(lambda: apply(after_5, Bid(4))),  # BID-3
+        _raised(lambda: apply(start, Bid(3))),  # BID-4
+        _raised(lambda: apply_call(Auction((21,), 0, standard), 4)),  # BID-5
+        _raised(lambda: apply_call(Auction((0, 0), 0, forced), 0)),  # BID-8
+        _raised(lambda: apply_claim(start, 0)),  # CLAIM-1, not in play
+        _claim_that_does_not_hold(),  # CLAIM-1, a claim the others defeat
+        _raised(lambda: apply(finished, Pass())),  # END-1
+    ]
+    for bad in (short, passed):  # BID-6, BID-7: a record that goes on after its auction
+        violation = replay(bad).violation
+        assert violation is not None and violation.error is not None
+        found.append(violation.error)
+    return tuple(found)
+
+
+def test_every_covered_clause_is_raised() -> None:
+    errors = refusals()
+    assert {e.rule for e in errors} == set(COVERED)
+    assert any(isinstance(e, ClaimDoesNotHold) for e in errors)
+    assert any(isinstance(e, ClaimError) for e in errors)
+    assert {e.seat is None for e in errors if e.rule == "TURN-1"} == {False}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_render_each_refusal_in_each_language(lang: str) -> None:
+    """Each refusal, rendered: one line, ending with its clause, naming its seat and tile,
+    every placeholder filled; in a language other than English, never the English sentence
+    nor the error's own message; and the error itself unchanged (still English)."""
+    for error in refusals():
+        english = str(error)
+        text = render(error, lang)
+        assert text.endswith(f"({error.rule})"), text
+        assert "\n" not in text and "{" not in text and "?" not in text, text
+        if error.seat is not None and error.rule in NAMES_THE_SEAT:
+            assert str(error.seat) in text
+        if error.tile is not None:
+            assert str(error.tile) in text
+        if error.rule in ("BID-3", "BID-4"):  # the refusals about the call's value name it
+            assert str(error.call) in text
+        if lang != SOURCE_LANGUAGE:
+            assert text != render(error, SOURCE_LANGUAGE)
+            assert error.message not in text
+        assert str(error) == english
+
+
+def test_render_counts_with_the_plural_of_the_language() -> None:
+    """A FOLLOW refusal counts the tiles that would have followed, in the plural form CLDR
+    gives that count."""
+    for error in refusals():
+        if error.rule in ("FOLLOW-1", "FOLLOW-2"):
+            count = len(error.allowed_tiles or ())
+            for n, ru in ((1, "козырь"), (2, "козыря"), (5, "козырей")):
+                fake = IllegalAction(
+                    "FOLLOW-1", "x", seat=0, tile=error.tile, allowed_tiles=TILES[:n]
+                )
+                assert f"имея {n} {ru}:" in render(fake, "ru")
+            assert f" {count} " in render(error, "ru")
+
+
+def test_render_speaks_the_clause_it_does_not_cover() -> None:
+    error = IllegalAction("WIDOW-1", "seat 0 cannot discard 6-6", seat=0)
+    assert render(error, "ru") == "Это действие нарушает правило WIDOW-1."
+    assert render(error, "en") == "This action breaks rule WIDOW-1."
+
+
+def test_an_unknown_language_is_a_one_line_argument_error() -> None:
+    error = refusals()[0]
+    for lang in ("xx", "", "RU", "ru_RU\nmore", None):
+        with pytest.raises(moonrules.ArgumentError) as info:
+            render(error, lang)  # type: ignore[arg-type]
+        text = str(info.value)
+        assert text.startswith("lang: no catalog for ") and "\n" not in text
+
+
+def test_render_is_given_an_illegal_action() -> None:
+    with pytest.raises(TypeError, match=r"^error: expected an IllegalAction"):
+        render(ValueError("x"), "ru")  # type: ignore[arg-type]
+
+
+# Random refusals
+
+_rules = st.sampled_from((*COVERED, "WIDOW-1", "TRUMP-5", "RENEGE-2", "SEAT-1")) | st.text(
+    max_size=12
+)
+_tiles = st.sampled_from(TILES)
+
+
+@st.composite
+def random_refusals(draw: st.DrawFn) -> IllegalAction:
+    kind = draw(st.sampled_from((IllegalAction, ClaimError, ClaimDoesNotHold)))
+    return kind(
+        draw(_rules),
+        draw(st.text(max_size=40)),
+        seat=draw(st.none() | st.integers(-3, 10)),
+        tile=draw(st.none() | _tiles),
+        call=draw(st.none() | st.integers(-5, 30)),
+        allowed_tiles=draw(st.none() | st.lists(_tiles, max_size=8).map(tuple)),
+        allowed_calls=draw(st.none() | st.lists(st.integers(0, 21), max_size=6).map(tuple)),
+    )
+
+
+@given(random_refusals(), st.sampled_from(OTHER_LANGUAGES))
+def test_render_never_raises_nor_answers_in_english(error: IllegalAction, lang: str) -> None:
+    english = render(error, SOURCE_LANGUAGE)
+    text = render(error, lang)
+    assert text and "\n" not in text
+    assert text != english
+    assert text != str(error)

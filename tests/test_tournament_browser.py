@@ -114,6 +114,13 @@ def test_the_event_page_in_a_browser(
     live = page.locator("a.live")
     assert live.count() == 1 and live.get_attribute("href") == f"/rooms/{event}"
     assert page.locator('meta[http-equiv="refresh"]').count() == 1
+    # each board's traveller: every table's result side by side; its deal once all have played
+    travellers = page.locator("details.traveller")
+    assert travellers.count() == 4
+    board1 = page.locator("details.traveller", has_text="Board 1: every table")
+    assert "Deal seat 1:" in board1.inner_text() and board1.locator("a").count() == 2
+    board4 = page.locator("details.traveller", has_text="Board 4: every table")
+    assert "The deal is shown once every table has played it" in board4.text_content()
     # the export links answer
     for kind in ("csv", "json"):
         href = page.locator(f'a[href$="standings.{kind}"]').get_attribute("href")
@@ -155,3 +162,22 @@ def test_a_board_rooms_end_in_a_browser(server: Server, browser: Any, tmp_path: 
     shots = Path(os.environ.get("MOONRULES_SCREENSHOTS", tmp_path))
     page.screenshot(path=str(shots / "board-over-phone.png"), full_page=False)
     page.close()
+
+
+def test_a_boards_records_once_every_table_has_played_it(server: Server, event: str) -> None:
+    with open_store(server.db) as store:
+        state = store.state("spring")
+    status, record, _ = server.request("GET", "/events/spring/records/1/1/1")
+    assert status == 200 and record == dict(state.result(1, 1, 1).record)  # type: ignore[union-attr]
+    status, answer, _ = server.request("GET", "/events/spring/records/2/2/4")
+    assert status == 409 and "still playing this board" in answer["error"]  # table 1 plays it
+    for path in ("/events/spring/records/2/1/4", "/events/spring/records/1/1/x",
+                 "/events/spring/records/9/1/1", "/events/nope/records/1/1/1"):  # fmt: skip
+        status, answer, _ = server.request("GET", path)
+        assert status == 404, (path, answer)
+    status, data, _ = server.request("GET", "/events/spring/standings.json")
+    (r2,) = [r for r in data["rounds"] if r["round"] == 2]
+    assert [(t["board"], t["complete"], t["deal"] is not None) for t in r2["travellers"]] == [
+        (3, True, True),
+        (4, False, False),
+    ]

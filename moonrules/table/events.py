@@ -16,7 +16,7 @@ from typing import Any, Final
 from moonrules.tournament.log import EventState
 from moonrules.tournament.scoring import Standings, standings
 
-__all__ = ["REFRESH_SECONDS", "event_html", "event_json"]
+__all__ = ["REFRESH_SECONDS", "board_complete", "event_html", "event_json"]
 
 REFRESH_SECONDS: Final = 10
 """How often the page reloads itself while a board of a round seated has no result."""
@@ -65,8 +65,49 @@ def _rounds(state: EventState, rooms: Rooms) -> list[dict[str, Any]]:
                     "boards": boards,
                 }
             )
-        out.append({"round": rnd.number, "boards": list(rnd.boards), "tables": tables})
+        travellers = [_traveller(state, rnd.number, b) for b in rnd.boards]
+        out.append(
+            {
+                "round": rnd.number,
+                "boards": list(rnd.boards),
+                "tables": tables,
+                "travellers": travellers,
+            }
+        )
     return out
+
+
+def board_complete(state: EventState, rnd: int, board: int) -> bool:
+    """Whether every table of round ``rnd`` has a result for ``board``: only then are its
+    deal and records shown (before, they would tell the tiles to a table still playing)."""
+    seated = state.seating(rnd)
+    return seated is not None and all(
+        state.result(rnd, t.number, board) is not None for t in seated.tables
+    )
+
+
+def _traveller(state: EventState, rnd: int, board: int) -> dict[str, Any]:
+    """A board's results at every table of its round side by side, and, once every table has
+    played it, its deal (each seat's tiles, the widow, the first bidder)."""
+    complete = board_complete(state, rnd, board)
+    results: list[dict[str, Any]] = [
+        {"table": r.table, "players": list(r.players), "points": list(r.points)}
+        for r in sorted(state.results, key=lambda x: x.table)
+        if (r.round, r.board) == (rnd, board)
+    ]
+    deal = None
+    if complete and results:
+        first = state.result(rnd, results[0]["table"], board)
+        assert first is not None
+        hands = first.record.get("hands")
+        if isinstance(hands, list) and hands and isinstance(hands[0], dict):
+            hand = hands[0]
+            deal = {
+                "hands": hand.get("deal"),
+                "widow": hand.get("widow"),
+                "first_bidder": hand.get("first_bidder"),
+            }
+    return {"board": board, "complete": complete, "results": results, "deal": deal}
 
 
 def event_json(event: str, state: EventState, rooms: Rooms) -> dict[str, Any]:
@@ -194,11 +235,46 @@ def event_html(event: str, state: EventState, rooms: Rooms) -> str:
                 f'<ol class="seatnames">{seats}</ol>'
                 f'<ul class="results">{"".join(lines)}</ul></li>'
             )
-        parts.append("</ul></section>")
+        parts.append("</ul>")
+        parts += [_traveller_html(event, rnd["round"], t) for t in rnd["travellers"]]
+        parts.append("</section>")
     if not state.seatings:
         parts.append('<section class="panel"><p>No round is seated yet.</p></section>')
     parts += ["</main>", "</body>", "</html>", ""]
     return "\n".join(parts)
+
+
+def _traveller_html(event: str, rnd: int, t: Mapping[str, Any]) -> str:
+    b = t["board"]
+    rows = []
+    for r in t["results"]:
+        seats = " · ".join(
+            f"{escape(name)} {_points(p)}"
+            for name, p in zip(r["players"], r["points"], strict=False)
+        )
+        record = ""
+        if t["complete"]:
+            href = f"/events/{escape(event)}/records/{rnd}/{r['table']}/{b}"
+            record = f' <a href="{href}">record</a>'
+        rows.append(f"<li><span class=b>Table {r['table']}</span> {seats}{record}</li>")
+    if t["deal"] is not None:
+        deal = t["deal"]
+        hands = deal.get("hands") or []
+        shown = "; ".join(
+            f"seat {k + 1}: {escape(' '.join(map(str, h)))}" for k, h in enumerate(hands)
+        )
+        rows.append(
+            f'<li class="deal"><span class=b>Deal</span> {shown}; widow '
+            f"{escape(str(deal.get('widow') or '—'))}; first bid: seat "
+            f"{int(deal.get('first_bidder') or 0) + 1}</li>"
+        )
+    elif not t["complete"]:
+        rows.append('<li class="wait">The deal is shown once every table has played it.</li>')
+    return (
+        f'<details class="traveller"{" open" if t["complete"] else ""}>'
+        f"<summary>Board {b}: every table</summary>"
+        f'<ul class="results">{"".join(rows)}</ul></details>'
+    )
 
 
 def _ties() -> tuple[str, ...]:

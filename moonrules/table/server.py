@@ -47,7 +47,7 @@ from moonrules.rules.errors import wrong_type
 from moonrules.rules.ruleset import PRESETS
 from moonrules.rules.tiles import DOUBLE_SIX_SET, Tile
 from moonrules.table.botpool import BotPool, BotSpec
-from moonrules.table.events import event_html, event_json
+from moonrules.table.events import board_complete, event_html, event_json
 from moonrules.table.room import Bucket
 from moonrules.table.rooms import MOVING_CODE, Room, RoomError, Table, TableLimits
 from moonrules.table.storage import Storage
@@ -556,6 +556,27 @@ class TableApp:
             return got
         return JSONResponse(event_json(*got), headers={**_HEADERS, "Cache-Control": "no-store"})
 
+    async def event_record(self, request: Request) -> Response:
+        got = await self._event(request)
+        if isinstance(got, Response):
+            return got
+        event, state, _ = got
+        try:
+            rnd, table, board = (int(request.path_params[k]) for k in ("round", "table", "board"))
+        except ValueError:
+            return _error(404, "no such result")
+        result = state.result(rnd, table, board)
+        if result is None:
+            return _error(404, "no such result")
+        if not board_complete(state, rnd, board):
+            return _error(409, "a table of the round is still playing this board: its record is "
+                          "given once every table has played it")  # fmt: skip
+        headers = {
+            **_HEADERS,
+            "Content-Disposition": f'attachment; filename="{event}-r{rnd}-t{table}-b{board}.json"',
+        }
+        return JSONResponse(dict(result.record), headers=headers)
+
     async def event_standings_csv(self, request: Request) -> Response:
         got = await self._event(request)
         if isinstance(got, Response):
@@ -755,6 +776,7 @@ def create_app(config: TableConfig | None = None) -> Starlette:
         Route("/events/{event}", tapp.event_page),
         Route("/events/{event}/standings.json", tapp.event_standings_json),
         Route("/events/{event}/standings.csv", tapp.event_standings_csv),
+        Route("/events/{event}/records/{round}/{table}/{board}", tapp.event_record),
         Route("/tiles/{tile}.svg", tapp.tile),
         Route("/healthz", tapp.health),
         Mount("/static", app=static, name="static"),

@@ -14,13 +14,14 @@ allowed), never from its English message, which stays as it is (``str(error)``).
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 from moonrules.game import ClaimDoesNotHold
 from moonrules.i18n import messages as m
 from moonrules.i18n.catalogs import checked_language, translations
 from moonrules.rules import IllegalAction
-from moonrules.rules.errors import wrong_type
+from moonrules.rules.errors import quote, wrong_type
 
 _FIXED: Final[dict[str, str]] = {
     "TRICK-1": m.TRICK_1,
@@ -38,6 +39,9 @@ _FIXED: Final[dict[str, str]] = {
 
 _COUNTED: Final[dict[str, tuple[str, str]]] = {"FOLLOW-1": m.FOLLOW_1, "FOLLOW-2": m.FOLLOW_2}
 """The clauses whose refusal counts the tiles that were allowed (a plural of CLDR)."""
+
+_CLAUSE: Final = re.compile(r"[A-Z]+-[0-9]+")
+"""A clause ID; anything else an error might carry as its rule is quoted."""
 
 UNKNOWN: Final = "?"
 """What stands for a field the error does not carry."""
@@ -68,7 +72,7 @@ def render(error: IllegalAction, lang: str) -> str:
         sentence = t.gettext(_FIXED[rule])
         count = 0
     else:
-        return t.gettext(m.OTHER).format(rule=rule)
+        return t.gettext(m.OTHER).format(rule=rule if _CLAUSE.fullmatch(rule) else quote(rule))
     pass_word = t.gettext(m.PASS)
     text = sentence.format(
         seat=UNKNOWN if error.seat is None else error.seat,

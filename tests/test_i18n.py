@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import functools
 import gettext
+import json
 import random
 import string
+from pathlib import Path
 
 import pytest
 from babel import Locale
@@ -346,3 +348,75 @@ def test_render_never_raises_nor_answers_in_english(error: IllegalAction, lang: 
     assert text and "\n" not in text
     assert text != english
     assert text != str(error)
+
+
+# moonrules check --lang
+
+RENEGE = "examples/renege-trump-follows.json"
+
+
+def _check(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str, env: str = ""
+) -> tuple[int, str, str]:
+    from moonrules.cli.main import main
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", env or "C.UTF-8")
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    status = main(["check", *args, RENEGE])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _ruling(out: str) -> str:
+    lines = out.splitlines()
+    return lines[lines.index("RULING") + 1]
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_check_rules_in_the_language_asked(
+    lang: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only the ruling's line changes: rendered from the refusal the replay raised, with its
+    clause; the hands, the "Why" steps and the verdict stay English, and so does the exit
+    status."""
+    status_en, english, _ = _check(capsys, monkeypatch)
+    status, out, err = _check(capsys, monkeypatch, "--lang", lang)
+    assert status == status_en == 1 and err == ""
+    error = replay(json.loads(Path(RENEGE).read_text(encoding="utf-8")))
+    assert error.violation is not None and error.violation.error is not None
+    assert _ruling(out) == "  " + render(error.violation.error, lang)
+    assert _ruling(out).endswith("(FOLLOW-2)") and _ruling(out) != _ruling(english)
+    assert [x for x in out.splitlines() if x != _ruling(out)] == [
+        x for x in english.splitlines() if x != _ruling(english)
+    ]
+
+
+def test_check_takes_the_language_of_the_environment(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, russian, _ = _check(capsys, monkeypatch, "--lang", "ru")
+    assert _check(capsys, monkeypatch, env="ru_RU.UTF-8")[1] == russian
+    _, english, _ = _check(capsys, monkeypatch, "--lang", "en", env="ru_RU.UTF-8")
+    assert _check(capsys, monkeypatch, env="fr_FR.UTF-8")[1] == english
+    assert _check(capsys, monkeypatch)[1] == english
+
+
+def test_check_falls_back_to_english_with_a_notice(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unknown ``--lang`` is not an error: one line on stderr, the ruling in English."""
+    _, english, _ = _check(capsys, monkeypatch)
+    status, out, err = _check(capsys, monkeypatch, "--lang", "xx")
+    assert status == 1 and out == english
+    assert err.count("\n") == 1 and err.startswith("moonrules check: no catalog for --lang 'xx'")
+
+
+def test_check_json_stays_language_free(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert (
+        _check(capsys, monkeypatch, "--json", "--lang", "ru")[1]
+        == _check(capsys, monkeypatch, "--json")[1]
+    )

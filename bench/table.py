@@ -640,37 +640,44 @@ def create_body(url: str, body: dict[str, Any], source: str | None = None) -> An
         c.close()
 
 
-async def victim(url: str, room: Any, stop: float, waits: list[float]) -> None:
-    """The victim's seat: acts at once on each of its turns (a random legal action); each
-    wait, from its action to its next turn, counted (the one still open at ``stop`` too, as
-    long as it lasted: a victim starved to the end waits that long at least)."""
+async def victim(url: str, body: dict[str, Any], stop: float, waits: list[float]) -> None:
+    """The victim's seat, in a room made from ``body`` (and another when its game ends, so
+    that both phases wait as long): acts at once on each of its turns (a random legal
+    action); each wait, from its action to its next turn, counted (the one still open at
+    ``stop`` too, as long as it lasted: a victim starved to the end waits that long at
+    least)."""
     rng = random.Random(5)
     ws_url = url.replace("http", "ws")
-    token = room["seats"][0]["token"]
-    async with connect(f"{ws_url}/rooms/{room['room']}/ws?token={token}", max_size=2**22) as ws:
-        sent_at: float | None = None
-        sent_seq = -1
-        while time.monotonic() < stop:
-            try:
-                text = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
-            except TimeoutError:
-                break
-            msg = json.loads(text)
-            if msg["type"] != "state" or msg["seq"] <= sent_seq:
-                continue
-            if msg["table"]["over"]:
-                return
-            if not msg["legal"]:
-                continue
-            now = time.monotonic()
-            if sent_at is not None:
-                waits.append(now - sent_at)
-            legal = msg["legal"]
-            action = "pass" if "pass" in legal and rng.random() < 0.7 else rng.choice(legal)
-            sent_seq, sent_at = msg["seq"], time.monotonic()
-            await ws.send(json.dumps({"type": "act", "action": action}))
-        if sent_at is not None:
-            waits.append(max(0.0, min(stop, time.monotonic()) - sent_at))
+    while time.monotonic() < stop:
+        room = await asyncio.to_thread(create_body, url, body)
+        token = room["seats"][0]["token"]
+        address = f"{ws_url}/rooms/{room['room']}/ws?token={token}"
+        async with connect(address, max_size=2**22) as ws:
+            sent_at: float | None = None
+            sent_seq = -1
+            over = False
+            while time.monotonic() < stop:
+                try:
+                    text = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
+                except TimeoutError:
+                    break
+                msg = json.loads(text)
+                if msg["type"] != "state" or msg["seq"] <= sent_seq:
+                    continue
+                if msg["table"]["over"]:
+                    over = True
+                    break
+                if not msg["legal"]:
+                    continue
+                now = time.monotonic()
+                if sent_at is not None:
+                    waits.append(now - sent_at)
+                legal = msg["legal"]
+                action = "pass" if "pass" in legal and rng.random() < 0.7 else rng.choice(legal)
+                sent_seq, sent_at = msg["seq"], time.monotonic()
+                await ws.send(json.dumps({"type": "act", "action": action}))
+            if sent_at is not None and not over:
+                waits.append(max(0.0, min(stop, time.monotonic()) - sent_at))
 
 
 class Asker:
@@ -773,11 +780,9 @@ def flood(seconds: float, rooms: int, kind: str) -> None:
                 counts = {"answered": 0, "refused": 0, "errors": 0}
                 peak = [0, 0]
                 waits: list[float] = []
-                target = create_body(url, victim_body)
                 flooding = [create_body(url, flood_body, source) for _ in range(rooms)]
 
                 async def run(
-                    target: Any = target,
                     flooding: list[Any] = flooding,
                     counts: dict[str, int] = counts,
                     peak: list[int] = peak,
@@ -793,7 +798,7 @@ def flood(seconds: float, rooms: int, kind: str) -> None:
                             await asyncio.sleep(0.5)
 
                     sampler = asyncio.create_task(sample())
-                    tasks = [victim(url, target, stop, waits)]
+                    tasks = [victim(url, victim_body, stop, waits)]
                     if phase == "flood":
                         tasks += [attacker(url, r, source, stop, kind, counts) for r in flooding]
                     await asyncio.gather(*tasks)

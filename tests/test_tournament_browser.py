@@ -161,7 +161,23 @@ def test_a_board_rooms_end_in_a_browser(server: Server, browser: Any, tmp_path: 
     assert page.locator("section.board").is_hidden()  # the next hand is never played
     shots = Path(os.environ.get("MOONRULES_SCREENSHOTS", tmp_path))
     page.screenshot(path=str(shots / "board-over-phone.png"), full_page=False)
+    # the table's next board: the same links, and the page goes there by itself
+    body["board"] = {**body["board"], "seed": 10, "after": room["room"]}
+    status, nxt, _ = _post(server, body)
+    assert status == 201 and nxt["seats"] == [], nxt  # no new link: the seat's own goes on
+    page.wait_for_url(f"**/rooms/{nxt['room']}#token={seat['token']}", timeout=30_000)
+    page.wait_for_function("() => document.body.dataset.turn === '1'", timeout=30_000)
+    for after, code in [(room["room"], 409), ("nope", 400), (nxt["room"], 409)]:
+        body["board"] = {**body["board"], "after": after}
+        status, answer, _ = _post(server, body)
+        assert status == code, answer  # has its next board already; no room; still played
     page.close()
+
+
+def _post(server: Server, body: Any) -> Any:
+    return server.request(
+        "POST", "/api/rooms", json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
 
 
 def test_a_boards_records_once_every_table_has_played_it(server: Server, event: str) -> None:

@@ -141,8 +141,9 @@ def check_pages(server: Server, db: Path, opened: list[live.BoardRoom], during: 
     assert seen["progress"] == {"played": 2, "seated": 4, "percent": 50.0}
     people = seen["rounds"][0]["tables"][0]
     assert people["players"] == ["Ann", "Bob", "Cy"]
-    assert [(b["status"], b["room"]) for b in people["boards"]] == [
-        ("playing", r.room) for r in opened
+    assert [(b["status"], b["room"]) for b in people["boards"]] == [  # one board after another
+        ("playing", opened[0].room),
+        ("waiting", None),
     ]
     status, now, headers = server.request("GET", "/events/club/standings.json")
     assert status == 200 and now["progress"]["played"] == 3
@@ -331,10 +332,12 @@ def test_a_run_stopped_mid_round_resumes_where_its_log_stands(server: Server) ->
         # the people play the room opened before, with the links they were given
         players += [play(server, link or "", k) for k, (_, link) in enumerate(room.seats)]
 
-        def opened_room(new: live.BoardRoom) -> None:
-            players.extend(
-                play(server, link or "", 10 + k) for k, (_, link) in enumerate(new.seats)
-            )
+        def opened_room(new: live.BoardRoom) -> None:  # board 2: board 1's links go on to it
+            assert all(link is None for _, link in new.seats)  # (this run never saw them)
+            for k, (_, link) in enumerate(room.seats):
+                assert link is not None
+                moved = link.replace(f"/rooms/{room.room}#", f"/rooms/{new.room}#")
+                players.append(play(server, moved, 10 + k))
 
         said: list[str] = []
         outcome = live.run_live(

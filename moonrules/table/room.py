@@ -9,6 +9,7 @@ import contextlib
 import hashlib
 import hmac
 import logging
+import re
 import secrets
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -686,19 +687,31 @@ def parse_options(body: JSON) -> dict[str, JSON]:
 
 
 MAX_SEED: Final = 2**63 - 1
+ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
-def parse_board(body: JSON, players: int) -> tuple[int, tuple[str, ...]] | None:
+def parse_board(body: JSON, players: int) -> tuple[int, tuple[str, ...], str | None] | None:
     """The ``board`` member of a ``POST /api/rooms`` body: ``null`` (an ordinary game, the
-    default) or ``{"seed": S, "names": [NAME, …]}``, a tournament's board: the room's game
-    is one hand, dealt from ``S`` (the game's seed: the board's tiles and first bidder, as
-    ``new_game(rules, S)`` deals them), with ``names`` at its seats (one a seat, fixed: not
-    renamed); no rematch. :class:`RoomError` (400) otherwise."""
+    default) or ``{"seed": S, "names": [NAME, …], "after": ROOM}``, a tournament's board: the
+    room's game is one hand, dealt from ``S`` (the game's seed: the board's tiles and first
+    bidder, as ``new_game(rules, S)`` deals them), with ``names`` at its seats (one a seat,
+    fixed: not renamed); no rematch. ``after`` (optional): the board room of the same table
+    played before it, whose seats' links go on to this one. :class:`RoomError` (400)
+    otherwise."""
     value = body.get("board") if isinstance(body, dict) else None
     if value is None:
         return None
-    if not isinstance(value, dict) or set(value) != {"seed", "names"}:
-        raise RoomError(400, 'board: an object {"seed": number, "names": [name, …]} or null')
+    if not isinstance(value, dict) or not {"seed", "names"} <= set(value) <= {
+        "seed",
+        "names",
+        "after",
+    }:
+        raise RoomError(
+            400, 'board: an object {"seed": number, "names": [name, …], "after": room} or null'
+        )
+    after = value.get("after")
+    if after is not None and (not isinstance(after, str) or not ROOM_ID.fullmatch(after)):
+        raise RoomError(400, "board.after: a room's id (1 to 32 letters, digits, - or _)")
     seed = value["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise RoomError(400, f"board.seed: a whole number from 0 to 2**63 - 1, not {seed!r}")
@@ -711,7 +724,7 @@ def parse_board(body: JSON, players: int) -> tuple[int, tuple[str, ...]] | None:
                 raise FrameError("bad-name", f"name: {quote(str(name))} is not written plainly")
         except FrameError as e:
             raise RoomError(400, f"board.names[{k}]: {e.message}") from None
-    return seed, tuple(str(n) for n in names)
+    return seed, tuple(str(n) for n in names), after
 
 
 HANDOVER_SECONDS: Final = 10.0

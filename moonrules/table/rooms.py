@@ -219,14 +219,18 @@ class Table:
         state = new_game(rules) if board is None else new_game(rules, board[0])
         if board is not None:
             options["board"] = {"seed": board[0]}
-        tokens = {s: new_token() for s, p in enumerate(seats) if p == HUMAN}
+        after = None if board is None or board[2] is None else await self._board_before(board[2])
+        if after is not None and (after.seats != seats or after.rules != rules):
+            raise RoomError(400, "board.after: a board of the same table (its rules and seats)")
+        tokens = {s: new_token() for s, p in enumerate(seats) if p == HUMAN and after is None}
+        hashes = tuple(token_hash(tokens[s]) if s in tokens else None for s in range(len(seats)))
         record = to_record(state)
         row = RoomRow(
             id=new_id(),
             created=self.clock(),
             rules=rules_json(rules),
             seats=seats,
-            tokens=tuple(token_hash(tokens[s]) if s in tokens else None for s in range(len(seats))),
+            tokens=hashes if after is None else after.row.tokens,
             bot_seed=secrets.token_hex(16),
             initial=record,
             record=record,
@@ -237,6 +241,9 @@ class Table:
             names=() if board is None else board[1],
         )
         room = Room(row, state)
+        if after is not None:
+            await self._next_board(after, room)
+            return CreatedRoom(row.id, tokens)
         self._taking.add(row.id)
         try:
             await self.storage.create_room(row, bot_turn=room.bot_to_act() is not None)
@@ -245,6 +252,38 @@ class Table:
             self._taking.discard(row.id)
         self._schedule_bot(room)
         return CreatedRoom(row.id, tokens)
+
+    async def _board_before(self, room_id: str) -> Room:
+        """The board room ``board.after`` names: over, without a next board yet."""
+        before = await self.room(room_id)
+        if before is None or not before.board:
+            raise RoomError(400, f"board.after: {quote(room_id)} is no board's room")
+        if not before.over:
+            raise RoomError(409, "board.after: that board is still being played")
+        if before.next is not None:
+            raise RoomError(409, "board.after: that board has its next board already")
+        return before
+
+    async def _next_board(self, before: Room, room: Room) -> None:
+        """Store ``room`` as the board after ``before`` (its seats' links the same) and send
+        every seat of ``before`` on to it (``table.next``: the page goes there)."""
+        async with before.lock:
+            self._taking.add(room.id)
+            try:
+                made = await self.storage.create_rematch(before.id, room.row, bot_turn=False)
+                if not made:
+                    raise RoomError(409, "board.after: that board has its next board already")
+                self.rooms[room.id] = room
+                before.next = room.id
+                asked = frozenset(before.humans)
+                await self.storage.set_rematch(before.id, asked)
+                before.asked = set(asked)
+            except (NotOwner, sqlite3.Error) as e:
+                log.error("room %s: the next board not stored: %s", before.id, e)
+                raise RoomError(503, "the next board could not be stored; try again") from None
+            finally:
+                self._taking.discard(room.id)
+        before.broadcast()
 
     def bot_games(self) -> int:
         """The games going on with no person at them (:attr:`Room.plays_itself`): games of

@@ -6,9 +6,11 @@ seating is appended to the log; every table whose seats are all bots is played h
 :func:`moonrules.tournament.run.run_event` plays it (the same results); every table with a
 person gets one room on the web table per board (``POST /api/rooms`` with a ``board``:
 the board's seeded deal, ``match --duplicate``'s for that deal, one hand, the event's names
-at the seats, the file's clocks, no hints), and one link per seat. A room's game is one
-board's record, so a room is a table and a board: each board's result is kept as soon as
-it is played, and the boards of a round are played in order, each from its own link.
+at the seats, the file's clocks, no hints), and one link per seat for the round. A room's
+game is one board's record, so a room is a table and a board: each board's result is kept
+as soon as it is played. A table's boards are played one after another: when a board's room
+ends, the next board's room is opened ``after`` it (the same seats' links; each page goes
+there by itself).
 
 When a room's game ends its record (``GET /rooms/{room}/record``) is appended to the log as
 that table's result through :meth:`~moonrules.tournament.store.EventStore.append`, which
@@ -131,22 +133,39 @@ def check_table(base: str, t: Tournament) -> None:
         )
 
 
-def open_room(base: str, state: EventState, rnd: int, table: Table, board: int) -> BoardRoom:
-    """Create the room of ``board`` at ``table`` on the table at ``base``."""
-    status, answer = _http(f"{base}/api/rooms", board_request(state, rnd, table, board))
+def open_room(
+    base: str,
+    state: EventState,
+    rnd: int,
+    table: Table,
+    board: int,
+    after: BoardRoom | None = None,
+) -> BoardRoom:
+    """Create the room of ``board`` at ``table`` on the table at ``base``; ``after``: the
+    table's board before it, over, whose seats' links go on to this one (the pages move)."""
+    body = board_request(state, rnd, table, board)
+    if after is not None:
+        body["board"]["after"] = after.room
+    status, answer = _http(f"{base}/api/rooms", body)
     if status != 201 or not isinstance(answer, dict):
         error = answer.get("error") if isinstance(answer, dict) else answer
         raise TournamentError(
             f"round {rnd}, table {table.number}, board {board}: the table refused the room "
             f"({status}: {error})"
         )
-    links = {int(s["seat"]): str(s["url"]) for s in answer["seats"]}
+    links: dict[int, str | None] = {int(s["seat"]): str(s["url"]) for s in answer["seats"]}
+    new = str(answer["room"])
+    if after is not None:  # the same tokens: the links of the board before, to this room
+        links = {
+            seat: None if link is None else link.replace(f"/rooms/{after.room}#", f"/rooms/{new}#")
+            for seat, (_, link) in enumerate(after.seats)
+        }
     names = state.seat_names(rnd, table)
     return BoardRoom(
         rnd,
         table.number,
         board,
-        str(answer["room"]),
+        new,
         str(answer["watch"]),
         tuple((name, links.get(seat)) for seat, name in enumerate(names)),
     )
@@ -249,32 +268,40 @@ class _Live:
                     BoardJob(t.rules, t.seed, n, table.number, b, levels, names) for b in boards
                 ]
                 continue
-            for b in boards:
-                made = known.get((n, table.number, b))
-                if made is None:
-                    waiting.append(self.open(n, table, b))
-                    continue
-                room = BoardRoom(
-                    n,
-                    table.number,
-                    b,
-                    made,
-                    f"{self.base}/rooms/{made}",
-                    tuple((name, None) for name in names),
-                )
-                waiting.append(room)
-                self.say(
-                    f"round {n}, table {table.number}, board {b}: being played (the links "
-                    f"given before): watch {room.watch}"
-                )
+            if not boards:
+                continue
+            b = boards[0]  # a table's boards are played one after another
+            made = known.get((n, table.number, b))
+            if made is None:
+                k = rnd.boards.index(b)
+                before = known.get((n, table.number, rnd.boards[k - 1])) if k else None
+                stub = None if before is None else self._known(n, table, rnd.boards[k - 1], before)
+                waiting.append(self.open(n, table, b, stub))
+                continue
+            room = self._known(n, table, b, made)
+            waiting.append(room)
+            self.say(
+                f"round {n}, table {table.number}, board {b}: being played (the links given "
+                f"before): watch {room.watch}"
+            )
         return bots, waiting
 
-    def open(self, n: int, table: Table, b: int) -> BoardRoom:
-        """Open the room of board ``b`` at ``table``, keep it with the event, print its links."""
-        room = open_room(self.base, self.state, n, table, b)
+    def _known(self, n: int, table: Table, b: int, room: str) -> BoardRoom:
+        """A room opened by an earlier run (its links are not known: only their hashes)."""
+        names = self.state.seat_names(n, table)
+        return BoardRoom(
+            n, table.number, b, room, f"{self.base}/rooms/{room}", tuple((m, None) for m in names)
+        )
+
+    def open(self, n: int, table: Table, b: int, after: BoardRoom | None = None) -> BoardRoom:
+        """Open the room of board ``b`` at ``table`` (after the table's board ``after``), keep
+        it with the event, print its links."""
+        room = open_room(self.base, self.state, n, table, b, after)
         self.store.add_room(self.event, n, table.number, b, room.room)
         self.opened.append(room)
         self.say(f"round {n}, table {table.number}, board {b}: watch {room.watch}")
+        if after is not None:
+            self.say("  (the seats' links of the board before go on to it by themselves)")
         for name, link in room.seats:
             if link is not None:
                 self.say(f"  {name}: {link}")
@@ -307,4 +334,19 @@ class _Live:
                 )
                 self.refusals.append(line)
                 self.say(line)
+            left.extend(self._then(room))
         return left
+
+    def _then(self, room: BoardRoom) -> list[BoardRoom]:
+        """The room of the table's next board once ``room``'s is played (none after its
+        round's last board)."""
+        rnd = self.state.seating(room.round)
+        table = None if rnd is None else rnd.table(room.table)
+        if rnd is None or table is None:
+            return []
+        later = [
+            b
+            for b in rnd.boards[rnd.boards.index(room.board) + 1 :]
+            if self.state.result(room.round, room.table, b) is None
+        ]
+        return [self.open(room.round, table, later[0], room)] if later else []

@@ -308,7 +308,8 @@ def states_of(db: Path, room: str) -> list[Any]:
 
 class StuckBot:
     """A bot that thinks until the file named by ``MOONRULES_TEST_RELEASE`` exists, then
-    plays its first legal move: a strong bot thinking for as long as the test likes."""
+    plays its first legal move: a strong bot thinking for as long as the test likes. As it
+    starts thinking it makes that file's name with ``.thinking`` added."""
 
     name = "stuck"
 
@@ -316,6 +317,7 @@ class StuckBot:
         from moonrules.bots import view_legal_actions
 
         release = Path(os.environ["MOONRULES_TEST_RELEASE"])
+        release.with_name(release.name + ".thinking").touch()
         while not release.exists():
             time.sleep(0.02)
         return view_legal_actions(view)[0]

@@ -77,12 +77,16 @@ def test_a_hint_never_holds_up_a_bot_and_a_closed_one_spares_its_worker(
             room = await table.room((await table.create(body)).room)
             assert room is not None
             await table.join(room, Tab(0))
-            assert await asyncio.to_thread(pool.wait_ready)  # (the help worker too)
+            assert await asyncio.to_thread(pool.wait_ready)
             await _until(lambda: room.state.to_act == 0, "seat 0's turn")
-            pids = set(pool.pids)
-            # a hint that thinks until let go, asked as a connection asks it
+            bots = set(pool.pids)
+            # a hint that thinks until let go, asked as a connection asks it (the help's
+            # worker starts with the first help asked)
             hint = asyncio.ensure_future(table.hint(room, 0))
-            await _until(lambda: pool.thinking == 1, "the hint being worked out")
+            thinking = tmp_path / "release.thinking"
+            await _until(thinking.exists, "the hint being worked out in the help's worker")
+            pids = set(pool.pids)
+            assert len(pids) == len(bots) + 1 and pool.thinking == 1
             seq = room.seq
             # the seat's call (or, after a bot's 21 closed the auction, its play)
             first = action_json(legal_actions(room.state)[0])

@@ -318,7 +318,8 @@ class _Slots:
 
 
 class BotPool:
-    """Worker processes for the table's bots (started at once, ended by :meth:`close`).
+    """Worker processes for the table's bots (started at once; the help's on the first help
+    asked; all ended by :meth:`close`).
 
     Each worker answers one decision at a time through its own pipe: a worker that fails,
     dies or does not answer in time is killed (a fresh one takes its place), so that no
@@ -363,8 +364,9 @@ class BotPool:
         # (before multiprocessing's own exit, whose SIGTERM the workers ignore)
         self._end = weakref.finalize(self, _end_workers, self._workers)
         try:
-            for pool, n in (("quick", quick_workers), ("slow", slow_workers), (HELP, help_workers)):
+            for pool, n in (("quick", quick_workers), ("slow", slow_workers)):
                 self._idle[pool] = [self._start(pool) for _ in range(n)]
+            self._idle[HELP] = []  # started on the first help asked: most rooms ask none
         except BaseException:
             self.close()
             raise

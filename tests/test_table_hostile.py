@@ -105,12 +105,15 @@ def test_out_of_turn_another_seat_malformed_binary_huge(server: Server) -> None:
     room = server.create("standard", {"2": "basic"})
     a, b = room["seats"][0]["token"], room["seats"][1]["token"]
     with connect(server, room["room"], a) as wa, connect(server, room["room"], b) as wb:
+        # a person's turn, the game started (the bot at seat 2 may call first): the other
+        # person is not to act, and will not be until the one to act acts
         sa = next_state(wa)
+        while not (sa["table"]["started"] and sa["view"]["to_act"] in (0, 1)):
+            sa = next_state(wa)
         to_act = sa["view"]["to_act"]
         waiting = wb if to_act == 0 else wa
         msg = refused_to(waiting, json.dumps({"type": "act", "action": "pass"}))
-        if sa["table"]["started"]:
-            assert msg["code"] in ("turn", "illegal") and msg["rule"] in ("TURN-1", None)
+        assert msg["code"] in ("turn", "illegal") and msg["rule"] in ("TURN-1", None)
         # acting for another seat: there is no way to name a seat
         msg = refused_to(wa, json.dumps({"type": "act", "action": "pass", "seat": 1}))
         assert msg["code"] == "bad-frame"

@@ -73,11 +73,14 @@ def test_a_hint_never_holds_up_a_bot_and_a_closed_one_spares_its_worker(
 
     async def main() -> None:
         try:
+            # the workers ready before any bot is asked (as a server waits for them before it
+            # serves): wait_ready reads the workers' pipes from a thread, a bot's move from
+            # the event loop, and the two must not read one pipe at once
+            assert await asyncio.to_thread(pool.wait_ready)
             body = {"rules": "standard", "bots": {"1": "basic", "2": "basic"}}
             room = await table.room((await table.create(body)).room)
             assert room is not None
             await table.join(room, Tab(0))
-            assert await asyncio.to_thread(pool.wait_ready)
             await _until(lambda: room.state.to_act == 0, "seat 0's turn")
             bots = set(pool.pids)
             # a hint that thinks until let go, asked as a connection asks it (the help's

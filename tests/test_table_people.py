@@ -205,7 +205,7 @@ def test_claims_are_ruled_as_the_library_rules_them(claims_server: Server) -> No
         with connect(server, room["room"], room["seats"][0]["token"]) as ws:
             while not (seen[True] >= 2 and seen[False] and partial):
                 st = until(
-                    ws, lambda m: m["type"] == "state" and (m["legal"] or m["table"]["over"])
+                    ws, lambda m: m["type"] == "state" and (m["legal"] or m["table"]["over"]), 90
                 )
                 if st["table"]["over"]:
                     break
@@ -220,14 +220,14 @@ def test_claims_are_ruled_as_the_library_rules_them(claims_server: Server) -> No
                 k = left if tricks is None else tricks
                 holds = verify_claim(state, 0, k).holds
                 say(ws, {"type": "claim", "tricks": tricks})
-                answer = until(ws, lambda m: m["type"] in ("notice", "refused"), 60)
+                answer = until(ws, lambda m: m["type"] in ("notice", "refused"), 90)
                 if holds:
                     want = apply_claim(state, 0, tricks)
                     assert answer["type"] == "notice" and answer["kind"] == "claim", answer
                     assert answer["seat"] == 0 and "the claim holds (CLAIM-1)" in answer["message"]
                     assert (answer["tricks"], answer["remaining"]) == (k, left)
                     assert answer["tiles"] == [str(t) for t in reversed(state.hands[0])]
-                    after = state_where(ws, lambda m, seq=st["seq"]: m["seq"] > seq)
+                    after = state_where(ws, lambda m, seq=st["seq"]: m["seq"] > seq, 90)
                     assert after["seq"] == st["seq"] + 1  # the claim is one step
                     ended = after["last_hand"]
                     assert ended is not None and ended["number"] == st["hand_number"]

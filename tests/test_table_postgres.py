@@ -202,7 +202,13 @@ def test_a_second_store_on_the_database_reads_the_first_s_schema(postgres_url: s
             a.close()
         b = PgStorage(postgres_url)
         try:
-            assert await b.moving() == ["x"]  # its owner's session is gone: free to take
+            # its owner's session is gone: free to take (once the server has seen it end)
+            for _ in range(100):
+                moving = await b.moving()
+                if moving:
+                    break
+                await asyncio.sleep(0.1)
+            assert moving == ["x"]
         finally:
             b.close()
 

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
+from tournament_support import SIX_BOTS
 
 from moonrules.cli.main import main
 from moonrules.tournament.errors import TournamentError
@@ -41,24 +42,7 @@ from moonrules.tournament.run import run_event
 ROOT = Path(__file__).resolve().parents[1]
 MU, SIGMA = PARAMETERS["mu"], PARAMETERS["sigma"]
 
-THREE = """\
-name = "Six bots"
-format = "three-seat"
-seed = 11
-scoring = "matchpoints"
-rounds = 2
-boards_per_round = 2
-players = [
-  {name = "R1", bot = "random"}, {name = "R2", bot = "random"}, {name = "R3", bot = "random"},
-  {name = "B1", bot = "basic"}, {name = "B2", bot = "basic"}, {name = "B3", bot = "basic"},
-]
-
-[[movement]]
-tables = [["R1", "B1", "R2"], ["B2", "R3", "B3"]]
-
-[[movement]]
-tables = [["B3", "R2", "B1"], ["R3", "B2", "R1"]]
-"""
+THREE = SIX_BOTS
 
 PAIRS = """\
 name = "Pairs"

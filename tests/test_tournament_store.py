@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from postgres_support import postgres_server_fixture, postgres_url_fixture  # noqa: F401
+from tournament_support import SIX_BOTS
 
 from moonrules.cli.main import main
 from moonrules.tournament.errors import TournamentError
@@ -37,24 +38,7 @@ from moonrules.tournament.store import (
 
 ROOT = Path(__file__).resolve().parents[1]
 
-EVENT = """\
-name = "Six bots"
-format = "three-seat"
-seed = 11
-scoring = "matchpoints"
-rounds = 2
-boards_per_round = 2
-players = [
-  {name = "R1", bot = "random"}, {name = "R2", bot = "random"}, {name = "R3", bot = "random"},
-  {name = "B1", bot = "basic"}, {name = "B2", bot = "basic"}, {name = "B3", bot = "basic"},
-]
-
-[[movement]]
-tables = [["R1", "B1", "R2"], ["B2", "R3", "B3"]]
-
-[[movement]]
-tables = [["B3", "R2", "B1"], ["R3", "B2", "R1"]]
-"""
+EVENT = SIX_BOTS
 
 Log = list[dict[str, Any]]
 

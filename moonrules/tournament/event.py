@@ -17,7 +17,11 @@ a :class:`Tournament`.
     bank = 300
 
 Pair events add ``pairs = [["Ann", "Bob"], …]`` (player names; the pair's name is theirs
-joined by `` & ``). A movement may be given instead of generated: ``[[movement]]`` tables
+joined by `` & ``). ``forbidden = [["Ann", "Bob"], …]`` names pairs of entries who must not
+share a table (a player's name stands for the pair it plays in): the movement generated keeps
+them apart, a movement given must, and ``plan`` refuses one that cannot.
+
+A movement may be given instead of generated: ``[[movement]]`` tables
 with ``round``, ``boards`` (optional: the next ``boards_per_round``), ``tables`` (each a
 list of entry names, one per seat, or per side for pairs) and ``byes``.
 
@@ -87,6 +91,7 @@ _KEYS: Final = (
     "pairs",
     "clocks",
     "movement",
+    "forbidden",
 )
 
 
@@ -139,6 +144,8 @@ class Tournament:
     clocks: Clocks | None = None
     given: Movement | None = None
     """The movement the file gives, or ``None`` to generate it."""
+    forbidden: tuple[tuple[str, str], ...] = ()
+    """Pairs of entries who must not share a table."""
 
     @property
     def entry_names(self) -> tuple[str, ...]:
@@ -153,14 +160,16 @@ class Tournament:
         if self.given is not None:
             return self.given
         names = self.entry_names
+        apart = self.forbidden
         if self.format == "three-seat":
-            return three_seat(names, self.rounds, self.boards_per_round, self.seed)
+            return three_seat(names, self.rounds, self.boards_per_round, self.seed, apart)
         if self.format == "mitchell":
-            return mitchell(names, self.rounds, self.boards_per_round, self.seed)
+            return mitchell(names, self.rounds, self.boards_per_round, self.seed, apart)
         if self.format == "howell":
-            return howell(names, self.rounds, self.boards_per_round, self.seed)
+            return howell(names, self.rounds, self.boards_per_round, self.seed, apart)
         order = draw(names, self.seed, "swiss")
-        first = swiss_round(1, order, (), round_boards(1, self.boards_per_round), self.seed)
+        boards = round_boards(1, self.boards_per_round)
+        first = swiss_round(1, order, (), boards, self.seed, apart)
         return Movement("swiss", (first,))
 
 
@@ -486,9 +495,38 @@ def _tournament(r: _Reader, data: Mapping[str, Any]) -> Tournament:
     entries = _entries_of(r, data, fmt)
     clocks = _clocks(r, data["clocks"]) if "clocks" in data else None
     given = _given(r, data, fmt, entries, per, rounds)
-    event = Tournament(name, fmt, rules, seed, scoring, rounds, per, entries, clocks, given)
+    apart = _forbidden(r, data.get("forbidden", []), entries)
+    event = Tournament(name, fmt, rules, seed, scoring, rounds, per, entries, clocks, given, apart)
     _check_plan(r, event)
     return event
+
+
+def _forbidden(r: _Reader, value: object, entries: Sequence[Entry]) -> tuple[tuple[str, str], ...]:
+    """``forbidden``: pairs of entries (or players, standing for their entry) kept apart."""
+    if not isinstance(value, list):
+        raise r.fail(("forbidden",), f"expected an array of pairs of names, not {_kind(value)}")
+    entry_of = {e.name: e.name for e in entries}
+    for e in entries:
+        for p in e.players:
+            entry_of.setdefault(p.name, e.name)
+    out: list[tuple[str, str]] = []
+    for k, item in enumerate(value):
+        path: tuple[str | int, ...] = ("forbidden", k)
+        if not isinstance(item, list) or len(item) != 2:
+            raise r.fail(path, "a forbidden pairing is an array of two names")
+        pair = []
+        for j, name in enumerate(item):
+            n = r.name(name, (*path, j))
+            if n not in entry_of:
+                raise r.fail((*path, j), f"{quote(n)} is not an entry or a player of the event")
+            pair.append(entry_of[n])
+        a, b = pair
+        if a == b:
+            raise r.fail(path, f"{quote(a)} is forbidden from its own table: name two entries")
+        if any({a, b} == set(p) for p in out):
+            raise r.fail(path, f"{quote(a)} and {quote(b)} are forbidden twice")
+        out.append((a, b))
+    return tuple(out)
 
 
 def _given(
@@ -509,8 +547,10 @@ def _given(
 def _check_plan(r: _Reader, event: Tournament) -> None:
     given = event.given
     try:
-        check_movement(event.movement(), event.entry_names)
+        check_movement(event.movement(), event.entry_names, event.forbidden)
     except MovementError as e:
+        if given is None and e.line is None and "must not share a table" in e.reason:
+            raise MovementError(e.reason, r.where.of(("forbidden",))) from None
         if given is not None and e.line is None:
             raise MovementError(e.reason, _round_line(r, e.reason)) from None
         if e.line is None:

@@ -17,6 +17,12 @@ and 3).
   evenly as the rounds allow; one field, one winner.
 - :func:`swiss_round`: one round of a Swiss event (three-seat, not duplicate) from the
   standings: tables of neighbours in the ranking, repeats avoided, fair byes.
+- :func:`replan_round`: a round not yet seated planned again from the rounds played, for
+  the entries that play it (a late entry, a withdrawal) and the pairings forbidden since.
+
+Every planner takes ``forbidden``: pairs of entries who must not share a table (a
+director's ruling). They are kept apart before anything else is weighed; a planner that
+cannot keep them apart raises :class:`MovementError` saying which pair and why.
 
 :func:`check_movement` checks any movement, given or generated, and says how balanced it
 is (:class:`MovementCheck`).
@@ -26,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Final
 
 import attrs
@@ -45,9 +51,11 @@ __all__ = [
     "check_movement",
     "check_round",
     "draw",
+    "forbidden_at",
     "howell",
     "mitchell",
     "positions_of",
+    "replan_round",
     "round_boards",
     "swiss_round",
     "three_seat",
@@ -63,6 +71,29 @@ EXACT_UP_TO: Final = 12
 
 _REPEAT: Final = 1_000_000
 """The weight of one repeated meeting against one seat held again (repeats come first)."""
+
+_FORBIDDEN: Final = 10**18
+"""The weight of a forbidden pair at one table: more than any number of repeats."""
+
+DRAWS: Final = 200
+"""Fixed movements (a design, Mitchell, Howell) are drawn again up to this many times to
+keep the forbidden pairs apart."""
+
+Forbidden = Collection[tuple[str, str]]
+"""Pairs of entries who must not share a table."""
+
+
+def _pairs_of(forbidden: Forbidden) -> frozenset[frozenset[str]]:
+    return frozenset(frozenset(p) for p in forbidden)
+
+
+def forbidden_at(entries: Sequence[str], forbidden: Forbidden) -> tuple[str, str] | None:
+    """The first forbidden pair among ``entries`` (one table), in seat order, or ``None``."""
+    bad = _pairs_of(forbidden)
+    for a, b in itertools.combinations(entries, 2):
+        if frozenset((a, b)) in bad:
+            return a, b
+    return None
 
 
 class MovementError(TournamentError):
@@ -240,18 +271,33 @@ def _tables_of_three(
     spread: Sequence[int] | None = None,
     *,
     seats: bool = True,
+    forbidden: Forbidden = (),
+    where: str = "a round",
 ) -> list[tuple[str, ...]]:
-    """One round's tables of three from ``order`` (every entry of it): the fewest repeated
-    table-mates, then (with ``spread``, a rank per entry) the closest ranks; with ``seats``
-    seated, and among those the tables that hold the fewest seats again."""
+    """One round's tables of three from ``order`` (every entry of it): no forbidden pair at
+    a table, then the fewest repeated table-mates, then (with ``spread``, a rank per entry)
+    the closest ranks; with ``seats`` seated, and among those the tables that hold the
+    fewest seats again. :class:`MovementError` if the forbidden pairs cannot be kept apart."""
+    bad = _pairs_of(forbidden)
 
     def cost(t: tuple[int, int, int]) -> int:
         people = [order[i] for i in t]
-        repeats = sum(tally.meets(a, b) ** 2 for a, b in itertools.combinations(people, 2))
+        pairs = list(itertools.combinations(people, 2))
+        repeats = sum(tally.meets(a, b) ** 2 for a, b in pairs)
         near = 0 if spread is None else max(spread[i] for i in t) - min(spread[i] for i in t)
-        return (repeats * _REPEAT + near) * 1000 + (tally.seat_cost(people)[0] if seats else 0)
+        kept = sum(_FORBIDDEN for a, b in pairs if frozenset((a, b)) in bad)
+        return (
+            kept + (repeats * _REPEAT + near) * 1000 + (tally.seat_cost(people)[0] if seats else 0)
+        )
 
     tables = [tuple(order[i] for i in t) for t in _partition(len(order), cost, rng)]
+    for t in tables:
+        pair = forbidden_at(t, forbidden)
+        if pair is not None:
+            raise MovementError(
+                f"{where}: {pair[0]!r} and {pair[1]!r} must not share a table, and the "
+                f"forbidden pairs leave no way to seat {len(order)} players at tables of three"
+            )
     return [tally.seat_cost(t)[1] for t in tables] if seats else tables
 
 
@@ -324,11 +370,23 @@ def _design_rounds(order: Sequence[str], rounds: int) -> list[list[tuple[str, ..
     return [[tuple(order[i] for i in t) for t in design[r % len(design)]] for r in range(rounds)]
 
 
-def three_seat(entries: Sequence[str], rounds: int, boards_per_round: int, seed: int) -> Movement:
-    """The movement of a three-seat duplicate event (see the module's docstring).
+def _meets_forbidden(plan: Sequence[Sequence[tuple[str, ...]]], forbidden: Forbidden) -> bool:
+    return any(forbidden_at(t, forbidden) is not None for tables in plan for t in tables)
+
+
+def three_seat(
+    entries: Sequence[str],
+    rounds: int,
+    boards_per_round: int,
+    seed: int,
+    forbidden: Forbidden = (),
+) -> Movement:
+    """The movement of a three-seat duplicate event (see the module's docstring), keeping
+    the ``forbidden`` pairs apart (a design drawn again until it does, else the matching).
 
     Deterministic: the same entries, numbers and seed give the same movement.
-    :class:`MovementError` when the entries do not fill tables of three.
+    :class:`MovementError` when the entries do not fill tables of three, or the forbidden
+    pairs cannot be kept apart.
     """
     n = len(entries)
     if n < 3 or n % 3:
@@ -341,11 +399,17 @@ def three_seat(entries: Sequence[str], rounds: int, boards_per_round: int, seed:
     rng = random.Random(f"moonrules/tournament/{seed}/three-seat")
     order = draw(entries, seed, "draw")
     plan = _design_rounds(order, rounds)
-    if plan is None:
+    for k in range(1, DRAWS if forbidden else 0):
+        if plan is None or not _meets_forbidden(plan, forbidden):
+            break
+        plan = _design_rounds(draw(entries, seed, f"draw/{k}"), rounds)
+    if plan is None or _meets_forbidden(plan, forbidden):
         tally = _Tally(order, 3)
         plan = []
-        for _ in range(rounds):
-            tables = _tables_of_three(order, tally, rng, seats=False)
+        for r in range(rounds):
+            tables = _tables_of_three(
+                order, tally, rng, seats=False, forbidden=forbidden, where=f"round {r + 1}"
+            )
             for t in tables:
                 tally.add(t)
             plan.append(tables)
@@ -380,15 +444,59 @@ def _pair_round(
     return Round(number, boards, tuple(tables), tuple(byes))
 
 
-def mitchell(entries: Sequence[str], rounds: int, boards_per_round: int, seed: int) -> Movement:
+def _redrawn(
+    make: Callable[[str], Movement], forbidden: Forbidden, what: str, why: str
+) -> Movement:
+    """``make(draw name)``'s movement, drawn again until no forbidden pair shares a table
+    (up to :data:`DRAWS` draws)."""
+    for k in range(DRAWS if forbidden else 1):
+        m = make(what if k == 0 else f"{what}/{k}")
+        clash = _first_forbidden(m, forbidden)
+        if clash is None:
+            return m
+    assert clash is not None
+    a, b, r = clash
+    raise MovementError(
+        f"round {r}: {a!r} and {b!r} must not share a table, and no {what} movement of "
+        f"these pairs keeps them apart ({why})"
+    )
+
+
+def _first_forbidden(m: Movement, forbidden: Forbidden) -> tuple[str, str, int] | None:
+    for rnd in m.rounds:
+        for t in rnd.tables:
+            pair = forbidden_at(t.entries, forbidden)
+            if pair is not None:
+                return pair[0], pair[1], rnd.number
+    return None
+
+
+def mitchell(
+    entries: Sequence[str],
+    rounds: int,
+    boards_per_round: int,
+    seed: int,
+    forbidden: Forbidden = (),
+) -> Movement:
     """A Mitchell movement of the pairs ``entries``: half of them (drawn from the seed) stay
     at side 0 of their table, the others move up one table each round at side 1; with an
     odd number of pairs, the pair facing the empty place sits out. Two fields: each pair is
     compared with the pairs of its side only. At most one round per table (no pair meets
-    another twice)."""
+    another twice). Drawn again until the ``forbidden`` pairs never meet."""
+    return _redrawn(
+        lambda what: _mitchell(entries, rounds, boards_per_round, seed, what),
+        forbidden,
+        "mitchell",
+        "they are on opposite sides in every draw tried",
+    )
+
+
+def _mitchell(
+    entries: Sequence[str], rounds: int, boards_per_round: int, seed: int, what: str
+) -> Movement:
     if len(entries) < 2:
         raise MovementError(f"a pair event needs at least 2 pairs, not {len(entries)}")
-    order: list[str | None] = list(draw(entries, seed, "mitchell"))
+    order: list[str | None] = list(draw(entries, seed, what))
     if len(order) % 2:
         order.append(None)
     t = len(order) // 2
@@ -411,14 +519,32 @@ def mitchell(entries: Sequence[str], rounds: int, boards_per_round: int, seed: i
     )
 
 
-def howell(entries: Sequence[str], rounds: int, boards_per_round: int, seed: int) -> Movement:
+def howell(
+    entries: Sequence[str],
+    rounds: int,
+    boards_per_round: int,
+    seed: int,
+    forbidden: Forbidden = (),
+) -> Movement:
     """A Howell movement of the pairs ``entries``: every pair meets every other once over
     ``len - 1`` rounds (the circle method; an empty place makes an odd number even, its
     opponent sitting out), each pair on side 0 and side 1 as evenly as the rounds allow.
-    One field, one winner. At most ``len - 1`` rounds (``len`` when odd)."""
+    One field, one winner. At most ``len - 1`` rounds (``len`` when odd). Drawn again until
+    the ``forbidden`` pairs never meet (impossible when every pair meets every other)."""
+    return _redrawn(
+        lambda what: _howell(entries, rounds, boards_per_round, seed, what),
+        forbidden,
+        "howell",
+        f"{rounds} round(s) of {len(entries)} pairs: play fewer rounds",
+    )
+
+
+def _howell(
+    entries: Sequence[str], rounds: int, boards_per_round: int, seed: int, what: str
+) -> Movement:
     if len(entries) < 2:
         raise MovementError(f"a pair event needs at least 2 pairs, not {len(entries)}")
-    order: list[str | None] = list(draw(entries, seed, "howell"))
+    order: list[str | None] = list(draw(entries, seed, what))
     if len(order) % 2:
         order.append(None)
     m = len(order)
@@ -458,6 +584,7 @@ def swiss_round(
     earlier: Sequence[Round],
     boards: tuple[int, ...],
     seed: int,
+    forbidden: Forbidden = (),
 ) -> Round:
     """Round ``number`` of a Swiss event, from ``ranking`` (the entries still playing, best
     first) and the ``earlier`` rounds.
@@ -465,7 +592,8 @@ def swiss_round(
     Byes: ``len(ranking) % 3`` entries sit out, taken from the bottom of the ranking among
     those with the fewest byes so far (nobody has a second bye before everyone has had
     one). Tables: the partition with the fewest repeated table-mates, then the closest
-    ranks, then the fewest seats held again (exact up to 12 entries).
+    ranks, then the fewest seats held again (exact up to 12 entries); never a ``forbidden``
+    pair at one table.
     """
     if len(ranking) < 3:
         raise MovementError(f"a swiss round needs at least 3 players, not {len(ranking)}")
@@ -490,9 +618,103 @@ def swiss_round(
     order = [e for e in ranking if e not in byes]
     rank = [ranking.index(e) for e in order]
     rng = random.Random(f"moonrules/tournament/{seed}/swiss/{number}")
-    seated = _tables_of_three(order, tally, rng, spread=rank)
+    seated = _tables_of_three(
+        order, tally, rng, spread=rank, forbidden=forbidden, where=f"round {number}"
+    )
     seated.sort(key=lambda t: min(ranking.index(e) for e in t))
     return Round(number, boards, tuple(Table(k + 1, t) for k, t in enumerate(seated)), tuple(byes))
+
+
+# ---------------------------------------------------------------------------
+# A round planned again
+
+
+def _fits(fmt: str, rnd: Round, playing: Sequence[str], forbidden: Forbidden) -> bool:
+    seated = [e for t in rnd.tables for e in t.entries]
+    return (
+        sorted(seated + list(rnd.byes)) == sorted(playing)
+        and not (fmt == "three-seat" and rnd.byes)
+        and all(forbidden_at(t.entries, forbidden) is None for t in rnd.tables)
+    )
+
+
+def replan_round(
+    fmt: str,
+    number: int,
+    boards: tuple[int, ...],
+    playing: Sequence[str],
+    earlier: Sequence[Round],
+    seed: int,
+    forbidden: Forbidden = (),
+    planned: Round | None = None,
+) -> Round:
+    """Round ``number`` for the entries ``playing`` it (for a Swiss event: best first),
+    after the ``earlier`` rounds, keeping the ``forbidden`` pairs apart.
+
+    The ``planned`` round is kept when it seats exactly ``playing`` and no forbidden pair;
+    otherwise a three-seat or Swiss round is seated again (the fewest repeated
+    table-mates given the rounds before, then the fewest seats held again); a pair
+    round keeps its pairs and sides and swaps side-1 pairs between tables to part a
+    forbidden pair. Deterministic. :class:`MovementError` when it cannot be done (players
+    that do not fill tables of three, a forbidden pair that cannot be parted, pairs joining
+    or leaving a pair movement)."""
+    where = f"round {number}"
+    if planned is not None and _fits(fmt, planned, playing, forbidden):
+        return planned
+    if fmt == "swiss":
+        return swiss_round(number, playing, earlier, boards, seed, forbidden)
+    if fmt == "three-seat":
+        n = len(playing)
+        if n < 3 or n % 3:
+            raise MovementError(
+                f"{where}: {n} players do not fill tables of three (a three-seat duplicate "
+                "event has no byes): enter or withdraw players to make a multiple of 3"
+            )
+        tally = _Tally(playing, 3)
+        for r in earlier:
+            for t in r.tables:
+                here = [e for e in t.entries if e in tally.held]
+                for a, b in itertools.combinations(here, 2):
+                    key = frozenset((a, b))
+                    tally.met[key] = tally.met.get(key, 0) + 1
+                for s, e in enumerate(t.entries):
+                    if e in tally.held:
+                        tally.held[e][s] += 1
+        order = draw(playing, seed, f"replan/{number}")
+        rng = random.Random(f"moonrules/tournament/{seed}/replan/{number}")
+        tables = _tables_of_three(order, tally, rng, forbidden=forbidden, where=where)
+        return Round(number, boards, tuple(Table(k + 1, t) for k, t in enumerate(tables)))
+    if planned is None or not _fits(fmt, planned, playing, ()):
+        raise MovementError(
+            f"{where}: a {fmt} movement is not planned again for pairs joining or leaving "
+            "it; give the movement in the tournament file"
+        )
+    return _part_pairs(planned, forbidden)
+
+
+def _part_pairs(rnd: Round, forbidden: Forbidden) -> Round:
+    tables = [list(t.entries) for t in rnd.tables]
+    for k in range(len(tables)):
+        if forbidden_at(tables[k], forbidden) is None:
+            continue
+        for j in range(len(tables)):
+            if j == k:
+                continue
+            a, b = list(tables[k]), list(tables[j])
+            a[1], b[1] = b[1], a[1]
+            if forbidden_at(a, forbidden) is None and forbidden_at(b, forbidden) is None:
+                tables[k], tables[j] = a, b
+                break
+        else:
+            x, y = tables[k]
+            raise MovementError(
+                f"round {rnd.number}: {x!r} and {y!r} must not share a table, and no swap "
+                "of side-1 pairs between tables parts them"
+            )
+    return attrs.evolve(
+        rnd,
+        tables=tuple(Table(t.number, tuple(e)) for t, e in zip(rnd.tables, tables, strict=True)),
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -577,11 +799,14 @@ def _check_tables(fmt: str, rnd: Round, known: set[str]) -> dict[str, str]:
     return seen
 
 
-def check_movement(movement: Movement, entries: Sequence[str]) -> MovementCheck:
+def check_movement(
+    movement: Movement, entries: Sequence[str], forbidden: Forbidden = ()
+) -> MovementCheck:
     """Check ``movement`` for the event's ``entries``; :class:`MovementError` with the first
     thing that makes it impossible (an unknown entry, an entry at two tables of a round or
     missing from one, a table with the wrong number of places, a board played twice by an
-    entry, a round without boards), else the :class:`MovementCheck`."""
+    entry, a round without boards, a ``forbidden`` pair at one table), else the
+    :class:`MovementCheck`."""
     fmt = movement.format
     if fmt not in FORMATS:
         raise MovementError(f"no movement format is called {fmt!r}; known: {', '.join(FORMATS)}")
@@ -592,6 +817,12 @@ def check_movement(movement: Movement, entries: Sequence[str]) -> MovementCheck:
     for k, rnd in enumerate(movement.rounds):
         check_round(fmt, rnd, k, entries)
         for t in rnd.tables:
+            pair = forbidden_at(t.entries, forbidden)
+            if pair is not None:
+                raise MovementError(
+                    f"round {rnd.number}, table {t.number}: {pair[0]!r} and {pair[1]!r} must "
+                    "not share a table (a forbidden pairing)"
+                )
             for s, e in enumerate(t.entries):
                 held[e][s] += 1
                 for b in rnd.boards:

@@ -3,12 +3,15 @@
 An event *is* its log. The entries, one JSON object each, with ``type``:
 
 - ``event``: the header, first and once: the event's name, format, rule set, seed, scoring,
-  rounds, boards a round, entries, clocks and movement (:func:`header`);
+  rounds, boards a round, entries, clocks and movement (:func:`header`), and the pairs of
+  entries ``forbidden`` to share a table, if the file names any;
 - ``seating``: one round's tables (and byes), as they were seated;
 - ``result``: one board at one table: ``round``, ``table``, ``board`` and the game's
   record (:func:`moonrules.records.to_record`'s JSON);
 - ``action``: a director's action, always with a ``reason``: ``late-entry``,
-  ``withdrawal``, ``substitute``, ``adjustment``, ``approve``, ``reopen``.
+  ``withdrawal``, ``substitute``, ``adjustment``, ``approve``, ``reopen``, ``forbid``
+  (two entries who must not share a table from a round not yet seated on: a seating that
+  puts them together is refused, and :func:`next_round` plans the rounds around them).
 
 :func:`fold` reads a log into an :class:`EventState`, checking every entry against those
 before it; the first one that cannot be accepted (a result for a table that does not
@@ -58,7 +61,10 @@ from moonrules.tournament.movement import (
     Table,
     check_movement,
     check_round,
+    forbidden_at,
     positions_of,
+    replan_round,
+    round_boards,
 )
 
 __all__ = [
@@ -72,12 +78,21 @@ __all__ = [
     "dumps_entry",
     "fold",
     "header",
+    "next_round",
     "read_log",
     "write_log",
 ]
 
 LOG_VERSION: Final = 1
-ACTIONS: Final = ("late-entry", "withdrawal", "substitute", "adjustment", "approve", "reopen")
+ACTIONS: Final = (
+    "late-entry",
+    "withdrawal",
+    "substitute",
+    "adjustment",
+    "approve",
+    "reopen",
+    "forbid",
+)
 ADJUSTMENTS: Final = ("average-plus", "average-minus", "60/40", "penalty")
 LINE_KEY: Final = "\x00line"
 """The key :func:`read_log` gives each entry for its line in the file (never written)."""
@@ -137,6 +152,12 @@ class EventState:
     """(entry, round from which, player replaced, substitute's name)."""
     adjustments: tuple[Adjustment, ...] = ()
     approved: frozenset[int] = frozenset()
+    forbidden: tuple[tuple[str, str, int], ...] = ()
+    """(entry, entry, first round): two entries who must not share a table from that round."""
+
+    def forbidden_in(self, rnd: int) -> tuple[tuple[str, str], ...]:
+        """The pairs kept apart in round ``rnd``."""
+        return tuple((a, b) for a, b, since in self.forbidden if since <= rnd)
 
     @property
     def entry_names(self) -> tuple[str, ...]:
@@ -205,6 +226,7 @@ class EventState:
 def header(t: Tournament, movement: Movement | None = None) -> dict[str, Any]:
     """The ``event`` entry of tournament ``t`` (its movement: ``movement`` or ``t``'s)."""
     m = movement if movement is not None else t.movement()
+    apart = {"forbidden": [list(p) for p in t.forbidden]} if t.forbidden else {}
     return {
         "type": "event",
         "version": LOG_VERSION,
@@ -218,6 +240,7 @@ def header(t: Tournament, movement: Movement | None = None) -> dict[str, Any]:
         "entries": entries_json(t.entries),
         "clocks": None if t.clocks is None else t.clocks.to_json(),
         "movement": movement_json(m) if t.format != "swiss" else [],
+        **apart,
     }
 
 
@@ -407,8 +430,9 @@ def _read_header(entry: Mapping[str, Any]) -> EventState:
     movement = Movement(
         str(fmt), tuple(_round_value(r, f"movement[{k}]") for k, r in enumerate(rounds_v))
     )
+    apart = _forbidden_pairs(entry.get("forbidden", []), [e.name for e in entries])
     try:
-        check_movement(movement, [e.name for e in entries])
+        check_movement(movement, [e.name for e in entries], apart)
     except MovementError as e:
         raise _Fail(f"movement: {e.reason}") from None
     clocks = entry.get("clocks")
@@ -425,7 +449,25 @@ def _read_header(entry: Mapping[str, Any]) -> EventState:
         entries,
         movement,
         clocks,
+        forbidden=tuple((a, b, 1) for a, b in apart),
     )
+
+
+def _forbidden_pairs(value: object, names: Sequence[str]) -> list[tuple[str, str]]:
+    if not isinstance(value, list):
+        raise _Fail("forbidden: expected an array of pairs of entries")
+    out: list[tuple[str, str]] = []
+    for k, item in enumerate(value):
+        if not isinstance(item, list) or len(item) != 2:
+            raise _Fail(f"forbidden[{k}]: expected two entry names")
+        a, b = item
+        for x in (a, b):
+            if x not in names:
+                raise _Fail(f"forbidden[{k}]: {_shown(x)} is not an entry of the event")
+        if a == b or any({a, b} == set(p) for p in out):
+            raise _Fail(f"forbidden[{k}]: two different entries, once each")
+        out.append((a, b))
+    return out
 
 
 def _open(state: EventState, rnd: int, what: str) -> None:
@@ -456,6 +498,7 @@ def _seat(state: EventState, entry: Mapping[str, Any]) -> EventState:
         check_round(state.format, rnd, n - 1, playing)
     except MovementError as e:
         raise _Fail(e.reason) from None
+    _apart(state, rnd)
     for earlier in state.seatings:
         again = set(earlier.boards) & set(rnd.boards)
         for t in earlier.tables:
@@ -466,6 +509,16 @@ def _seat(state: EventState, entry: Mapping[str, Any]) -> EventState:
                         f"{earlier.number} and {n})"
                     )
     return attrs.evolve(state, seatings=(*state.seatings, rnd))
+
+
+def _apart(state: EventState, rnd: Round) -> None:
+    for t in rnd.tables:
+        pair = forbidden_at(t.entries, state.forbidden_in(rnd.number))
+        if pair is not None:
+            raise _Fail(
+                f"round {rnd.number}, table {t.number}: {pair[0]!r} and {pair[1]!r} must not "
+                "share a table (a forbidden pairing)"
+            )
 
 
 def _result(state: EventState, entry: Mapping[str, Any]) -> EventState:
@@ -540,6 +593,8 @@ def _action(state: EventState, entry: Mapping[str, Any]) -> EventState:
         return _approve(state, n)
     if kind == "late-entry":
         return _late_entry(state, entry, n)
+    if kind == "forbid":
+        return _forbid(state, entry, n)
     name = _str(entry, "entry")
     if state.entry(name) is None:
         raise _Fail(f"entry: {name!r} is not an entry of the event")
@@ -565,6 +620,23 @@ def _late_entry(state: EventState, entry: Mapping[str, Any], n: int) -> EventSta
     return attrs.evolve(
         state, entries=(*state.entries, new), late=(*state.late, (new.name, n, value))
     )
+
+
+def _forbid(state: EventState, entry: Mapping[str, Any], n: int) -> EventState:
+    pair = entry.get("entries")
+    if not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(x, str) for x in pair):
+        raise _Fail(f"entries: expected two entry names, not {_shown(pair)}")
+    a, b = pair
+    for x in (a, b):
+        if state.entry(x) is None:
+            raise _Fail(f"entries: {x!r} is not an entry of the event")
+    if a == b:
+        raise _Fail(f"entries: {a!r} twice: a forbidden pairing names two entries")
+    if any({a, b} == {x, y} for x, y, _ in state.forbidden):
+        raise _Fail(f"{a!r} and {b!r} are kept apart already")
+    if state.seating(n) is not None:
+        raise _Fail(f"round {n} is seated already: forbid a pairing from a round not yet seated")
+    return attrs.evolve(state, forbidden=(*state.forbidden, (a, b, n)))
 
 
 def _withdraw(state: EventState, name: str, n: int) -> EventState:
@@ -650,6 +722,35 @@ def _approve(state: EventState, n: int) -> EventState:
                     f"{b} (play it, or adjust it)"
                 )
     return attrs.evolve(state, approved=state.approved | {n})
+
+
+def next_round(state: EventState, number: int, ranking: Sequence[str] | None = None) -> Round:
+    """The seating of round ``number`` (not yet seated) as the log stands: the movement's
+    round when it still fits, else the round planned again
+    (:func:`~moonrules.tournament.movement.replan_round`) for the entries playing it (late
+    entries in, withdrawals out) with the pairings forbidden by then kept apart. A Swiss
+    round is paired from ``ranking`` (the standings, best first; by default the entries'
+    order). :class:`~moonrules.tournament.movement.MovementError` if it cannot be seated."""
+    if not 1 <= number <= state.rounds:
+        raise MovementError(f"round {number}: the event has {state.rounds} rounds")
+    if state.seating(number) is not None:
+        raise MovementError(f"round {number} is seated already")
+    playing = [e for e in (ranking or state.entry_names) if state.active(e, number)]
+    planned = None
+    if state.format != "swiss" and number <= len(state.movement.rounds):
+        planned = state.movement.rounds[number - 1]
+    boards = planned.boards if planned is not None else round_boards(number, state.boards_per_round)
+    earlier = [r for r in state.seatings if r.number < number]
+    return replan_round(
+        state.format,
+        number,
+        boards,
+        playing,
+        earlier,
+        state.seed,
+        state.forbidden_in(number),
+        planned,
+    )
 
 
 def _step(state: EventState | None, entry: Mapping[str, Any]) -> EventState:

@@ -19,6 +19,9 @@
   openskill, one line naming the extra to install.
 - ``tournament export --db DB [--event ID]``: a stored event's log as JSON lines on
   standard output (the bytes ``run --log`` writes for the same entries).
+- ``tournament director-link --db DB [--event ID] [--table URL]``: a new link to the
+  director's console of a stored event (the one printed when the event was created, by
+  ``run --db``, stops working).
 
 A file or log that cannot be read is refused in one line naming its line (exit status 2).
 """
@@ -30,6 +33,7 @@ import csv
 import io
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from moonrules.cli.options import check_output, check_workers, whole_number
@@ -130,6 +134,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     ex.add_argument("--db", required=True, metavar="DB", help=DB_HELP)
     ex.add_argument("--event", metavar="ID", help=EVENT_HELP)
     ex.set_defaults(_tournament=_export)
+    dl = sub.add_parser(
+        "director-link",
+        help="make a new link to an event's director's console",
+        description="make a new secret link to the director's console of an event stored in "
+        "a database (GET /events/ID/director/SECRET on a table serving that database) and "
+        "print it; the link printed before stops working",
+    )
+    dl.add_argument("--db", required=True, metavar="DB", help=DB_HELP)
+    dl.add_argument("--event", metavar="ID", help=EVENT_HELP)
+    dl.add_argument("--table", metavar="URL", help="the web table's address the link begins with")
+    dl.set_defaults(_tournament=_director_link)
 
 
 DB_HELP = "the database: a SQLite file or a postgresql:// URL (the postgres extra), as the table's"
@@ -141,8 +156,11 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def plan_lines(movement: Movement, check: MovementCheck) -> list[str]:
-    """What ``plan`` prints: each round's boards and tables, then the check."""
+def plan_lines(
+    movement: Movement, check: MovementCheck, forbidden: Sequence[tuple[str, str]] = ()
+) -> list[str]:
+    """What ``plan`` prints: each round's boards and tables, the pairs kept apart, then the
+    check."""
     lines: list[str] = []
     places = 3 if movement.format in ("three-seat", "swiss") else 2
     label = "seat" if places == 3 else "side"
@@ -156,6 +174,9 @@ def plan_lines(movement: Movement, check: MovementCheck) -> list[str]:
             lines.append(f"  sitting out: {', '.join(rnd.byes)}")
     if movement.format == "swiss":
         lines.append("later rounds are paired from the standings as the event goes")
+    if forbidden:
+        kept = "; ".join(f"{a} and {b}" for a, b in forbidden)
+        lines.append(f"kept apart (never at one table): {kept}")
     lines.append("check:")
     width = max((len(e) for e, _ in check.held), default=5)
     lines.append(f"  {'entry':<{width}}  {label}s held  boards")
@@ -181,7 +202,7 @@ def _plan(args: argparse.Namespace) -> int:
     try:
         t = load_tournament(args.file)
         movement = t.movement()
-        check = check_movement(movement, t.entry_names)
+        check = check_movement(movement, t.entry_names, t.forbidden)
     except MovementError as e:
         print(f"{prog}: impossible: {e}", file=sys.stderr)
         return 1
@@ -197,6 +218,7 @@ def _plan(args: argparse.Namespace) -> int:
                     "held": {e: list(h) for e, h in check.held},
                     "repeats": [list(r) for r in check.repeats],
                     "notes": list(check.notes),
+                    "forbidden": [list(p) for p in t.forbidden],
                 },
                 indent=2,
                 ensure_ascii=False,
@@ -207,7 +229,7 @@ def _plan(args: argparse.Namespace) -> int:
         f"{t.name}: {t.format}, {len(t.entries)} entries, {t.rounds} round(s) of "
         f"{t.boards_per_round} board(s), seed {t.seed}"
     )
-    print("\n".join(plan_lines(movement, check)))
+    print("\n".join(plan_lines(movement, check, t.forbidden)))
     return 0
 
 
@@ -242,9 +264,11 @@ def _run(args: argparse.Namespace) -> int:
     results = sum(1 for e in outcome.entries if e["type"] == "result")
     if args.db is not None:
         with open_store(args.db) as store:
-            store.create(event, outcome.entries)
+            made = store.create(event, outcome.entries)
             where = f"event {event!r} in {store.where}"
         print(f"{t.name}: {results} board(s) played; the log is {where}")
+        if made.director is not None:
+            print(director_line(None, event, made.director))
     else:
         write_log(args.log, outcome.entries)
         print(f"{t.name}: {results} board(s) played; the log is {args.log}")
@@ -259,9 +283,10 @@ def _run_live(args: argparse.Namespace, t: Tournament, event: str) -> int:
         args._parser.error(f"--table: an http:// or https:// address, not {url!r}")
     check_table(url, t)  # before anything is written
     with open_store(args.db) as store:
-        if not args.resume:
-            create_event(store, t, event)
+        made = None if args.resume else create_event(store, t, event)
         print(f"{t.name}: event {event!r} in {store.where}; tables with people on {url}")
+        if made is not None and made.director is not None:
+            print(director_line(url, event, made.director), flush=True)
         print(f"standings: {url.rstrip('/')}/events/{event} (a table serving {store.where})")
         outcome = run_live(t, store, event, url, jobs=args.jobs, say=_say, resume=args.resume)
         state = store.state(event)
@@ -271,6 +296,35 @@ def _run_live(args: argparse.Namespace, t: Tournament, event: str) -> int:
     )
     print("\n".join(standings_lines(standings(state))))
     return 1 if outcome.refused else 0
+
+
+def director_link(table: str | None, event: str, secret: str) -> str:
+    """The address of ``event``'s director's console (a path when no table is given)."""
+    base = "" if table is None else table.rstrip("/")
+    return f"{base}/events/{event}/director/{secret}"
+
+
+def director_line(table: str | None, event: str, secret: str) -> str:
+    where = "" if table is not None else " (on a table serving this database)"
+    return (
+        f"director's console{where}: {director_link(table, event, secret)} — keep it secret; "
+        "moonrules tournament director-link makes a new one"
+    )
+
+
+def _director_link(args: argparse.Namespace) -> int:
+    table = args.table
+    if table is not None and not str(table).startswith(("http://", "https://")):
+        args._parser.error(f"--table: an http:// or https:// address, not {table!r}")
+    with open_store(args.db, create=False) as store:
+        event = _stored(store, args.event)
+        secret = store.new_director_secret(event)
+    print(director_link(table, event, secret))
+    print(
+        "the link before this one no longer opens the console; keep this one secret",
+        file=sys.stderr,
+    )
+    return 0
 
 
 def _say(line: str) -> None:

@@ -18,6 +18,14 @@ of each board played there (:meth:`EventStore.add_room`, written by
 ``tournament run --table``; created on first use): the event's page links to them. It is
 not part of the log (the same log gives the same standings without it).
 
+Beside it too, ``event_directors (event, secret)`` keeps the director's secret of each
+event, hashed (SHA-256 of a :func:`secrets.token_urlsafe` of 32 bytes): the key of the
+director's console on the web table (``/events/{event}/director/{secret}``). It is made
+when the event is created (:attr:`Stored.director`, given once), checked in constant time
+(:meth:`EventStore.director_allowed`), and made again by
+:meth:`EventStore.new_director_secret` (the old one then stops working); it is not part of
+the log either.
+
 Every write is one transaction that reads the event's log, checks the new entries against
 it with :func:`~moonrules.tournament.log.fold` and inserts them after it: a refused entry
 leaves the log unchanged. Writers race only for a sequence number: the primary key lets
@@ -34,8 +42,11 @@ again here.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import re
+import secrets
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -95,6 +106,14 @@ CREATE TABLE IF NOT EXISTS event_rooms (
     PRIMARY KEY (event, round, tbl, board)
 )
 """
+_DIRECTORS: Final = """
+CREATE TABLE IF NOT EXISTS event_directors (
+    event TEXT PRIMARY KEY,
+    secret TEXT NOT NULL
+)
+"""
+SECRET_BYTES: Final = 32
+"""The director's secret: this many random bytes, URL-safe base64."""
 _PG_SCHEMA_LOCK: Final = 0x6D6F6F65  # one process at a time creates the tables
 _EVENT_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
@@ -114,6 +133,12 @@ class Stored:
     event: str
     seq: int
     state: EventState = attrs.field(eq=False, repr=False)
+    director: str | None = attrs.field(default=None, eq=False, repr=False)
+    """A new event's director's secret (given this once: the store keeps its hash only)."""
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def check_event_id(event: str) -> str:
@@ -176,6 +201,14 @@ class EventStore:
         raise NotImplementedError
 
     def _rooms(self, event: str) -> list[tuple[int, int, int, str]]:
+        raise NotImplementedError
+
+    def _set_director(self, event: str, digest: str) -> None:
+        """Keep ``digest`` as ``event``'s director's secret (replacing any)."""
+        raise NotImplementedError
+
+    def _director(self, event: str) -> str | None:
+        """``event``'s director's secret's digest, or ``None``."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -265,6 +298,28 @@ class EventStore:
                     "room already"
                 )
 
+    # -- the director's secret ---------------------------------------------------
+
+    def new_director_secret(self, event: str) -> str:
+        """A new director's secret for ``event`` (an event of the store): kept hashed, the
+        one before it no longer accepted; the secret itself is returned, this once."""
+        self.lines(event)  # StoreError if there is no such event
+        secret = secrets.token_urlsafe(SECRET_BYTES)
+        with self._lock:
+            self._set_director(event, _digest(secret))
+        return secret
+
+    def director_allowed(self, event: str, secret: str) -> bool:
+        """Whether ``secret`` is ``event``'s director's secret (compared in constant time);
+        false for an event without one, or an event id that is not one."""
+        try:
+            check_event_id(event)
+        except StoreError:
+            return False
+        with self._lock:
+            kept = self._director(event)
+        return kept is not None and hmac.compare_digest(kept, _digest(secret))
+
     # -- writing ---------------------------------------------------------------
 
     def create(self, event: str, entries: Sequence[Mapping[str, Any]]) -> Stored:
@@ -284,7 +339,7 @@ class EventStore:
 
         with self._lock:
             state = self._write(event, 1, lines, check)
-        return Stored(event, len(lines), state)
+        return Stored(event, len(lines), state, self.new_director_secret(event))
 
     def append(self, event: str, entry: Mapping[str, Any], *, seq: int | None = None) -> Stored:
         """Append ``entry`` to ``event``'s log if the log with it folds, in one transaction;
@@ -487,6 +542,28 @@ class _SqliteStore(EventStore):
             raise StoreError(f"{self.where}: {first_line(e)}") from None
         return [(int(a), int(b), int(c), str(d)) for a, b, c, d in rows]
 
+    def _set_director(self, event: str, digest: str) -> None:
+        try:
+            self._db.execute(_DIRECTORS)
+            self._db.execute(
+                "INSERT INTO event_directors (event, secret) VALUES (?, ?) "
+                "ON CONFLICT (event) DO UPDATE SET secret = excluded.secret",
+                (event, digest),
+            )
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
+
+    def _director(self, event: str) -> str | None:
+        try:
+            row = self._db.execute(
+                "SELECT secret FROM event_directors WHERE event = ?", (event,)
+            ).fetchone()
+        except sqlite3.OperationalError:  # no secret was ever made: no table
+            return None
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
+        return None if row is None else str(row[0])
+
     def close(self) -> None:
         self._db.close()
 
@@ -634,6 +711,34 @@ class _PgStore(EventStore):
         except psycopg.Error as e:
             raise StoreError(f"{self.where}: {first_line(e)}") from None
         return [(int(a), int(b), int(c), str(d)) for a, b, c, d in rows]
+
+    def _set_director(self, event: str, digest: str) -> None:
+        psycopg = _driver()
+        try:
+            with self._db.transaction():
+                self._db.execute(_DIRECTORS)
+                self._db.execute(
+                    "INSERT INTO event_directors (event, secret) VALUES (%s, %s) "
+                    "ON CONFLICT (event) DO UPDATE SET secret = excluded.secret",
+                    (event, digest),
+                )
+        except psycopg.Error as e:
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
+
+    def _director(self, event: str) -> str | None:
+        psycopg = _driver()
+        try:
+            if not (
+                self._db.execute("SELECT to_regclass('event_directors') IS NOT NULL").fetchone()
+                or [False]
+            )[0]:
+                return None
+            row = self._db.execute(
+                "SELECT secret FROM event_directors WHERE event = %s", (event,)
+            ).fetchone()
+        except psycopg.Error as e:
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
+        return None if row is None else str(row[0])
 
     def close(self) -> None:
         self._db.close()

@@ -420,3 +420,75 @@ def test_check_json_stays_language_free(
         _check(capsys, monkeypatch, "--json", "--lang", "ru")[1]
         == _check(capsys, monkeypatch, "--json")[1]
     )
+
+
+# The catalogs' check (python -m moonrules.i18n check), as a build runs it
+
+
+def _copy_catalogs(tmp_path: Path) -> Path:
+    from moonrules.i18n.check import LOCALE_DIR
+
+    target = tmp_path / "locale"
+    for lang in LANGUAGES:
+        src = LOCALE_DIR / lang / "LC_MESSAGES" / "moonrules.po"
+        dest = target / lang / "LC_MESSAGES" / "moonrules.po"
+        dest.parent.mkdir(parents=True)
+        dest.write_bytes(src.read_bytes())
+    return target
+
+
+def test_the_catalog_check_passes_on_the_shipped_catalogs() -> None:
+    import subprocess
+    import sys
+
+    from moonrules.i18n.check import check_all
+
+    assert check_all() == []
+    done = subprocess.run(
+        [sys.executable, "-m", "moonrules.i18n", "check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[1],
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "every catalog is complete" in done.stderr
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("lang", "old", "new", "problem"),
+    [
+        ("ru", '"{call} — не ставка."', '""', "not translated"),
+        (
+            "hu",
+            '#, python-brace-format\nmsgid "{call} is not a bid."',
+            '#, fuzzy, python-brace-format\nmsgid "{call} is not a bid."',
+            "fuzzy",
+        ),
+        ("be", "Дазволена: {allowed}.", "Дазволена: {allowd}.", "placeholders"),
+        ("az", 'msgstr "{call} təklifi', 'msgstr "{cal} təklifi', "placeholders"),
+        ("pa", 'msgstr[1] "{count} ਚਾਲਾਂ"\n', "", "plural forms"),
+        ("ru", "nplurals=3;", "nplurals=2;", "Plural-Forms"),
+        ("en", 'msgid "pass"\nmsgstr "pass"\n', "", "'pass': missing"),
+    ],
+)
+def test_the_catalog_check_fails_on_a_broken_catalog(
+    tmp_path: Path, lang: str, old: str, new: str, problem: str
+) -> None:
+    """Each kind of problem a build must stop on is found, in the file it is in, and
+    ``python -m moonrules.i18n check`` exits 1 on it."""
+    from moonrules.i18n.check import check_all, main
+
+    target = _copy_catalogs(tmp_path)
+    path = target / lang / "LC_MESSAGES" / "moonrules.po"
+    _edit(path, old, new)
+    problems = check_all(target)
+    assert problems and all(p.startswith(f"{lang}/") for p in problems), problems
+    assert any(problem in p for p in problems), problems
+    assert main(["check", str(target)]) == 1

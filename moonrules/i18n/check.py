@@ -1,0 +1,176 @@
+"""The catalogs' check, as a build runs it: ``python -m moonrules.i18n check``.
+
+Every catalog of every language under ``locale/`` is held to its source: exactly the
+message ids the code uses (none missing, none left over), each translated (no empty
+string, no fuzzy entry, no fuzzy header), each form with the ``{name}`` placeholders of
+its id, a plural entry with as many forms as the language has, and the language's
+``Plural-Forms`` those of CLDR (as Babel gives them). A problem is a line naming the
+file, the message and what is wrong; the command exits 1 on any, 0 when there is none.
+"""
+
+from __future__ import annotations
+
+import string
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from moonrules.i18n.catalogs import DOMAIN, LANGUAGES
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Message
+
+LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
+"""The catalogs shipped in the package."""
+
+
+def expected_ids(domain: str = DOMAIN) -> dict[str, bool]:
+    """The message ids a catalog of ``domain`` must hold, each with whether it is a plural."""
+    if domain == DOMAIN:
+        from moonrules.i18n.messages import MESSAGES
+
+        return {m if isinstance(m, str) else m[0]: not isinstance(m, str) for m in MESSAGES}
+    raise ValueError(f"domain: no source for {domain!r}")
+
+
+def fields(text: str) -> tuple[str, ...] | None:
+    """The ``{name}`` placeholders of ``text``, sorted (``None`` if it is malformed)."""
+    try:
+        names = [name for _, name, _, _ in string.Formatter().parse(text) if name is not None]
+    except ValueError:
+        return None
+    return tuple(sorted(names))
+
+
+def _forms(value: object) -> tuple[str, ...]:
+    if isinstance(value, list | tuple):
+        return tuple("" if v is None else str(v) for v in value)
+    return ("" if value is None else str(value),)
+
+
+def cldr_plural_forms(lang: str) -> str:
+    """The ``Plural-Forms`` header CLDR gives ``lang`` (through Babel)."""
+    from babel.messages.plurals import get_plural
+
+    return get_plural(lang).plural_forms
+
+
+def _short(key: str) -> str:
+    return key if len(key) <= 60 else key[:57] + "..."
+
+
+def _check_message(
+    where: str, lang: str, nplurals: int, message: Message, wanted: dict[str, bool]
+) -> Iterator[str]:
+    """The problems of one entry: not of the source, fuzzy, untranslated, plural forms
+    missing, placeholders not the source's."""
+    ids = _forms(message.id)
+    shown = _short(ids[0])
+    if ids[0] not in wanted:
+        yield f"{where}: {shown!r}: not a message of the source (obsolete?)"
+        return
+    if wanted[ids[0]] != (len(ids) > 1):
+        yield f"{where}: {shown!r}: plural in one and not in the other"
+        return
+    if message.fuzzy:
+        yield f"{where}: {shown!r}: fuzzy"
+    forms = _forms(message.string)
+    if len(ids) > 1 and len(forms) != nplurals:
+        yield f"{where}: {shown!r}: {len(forms)} plural forms, {lang} has {nplurals}"
+    empty = [k for k, f in enumerate(forms) if not f.strip()]
+    if len(ids) > 1 and empty and len(empty) < len(forms):
+        yield f"{where}: {shown!r}: plural forms {empty} empty ({lang} has {nplurals})"
+        return
+    if empty:
+        yield f"{where}: {shown!r}: not translated"
+        return
+    source = fields(ids[0])
+    if source is None or any(fields(i) != source for i in ids):
+        yield f"{where}: {shown!r}: the id's placeholders are malformed or differ"
+        return
+    for form in forms:
+        got = fields(form)
+        if got != source:
+            yield (
+                f"{where}: {shown!r}: placeholders {list(got or ['<malformed>'])} "
+                f"differ from the source's {list(source)}"
+            )
+
+
+def check_catalog(path: Path, lang: str, wanted: dict[str, bool]) -> Iterator[str]:
+    """The problems of one ``.po`` file of ``lang`` whose ids must be ``wanted``."""
+    from babel.messages.pofile import read_po
+
+    where = f"{path.parent.parent.name}/{path.name}"
+    try:
+        with path.open("rb") as f:
+            catalog = read_po(f, locale=lang)
+    except Exception as e:  # a file Babel cannot read is a problem to report, not a crash
+        yield f"{where}: unreadable catalog: {type(e).__name__}: {e}"
+        return
+    if catalog.fuzzy:
+        yield f"{where}: the header is fuzzy"
+    header = dict(catalog.mime_headers).get("Plural-Forms", "")
+    cldr = cldr_plural_forms(lang)
+    if header.replace(" ", "") != cldr.replace(" ", ""):
+        yield f"{where}: Plural-Forms is {header!r}, CLDR's is {cldr!r}"
+    seen: set[str] = set()
+    for message in catalog:
+        if message.id:
+            seen.add(_forms(message.id)[0])
+            yield from _check_message(where, lang, catalog.num_plurals, message, wanted)
+    for message in catalog.obsolete.values():
+        yield f"{where}: {_forms(message.id)[0][:60]!r}: obsolete entry left in"
+    for key in wanted:
+        if key not in seen:
+            yield f"{where}: {_short(key)!r}: missing"
+
+
+def domains(locale_dir: Path) -> list[str]:
+    """The catalogs' domains found in ``locale_dir`` that have a source here (the web
+    table's ``table`` domain is another's, checked by its own test)."""
+    found = {p.stem for p in locale_dir.glob("*/LC_MESSAGES/*.po")}
+    return sorted(d for d in found if d == DOMAIN)
+
+
+def check_all(locale_dir: Path = LOCALE_DIR, languages: Iterable[str] = LANGUAGES) -> list[str]:
+    """Every problem of every catalog in ``locale_dir``: none for a catalog set to ship."""
+    problems: list[str] = []
+    langs = tuple(languages)
+    for domain in domains(locale_dir):
+        for path in sorted(locale_dir.glob(f"*/LC_MESSAGES/{domain}.po")):
+            if path.parent.parent.name not in langs:
+                problems.append(
+                    f"{path.parent.parent.name}/{domain}.po: not a language of LANGUAGES"
+                )
+        wanted = expected_ids(domain)
+        for lang in langs:
+            path = locale_dir / lang / "LC_MESSAGES" / f"{domain}.po"
+            if not path.is_file():
+                problems.append(f"{lang}/{domain}.po: missing catalog")
+                continue
+            problems.extend(check_catalog(path, lang, wanted))
+    return problems
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m moonrules.i18n check [LOCALE_DIR]``: the problems, one a line; exit 1 on any."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] != "check" or len(args) > 2:
+        print("usage: python -m moonrules.i18n check [LOCALE_DIR]", file=sys.stderr)
+        return 2
+    locale_dir = Path(args[1]) if len(args) == 2 else LOCALE_DIR
+    if not locale_dir.is_dir():
+        print(f"moonrules.i18n check: error: no directory {locale_dir}", file=sys.stderr)
+        return 2
+    problems = check_all(locale_dir)
+    for problem in problems:
+        print(problem)
+    count = len(problems)
+    summary = "every catalog is complete" if not count else f"{count} problem(s)"
+    print(f"moonrules.i18n check: {summary}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+__all__ = ["LOCALE_DIR", "check_all", "check_catalog", "cldr_plural_forms", "main"]

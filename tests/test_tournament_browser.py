@@ -5,7 +5,9 @@ An event of two rounds in the table's database: the bots' tables played, the peo
 first round played, its second round's last board still being played in a room. The page
 shows the standings as the log gives them, the rounds and tables with the watch links, the
 names as text (one has markup in it), fits the width, and reloads itself while a board is
-played. ``MOONRULES_SCREENSHOTS=DIR`` keeps the screenshots (the director's guide shows
+played; each board's hand record once every table has played it (the tiles as the table's
+pictures, the double-dummy values the solver gives, each table's contract), the review
+linked from it, and the ratings. ``MOONRULES_SCREENSHOTS=DIR`` keeps the screenshots (the director's guide shows
 those of ``docs/guides/tournaments/``).
 """
 
@@ -20,7 +22,11 @@ from typing import Any
 import pytest
 from table_support import Player, Server
 
+from moonrules.analysis.advise import tricks_as_bidder
+from moonrules.records.record import from_record
+from moonrules.rules.tiles import TILES
 from moonrules.tournament.event import parse_tournament
+from moonrules.tournament.ratings import ratings
 from moonrules.tournament.run import BoardJob, play_board, run_event
 from moonrules.tournament.scoring import standings
 from moonrules.tournament.store import open_store
@@ -106,8 +112,9 @@ def test_the_event_page_in_a_browser(
     assert page.get_by_text(MARKUP, exact=True).count() >= 3  # standings and two tables
     # the standings as the log gives them, in order
     with open_store(server.db) as store:
-        rows = standings(store.state("spring")).rows
-    shown = page.locator("table.standings tbody tr td:nth-child(2)").all_inner_texts()
+        state = store.state("spring")
+    rows = standings(state).rows
+    shown = page.locator("#standings-h ~ .scroll table tbody tr td:nth-child(2)").all_inner_texts()
     assert shown == [r.entry for r in rows]
     assert "7 of 8 board(s) played (88%)" in page.locator("main").inner_text()
     assert "Still playing: Ann Lee, Bob, Cy <i>the</i> Third" in page.inner_text("main")
@@ -118,9 +125,13 @@ def test_the_event_page_in_a_browser(
     travellers = page.locator("details.traveller")
     assert travellers.count() == 4
     board1 = page.locator("details.traveller", has_text="Board 1: every table")
-    assert "Deal seat 1:" in board1.inner_text() and board1.locator("a").count() == 2
+    assert board1.locator('a:text-is("record")').count() == 2
+    assert board1.locator('a:text-is("review")').count() == 2
+    check_hand_record(page, board1, state, 1, 1)
     board4 = page.locator("details.traveller", has_text="Board 4: every table")
     assert "The deal is shown once every table has played it" in board4.text_content()
+    assert board4.locator("table.dd, a").count() == 0 and board4.locator("img").count() == 0
+    check_ratings(page, server, state)
     # the export links answer
     for kind in ("csv", "json"):
         href = page.locator(f'a[href$="standings.{kind}"]').get_attribute("href")
@@ -133,6 +144,77 @@ def test_the_event_page_in_a_browser(
     shots.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(shots / f"event-{width}.png"), full_page=True)
     assert errors == []
+    page.close()
+
+
+def check_hand_record(page: Any, traveller: Any, state: Any, rnd: int, board: int) -> None:
+    """A board's hand record: each seat's tiles and the widow as the table's tile pictures,
+    the contract each table played, and the double-dummy values: the solver's own for the
+    deal, seat by seat and trump by trump, each seat's best in bold."""
+    results = [r for r in state.results if (r.round, r.board) == (rnd, board)]
+    game = from_record(dict(results[0].record))
+    c = game.history[0].contract if game.history else game.hand.contract
+    dealt = [[str(t) for t in TILES if m >> t.index & 1] for m in c.deal]
+    shown = traveller.locator(".hands .tiles img").evaluate_all("(es) => es.map(e => e.alt)")
+    widow = [] if c.widow is None else [str(TILES[c.widow])]
+    assert sorted(shown) == sorted([t for h in dealt for t in h] + widow)
+    for img in traveller.locator(".hands img").all()[:3]:  # the table's own tile pictures
+        assert img.get_attribute("src") == f"/tiles/{img.get_attribute('alt')}.svg"
+        assert img.evaluate("(e) => e.complete && e.naturalWidth > 0")
+    deal = (*c.deal, -1 if c.widow is None else c.widow)
+    want = [[tricks_as_bidder(state.rules, deal, s, t.value) for t in state.rules.trumps]
+            for s in range(state.rules.players)]  # fmt: skip
+    rows = traveller.locator("table.dd tbody tr")
+    assert rows.count() == state.rules.players
+    got = [[int(x) for x in r.locator("td").all_inner_texts()] for r in rows.all()]
+    assert got == want
+    bold = [[int(x) for x in r.locator("td.best").all_inner_texts()] for r in rows.all()]
+    assert bold == [[max(w)] * w.count(max(w)) for w in want]
+    text = traveller.inner_text()
+    for r in results:
+        h = from_record(dict(r.record)).history[0].contract
+        if h.bidder is not None:
+            assert f"{h.bid} by {r.players[h.bidder]} in " in text
+
+
+def check_ratings(page: Any, server: Server, state: Any) -> None:
+    """The ratings section: the log's ratings in order, provisional marks, bots marked,
+    and its JSON export the same."""
+    want = ratings(state)
+    section = page.locator("section", has=page.locator("#ratings-h"))
+    rows = section.locator("tbody tr")
+    assert rows.count() == len(want.players)
+    for row, r in zip(rows.all(), want.ranked(), strict=True):
+        cells = row.locator("td").all_inner_texts()
+        assert cells[1] == r.name and cells[2].startswith(str(r.elo))
+        assert ("P" in cells[2]) == r.provisional and ("bot (" in cells[4]) == (r.bot is not None)
+    status, data, _ = server.request("GET", "/events/spring/ratings.json")
+    assert status == 200 and data["ratings"] == want.to_json()["ratings"]
+    assert data["event"] == "spring"
+
+
+def test_a_boards_review_in_a_browser(server: Server, event: str, browser: Any) -> None:
+    """The review link of a board's record: the table's review of that hand, as one page
+    (its inline style and script allowed by their hashes, nothing else)."""
+    page = browser.new_page(viewport={"width": 1366, "height": 850})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(f"{server.url}/events/spring")
+    link = page.locator("#r1b1 a:text-is('review')").first
+    link.click()
+    page.wait_for_url("**/events/spring/reviews/1/1/1", timeout=60_000)
+    assert page.title().startswith("Spring <cup> & friends: round 1, table 1, board 1")
+    assert page.locator("h2", has_text="Players").count() == 1
+    # the page's inline script runs (allowed by its hash): a step fills in the counter
+    page.locator("#next").click()
+    assert page.locator("#counter").inner_text().startswith("1 / ")
+    assert errors == []
+    status, _, _ = server.request("GET", "/events/spring/reviews/2/2/4")
+    assert status == 409  # board 4 is being played at table 1
+    for path in ("/events/spring/reviews/9/1/1", "/events/nope/reviews/1/1/1",
+                 "/events/spring/reviews/2/1/4", "/events/spring/reviews/1/1/x"):  # fmt: skip
+        status, _, _ = server.request("GET", path)
+        assert status == 404
     page.close()
 
 

@@ -19,10 +19,14 @@ from typing import Any
 import pytest
 from table_support import ROOT, Player, Server
 
+from moonrules.analysis.advise import tricks_as_bidder
+from moonrules.records.record import from_record
+from moonrules.rules.tiles import TILES
 from moonrules.tournament import live
 from moonrules.tournament.errors import TournamentError
 from moonrules.tournament.event import parse_tournament
 from moonrules.tournament.log import dumps_entry, fold
+from moonrules.tournament.ratings import ratings
 from moonrules.tournament.run import run_event
 from moonrules.tournament.store import StoreError, create_event, open_store
 
@@ -148,6 +152,7 @@ def check_pages(server: Server, db: Path, opened: list[live.BoardRoom], during: 
     status, now, headers = server.request("GET", "/events/club/standings.json")
     assert status == 200 and now["progress"]["played"] == 3
     assert now["standings"] == json.loads(_cli("standings", "--db", str(db), "--json"))["standings"]
+    check_hand_record_and_ratings(server, db, now)
     status, text, headers = server.request("GET", "/events/club/standings.csv")
     assert status == 200 and headers["content-type"].startswith("text/csv")
     assert text == _cli("standings", "--db", str(db), "--csv")
@@ -160,6 +165,43 @@ def check_pages(server: Server, db: Path, opened: list[live.BoardRoom], during: 
         status, answer, _ = server.request("GET", path)
         assert status == 404, (path, answer)
         assert "no such event" in (answer if isinstance(answer, str) else answer["error"]).lower()
+
+
+def check_hand_record_and_ratings(server: Server, db: Path, now: Any) -> None:
+    """Board 1, played at both tables: its hand record's double-dummy values (the solver's,
+    seat by seat and trump by trump), each table's contract, its record and review links;
+    board 2 (refused at the people's table): no deal, no links. The ratings' export."""
+    with open_store(db) as store:
+        state = store.state("club")
+    travellers = {t["board"]: t for t in now["rounds"][0]["travellers"]}
+    one, two = travellers[1], travellers[2]
+    game = from_record(dict(state.result(1, 1, 1).record))  # type: ignore[union-attr]
+    c = game.history[0].contract if game.history else game.hand.contract
+    deal = (*c.deal, -1 if c.widow is None else c.widow)
+    want = [
+        [tricks_as_bidder(state.rules, deal, seat, t.value) for t in state.rules.trumps]
+        for seat in range(3)
+    ]
+    assert one["complete"] and one["double_dummy"]["tricks"] == want
+    assert one["double_dummy"]["trumps"] == [0, 1, 2, 3, 4, 5, 6, "doubles", "none"]
+    assert one["deal"]["widow"] == (None if c.widow is None else str(TILES[c.widow]))
+    assert [r["contract"]["bidder"] if r["contract"] else None for r in one["results"]] == [
+        (from_record(dict(r.record)).history[0].contract.bidder)
+        for r in sorted(state.results, key=lambda r: r.table)
+        if r.board == 1
+    ]
+    assert not two["complete"] and two["deal"] is None and two["double_dummy"] is None
+    assert all(r["record"] is None and r["review"] is None for r in two["results"])
+    status, page, headers = server.request("GET", one["results"][0]["review"])
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    assert "round 1, table 1, board 1" in page and "'sha256-" in headers["content-security-policy"]
+    status, again, _ = server.request("GET", one["results"][0]["review"])
+    assert again == page  # worked out once, then kept
+    status, _, _ = server.request("GET", "/events/club/reviews/1/1/2")
+    assert status == 404  # refused: not in the log
+    status, rated, _ = server.request("GET", "/events/club/ratings.json")
+    assert status == 200 and rated["ratings"] == ratings(state).to_json()["ratings"]
+    assert {r["player"]: r["bot"] for r in rated["ratings"]}["B2"] == "random"
 
 
 def _cli(*args: str) -> str:

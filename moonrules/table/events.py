@@ -5,18 +5,233 @@ kept in the table's database (:mod:`moonrules.tournament.store`, the same ``--db
 standings computed by :mod:`moonrules.tournament.scoring` from the log alone, each time it is
 asked for. Every text an entry gave (names, the event's name) is written escaped: a page
 shows it as text, never as HTML. The page reloads itself while boards are being played.
+
+Each board of a round has its traveller: its result at every table side by side (each
+seat's name and points, the contract played and its tricks), and, once every table has
+played it, its hand record: the tiles dealt to each seat and the widow, and its
+**double-dummy values** (:func:`double_dummy`: for each seat and each trump the rule set
+offers, the tricks the seat's side takes as the bidder with every hand seen, the widow taken
+and a tile discarded as ``moonrules advise`` does; worked out once per deal and kept), with
+links to each table's record and its review (:func:`review_page`: the table's own review,
+:mod:`moonrules.table.review_at_table`'s samples and seed, as one page). The ratings
+(:mod:`moonrules.tournament.ratings`) have a section of the page and ``ratings.json``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Any, Final
+from typing import Any, Final, Generic, TypeVar
 
-from moonrules.tournament.log import EventState
+import attrs
+
+from moonrules.analysis.advise import tricks_as_bidder
+from moonrules.arbitration.report_text import trump_text
+from moonrules.records.record import JSON, RecordError, RecordViolation, from_record
+from moonrules.rules.errors import MoonError
+from moonrules.rules.ruleset import RuleSet
+from moonrules.rules.suits import Trump
+from moonrules.rules.tiles import TILES
+from moonrules.tournament.log import EventState, Result
+from moonrules.tournament.ratings import Ratings, RatingsUnavailable, ratings
 from moonrules.tournament.scoring import Standings, standings
 
-__all__ = ["REFRESH_SECONDS", "board_complete", "event_html", "event_json"]
+__all__ = [
+    "REFRESH_SECONDS",
+    "Played",
+    "board_complete",
+    "double_dummy",
+    "double_dummy_missing",
+    "double_dummy_of",
+    "event_html",
+    "event_json",
+    "event_ratings",
+    "remember_double_dummy",
+    "review_page",
+]
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Kept(Generic[K, V]):
+    """A bounded map kept across requests (least recently used out first), for threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._d: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            if key not in self._d:
+                return None
+            self._d.move_to_end(key)
+            return self._d[key]
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._d[key] = value
+            self._d.move_to_end(key)
+            while len(self._d) > self.size:
+                self._d.popitem(last=False)
+
+
+Deal = tuple[int, ...]
+"""A deal as the solver takes it: each seat's tiles as a mask, then the widow's index or -1."""
+
+DoubleDummy = tuple[tuple[int, ...], ...]
+"""Per seat, per trump the rule set offers (in :attr:`RuleSet.trumps`' order): the tricks."""
+
+
+@attrs.frozen(slots=True)
+class Played:
+    """What a board's record says of its hand: the deal, the contract and the tricks."""
+
+    deal: Deal
+    first_bidder: int
+    bidder: int | None
+    bid: int
+    trump: int
+    tricks: tuple[int, ...]
+
+
+_PLAYED: _Kept[str, Played | None] = _Kept(4096)
+_DOUBLE_DUMMY: _Kept[tuple[RuleSet, Deal], DoubleDummy] = _Kept(4096)
+_REVIEWS: _Kept[str, str] = _Kept(256)
+
+
+def _record_key(record: Mapping[str, Any]) -> str:
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def played(result: Result) -> Played | None:
+    """The hand of ``result``'s record (replayed once, then kept); ``None`` if its record
+    cannot be replayed (the log's records are checked as they are kept, so: never)."""
+    key = _record_key(result.record)
+    if (got := _PLAYED.get(key)) is not None:
+        return got
+    try:
+        state = from_record(dict(result.record))
+    except (RecordError, RecordViolation, MoonError):
+        return None
+    hand = state.history[0] if state.history else state.hand
+    c = hand.contract
+    out = Played(
+        (*c.deal, -1 if c.widow is None else int(c.widow)),
+        c.first_bidder,
+        c.bidder,
+        c.bid,
+        c.trump,
+        tuple(hand.tricks_won),
+    )
+    _PLAYED.put(key, out)
+    return out
+
+
+def double_dummy(rules: RuleSet, deal: Deal) -> DoubleDummy:
+    """The double-dummy values of ``deal``: for each seat and each trump of ``rules.trumps``,
+    the tricks the seat's side takes as the bidder (the others passing), the widow taken and
+    a tile discarded by :func:`moonrules.analysis.advise.discard_for`, every hand seen, both
+    sides playing their best from the bidder's lead
+    (:func:`~moonrules.analysis.advise.tricks_as_bidder`)."""
+    return tuple(
+        tuple(tricks_as_bidder(rules, deal, seat, t.value) for t in rules.trumps)
+        for seat in range(rules.players)
+    )
+
+
+def double_dummy_all(wanted: Sequence[tuple[RuleSet, Deal]]) -> list[DoubleDummy]:
+    """:func:`double_dummy` of each (rules, deal): one job for a worker."""
+    return [double_dummy(rules, deal) for rules, deal in wanted]
+
+
+def double_dummy_of(rules: RuleSet, deal: Deal) -> DoubleDummy | None:
+    """The values kept for ``deal`` (:func:`remember_double_dummy`), if worked out."""
+    return _DOUBLE_DUMMY.get((rules, deal))
+
+
+def remember_double_dummy(rules: RuleSet, deal: Deal, values: DoubleDummy) -> None:
+    _DOUBLE_DUMMY.put((rules, deal), values)
+
+
+def _board_deal(state: EventState, rnd: int, board: int) -> Played | None:
+    """The hand of ``board`` in round ``rnd`` once every table has played it."""
+    if not board_complete(state, rnd, board):
+        return None
+    first = next((r for r in state.results if (r.round, r.board) == (rnd, board)), None)
+    return None if first is None else played(first)
+
+
+def double_dummy_missing(state: EventState) -> list[tuple[RuleSet, Deal]]:
+    """The deals of the boards every table has played whose values are not kept yet."""
+    out: list[tuple[RuleSet, Deal]] = []
+    for rnd in state.seatings:
+        for b in rnd.boards:
+            p = _board_deal(state, rnd.number, b)
+            key = None if p is None else (state.rules, p.deal)
+            if key is not None and double_dummy_of(*key) is None and key not in out:
+                out.append(key)
+    return out
+
+
+def review_page(record: JSON, title: str) -> str:
+    """The review of a board's record as one page: the table's own review of a hand
+    (:func:`moonrules.table.review_at_table.compute`'s samples, seed and inference), drawn by
+    :func:`moonrules.arbitration.review_html.review_html`. Slow (a second or more): for a
+    worker; :func:`review_kept` keeps each page."""
+    from moonrules.analysis.review import review
+    from moonrules.arbitration.review_html import review_html
+    from moonrules.bots.inference import inferred_worlds
+    from moonrules.table.review_at_table import REVIEW_SAMPLES, REVIEW_SEED
+
+    state = from_record(record)
+    r = review(state, hand=1, samples=REVIEW_SAMPLES, seed=REVIEW_SEED, worlds=inferred_worlds)
+    icon = '<link rel="icon" href="/tiles/6-6.svg" type="image/svg+xml">'
+    return review_html(r, title=title).replace("</title>", "</title>" + icon, 1)
+
+
+def page_policy(page: str) -> str:
+    """The Content-Security-Policy of a page with inline ``<style>`` and ``<script>`` (the
+    review's, which needs nothing from the network): the table's, allowing exactly those
+    inline blocks by their SHA-256 hashes."""
+    import base64
+    import hashlib
+    import re
+
+    def hashes(tag: str) -> str:
+        found = re.findall(rf"<{tag}>(.*?)</{tag}>", page, flags=re.S)
+        return " ".join(
+            "'sha256-" + base64.b64encode(hashlib.sha256(x.encode()).digest()).decode() + "'"
+            for x in found
+        )
+
+    return (
+        "default-src 'none'; img-src 'self' data:; "
+        f"style-src {hashes('style') or chr(39) + 'none' + chr(39)}; "
+        f"script-src {hashes('script') or chr(39) + 'none' + chr(39)}; "
+        "frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    )
+
+
+def review_kept(record: Mapping[str, Any]) -> str | None:
+    return _REVIEWS.get(_record_key(record))
+
+
+def keep_review(record: Mapping[str, Any], page: str) -> None:
+    _REVIEWS.put(_record_key(record), page)
+
+
+def event_ratings(state: EventState) -> Ratings | str:
+    """The event's ratings, or why there are none (openskill not installed: one line)."""
+    try:
+        return ratings(state)
+    except RatingsUnavailable as e:
+        return str(e)
+
 
 REFRESH_SECONDS: Final = 10
 """How often the page reloads itself while a board of a round seated has no result."""
@@ -38,7 +253,7 @@ def _boards(state: EventState) -> tuple[int, int]:
     return kept, seated
 
 
-def _rounds(state: EventState, rooms: Rooms) -> list[dict[str, Any]]:
+def _rounds(state: EventState, rooms: Rooms, event: str) -> list[dict[str, Any]]:
     out = []
     for rnd in state.seatings:
         tables = []
@@ -65,7 +280,7 @@ def _rounds(state: EventState, rooms: Rooms) -> list[dict[str, Any]]:
                     "boards": boards,
                 }
             )
-        travellers = [_traveller(state, rnd.number, b) for b in rnd.boards]
+        travellers = [_traveller(state, rnd.number, b, event) for b in rnd.boards]
         out.append(
             {
                 "round": rnd.number,
@@ -86,28 +301,71 @@ def board_complete(state: EventState, rnd: int, board: int) -> bool:
     )
 
 
-def _traveller(state: EventState, rnd: int, board: int) -> dict[str, Any]:
-    """A board's results at every table of its round side by side, and, once every table has
-    played it, its deal (each seat's tiles, the widow, the first bidder)."""
+def _contract(state: EventState, result: Result) -> dict[str, Any] | None:
+    """The contract of a result's hand: its bidder, bid and trump, and the tricks taken by
+    the bidder's side (``None`` for a hand nobody bid, or a record not replayed)."""
+    p = played(result)
+    if p is None or p.bidder is None:
+        return None
+    rules = state.rules
+    side = rules.side_of(p.bidder)
+    return {
+        "bidder": p.bidder,
+        "bid": p.bid,
+        "trump": Trump(p.trump).to_json(),
+        "tricks": sum(w for s, w in enumerate(p.tricks) if rules.side_of(s) == side),
+    }
+
+
+def _traveller(state: EventState, rnd: int, board: int, event: str = "") -> dict[str, Any]:
+    """A board's results at every table of its round side by side (with each table's
+    contract), and, once every table has played it, its deal (each seat's tiles, the
+    widow, the first bidder), the links to each table's record and review, and its
+    double-dummy values once worked out (``None`` before)."""
     complete = board_complete(state, rnd, board)
-    results: list[dict[str, Any]] = [
-        {"table": r.table, "players": list(r.players), "points": list(r.points)}
-        for r in sorted(state.results, key=lambda x: x.table)
-        if (r.round, r.board) == (rnd, board)
-    ]
-    deal = None
-    if complete and results:
-        first = state.result(rnd, results[0]["table"], board)
-        assert first is not None
-        hands = first.record.get("hands")
-        if isinstance(hands, list) and hands and isinstance(hands[0], dict):
-            hand = hands[0]
-            deal = {
-                "hands": hand.get("deal"),
-                "widow": hand.get("widow"),
-                "first_bidder": hand.get("first_bidder"),
+    base = f"/events/{event}"
+    results: list[dict[str, Any]] = []
+    for r in sorted(state.results, key=lambda x: x.table):
+        if (r.round, r.board) != (rnd, board):
+            continue
+        where = f"{rnd}/{r.table}/{board}"
+        results.append(
+            {
+                "table": r.table,
+                "players": list(r.players),
+                "points": list(r.points),
+                "contract": _contract(state, r),
+                "record": f"{base}/records/{where}" if complete else None,
+                "review": f"{base}/reviews/{where}" if complete else None,
             }
-    return {"board": board, "complete": complete, "results": results, "deal": deal}
+        )
+    deal = None
+    dd = None
+    p = _board_deal(state, rnd, board) if results else None
+    if p is not None:
+        deal = {
+            "hands": [_tiles(m) for m in p.deal[:-1]],
+            "widow": None if p.deal[-1] < 0 else str(TILES[p.deal[-1]]),
+            "first_bidder": p.first_bidder,
+        }
+        values = double_dummy_of(state.rules, p.deal)
+        if values is not None:
+            dd = {
+                "trumps": [t.to_json() for t in state.rules.trumps],
+                "tricks": [list(v) for v in values],
+            }
+    return {
+        "board": board,
+        "complete": complete,
+        "results": results,
+        "deal": deal,
+        "double_dummy": dd,
+    }
+
+
+def _tiles(mask: int) -> list[str]:
+    """A hand's tiles, highest first (as a record writes them)."""
+    return [str(TILES[i]) for i in sorted((i for i in range(28) if mask >> i & 1), reverse=True)]
 
 
 def event_json(event: str, state: EventState, rooms: Rooms) -> dict[str, Any]:
@@ -123,7 +381,7 @@ def event_json(event: str, state: EventState, rooms: Rooms) -> dict[str, Any]:
             "seated": seated,
             "percent": round(100 * kept / seated, 1) if seated else 0.0,
         },
-        "rounds": _rounds(state, rooms),
+        "rounds": _rounds(state, rooms, event),
     }
 
 
@@ -208,8 +466,9 @@ def event_html(event: str, state: EventState, rooms: Rooms) -> str:
         f'<a href="/events/{escape(event)}/standings.csv">CSV</a> · '
         f'<a href="/events/{escape(event)}/standings.json">JSON</a></p>',
         "</section>",
+        _ratings_html(event, state),
     ]
-    for rnd in reversed(_rounds(state, rooms)):
+    for rnd in reversed(_rounds(state, rooms, event)):
         boards = ", ".join(str(b) for b in rnd["boards"])
         parts.append(
             f'<section class="panel round" aria-label="Round {rnd["round"]}">'
@@ -240,41 +499,171 @@ def event_html(event: str, state: EventState, rooms: Rooms) -> str:
         parts.append("</section>")
     if not state.seatings:
         parts.append('<section class="panel"><p>No round is seated yet.</p></section>')
+    else:
+        parts.append(
+            '<section class="panel legend" aria-labelledby="legend-h">'
+            f'<h2 id="legend-h">Reading the boards</h2><p>{LEGEND}</p></section>'
+        )
     parts += ["</main>", "</body>", "</html>", ""]
     return "\n".join(parts)
+
+
+def _trump_head(t: JSON) -> tuple[str, str]:
+    """A trump's column head (short) and its name (the head's title)."""
+    if t == "doubles":
+        return "dbl", "doubles"
+    if t == "none":
+        return "NT", "no-trump"
+    return str(t), f"{t}s"
+
+
+def _contract_text(c: Mapping[str, Any] | None, players: Sequence[str]) -> str:
+    if c is None:
+        return '<span class="ctr">no bid</span>'
+    bidder = int(c["bidder"])
+    who = escape(players[bidder]) if bidder < len(players) else f"seat {bidder + 1}"
+    bid = "moon (21)" if c["bid"] == 21 else str(c["bid"])
+    trump = trump_text(Trump.parse(c["trump"]))
+    tricks = int(c["tricks"])
+    return (
+        f'<span class="ctr">{bid} by {who} in {escape(trump)}: '
+        f"{tricks} trick{'' if tricks == 1 else 's'}</span>"
+    )
+
+
+def _tile_imgs(tiles: Sequence[str]) -> str:
+    return "".join(
+        f'<img src="/tiles/{escape(t)}.svg" alt="{escape(t)}" title="{escape(t)}" '
+        'width="22" height="40">'
+        for t in tiles
+    )
+
+
+def _hand_record_html(t: Mapping[str, Any], seats: Sequence[str]) -> str:
+    """The deal (each seat's tiles and the widow) and its double-dummy values."""
+    deal = t["deal"]
+    first = int(deal.get("first_bidder") or 0)
+    rows = []
+    for k, hand in enumerate(deal.get("hands") or []):
+        label = f"Seat {k + 1}" + (f" · {escape(seats[k])}" if k < len(seats) else "")
+        if k == first:
+            label += " · bids first"
+        text = " ".join(map(str, hand))
+        rows.append(
+            f'<li><span class="who">{label}</span>'
+            f'<span class="tiles" aria-label="{escape(text)}">{_tile_imgs(hand)}</span></li>'
+        )
+    widow = deal.get("widow")
+    if widow:
+        rows.append(
+            f'<li><span class="who">Widow</span><span class="tiles" aria-label="{escape(widow)}">'
+            f"{_tile_imgs([widow])}</span></li>"
+        )
+    parts = [f'<ul class="hands">{"".join(rows)}</ul>']
+    dd = t.get("double_dummy")
+    if dd is None:
+        parts.append('<p class="dd wait">Double-dummy values: being worked out.</p>')
+    else:
+        heads = [_trump_head(x) for x in dd["trumps"]]
+        head = "".join(f'<th scope="col" title="{name}">{short}</th>' for short, name in heads)
+        body = []
+        for k, values in enumerate(dd["tricks"]):
+            best = max(values) if values else 0
+            cells = "".join(f"<td{' class=best' if v == best else ''}>{v}</td>" for v in values)
+            body.append(f'<tr><th scope="row">Seat {k + 1}</th>{cells}</tr>')
+        parts.append(
+            '<div class="scroll"><table class="dd"><caption>Double dummy: tricks as bidder'
+            f'</caption><thead><tr><th scope="col">Trump</th>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>"
+        )
+    return f'<div class="handrecord">{"".join(parts)}</div>'
 
 
 def _traveller_html(event: str, rnd: int, t: Mapping[str, Any]) -> str:
     b = t["board"]
     rows = []
+    seats: Sequence[str] = ()
     for r in t["results"]:
-        seats = " · ".join(
-            f"{escape(name)} {_points(p)}"
+        seats = seats or r["players"]
+        names = " · ".join(
+            f'<span class="sp">{escape(name)} <b>{_points(p)}</b></span>'
             for name, p in zip(r["players"], r["points"], strict=False)
         )
-        record = ""
-        if t["complete"]:
-            href = f"/events/{escape(event)}/records/{rnd}/{r['table']}/{b}"
-            record = f' <a href="{href}">record</a>'
-        rows.append(f"<li><span class=b>Table {r['table']}</span> {seats}{record}</li>")
-    if t["deal"] is not None:
-        deal = t["deal"]
-        hands = deal.get("hands") or []
-        shown = "; ".join(
-            f"seat {k + 1}: {escape(' '.join(map(str, h)))}" for k, h in enumerate(hands)
-        )
+        links = ""
+        if r["record"] is not None:
+            links = (
+                f' <span class="lk"><a href="{escape(r["record"])}">record</a> · '
+                f'<a href="{escape(r["review"])}">review</a></span>'
+            )
         rows.append(
-            f'<li class="deal"><span class=b>Deal</span> {shown}; widow '
-            f"{escape(str(deal.get('widow') or '—'))}; first bid: seat "
-            f"{int(deal.get('first_bidder') or 0) + 1}</li>"
+            f"<li><span class=b>Table {r['table']}</span> <span class=sps>{names}</span> "
+            f"{_contract_text(r['contract'], r['players'])}{links}</li>"
         )
-    elif not t["complete"]:
+    if not t["complete"]:
         rows.append('<li class="wait">The deal is shown once every table has played it.</li>')
+    record = "" if t["deal"] is None else _hand_record_html(t, seats)
     return (
-        f'<details class="traveller"{" open" if t["complete"] else ""}>'
+        f'<details class="traveller" id="r{rnd}b{b}"{" open" if t["complete"] else ""}>'
         f"<summary>Board {b}: every table</summary>"
-        f'<ul class="results">{"".join(rows)}</ul></details>'
+        f'<ul class="results">{"".join(rows)}</ul>{record}</details>'
     )
+
+
+def _ratings_html(event: str, state: EventState) -> str:
+    got = event_ratings(state)
+    parts = [
+        '<section class="panel" aria-labelledby="ratings-h">',
+        '<h2 id="ratings-h">Ratings</h2>',
+    ]
+    if isinstance(got, str):
+        parts += [f'<p class="progress">{escape(got)}</p>', "</section>"]
+        return "\n".join(parts)
+    from moonrules.tournament.ratings import ELO_BASE, ELO_SCALE, PROVISIONAL_SIGMA
+
+    rows = []
+    for k, r in enumerate(got.ranked(), 1):
+        notes = []
+        if r.bot is not None:
+            notes.append(f"bot ({r.bot})")
+        mark = ' <abbr class="prov" title="provisional">P</abbr>' if r.provisional else ""
+        rows.append(
+            f"<tr><td class=num>{k}</td><td>{escape(r.name)}</td>"
+            f'<td class=num title="mu {r.mu:.2f}, sigma {r.sigma:.2f}">{r.elo}{mark}</td>'
+            f"<td class=num>{r.games}</td><td class=notes>{escape('; '.join(notes))}</td></tr>"
+        )
+    subs = ""
+    if got.substitutes:
+        subs = (
+            f'<p class="progress">Substitutes, not rated: {escape(", ".join(got.substitutes))}</p>'
+        )
+    parts += [
+        f'<p class="progress">{escape(got.model)} · {got.games} game(s) rated · rating '
+        f"{ELO_BASE} + {ELO_SCALE} &times; (&mu; &minus; 3&sigma;); <abbr class=prov>P</abbr>: "
+        f"provisional while &sigma; &gt; {PROVISIONAL_SIGMA:g}. Bots are rated under their "
+        "names and marked.</p>",
+        '<div class="scroll"><table class="standings ratings">',
+        "<thead><tr><th class=num>Rank</th><th>Player</th><th class=num>Rating</th>"
+        "<th class=num>Games</th><th>Notes</th></tr></thead>",
+        f"<tbody>{''.join(rows)}</tbody></table></div>",
+        subs,
+        f'<p class="export">Export: <a href="/events/{escape(event)}/ratings.json">JSON</a></p>',
+        "</section>",
+    ]
+    return "\n".join(parts)
+
+
+LEGEND: Final = (
+    "Each board's traveller gives its result at every table of the round: each seat's "
+    "points and the contract played (the bid, its bidder, the trump, the tricks the bidder's "
+    "side took). Once every table has played the board, its hand record follows: the tiles "
+    "dealt to each seat and the widow, and the <strong>double-dummy</strong> values: for each "
+    "seat and each trump, the tricks (of 7) that seat's side takes as the bidder, the others "
+    "passing, with every hand seen: the bidder takes the widow and discards as "
+    "<code>moonrules advise</code> does, leads, and both sides play their best. A seat's best "
+    "trump is in bold. Moon has no par contract: a table that bid less than its seat's value, "
+    "or was set against it, shows where the board was won or lost. Each table's record and "
+    "its review (every decision graded, as the table's review does) are linked."
+)
 
 
 def _ties() -> tuple[str, ...]:

@@ -547,14 +547,103 @@ class TableApp:
                 status_code=got.status_code,
                 headers=_HEADERS,
             )
+        await self._event_double_dummy(got[1])
         headers = {**_HEADERS, "Cache-Control": "no-store"}
-        return HTMLResponse(event_html(*got), headers=headers)
+        return HTMLResponse(await asyncio.to_thread(event_html, *got), headers=headers)
 
     async def event_standings_json(self, request: Request) -> Response:
         got = await self._event(request)
         if isinstance(got, Response):
             return got
-        return JSONResponse(event_json(*got), headers={**_HEADERS, "Cache-Control": "no-store"})
+        await self._event_double_dummy(got[1])
+        data = await asyncio.to_thread(event_json, *got)
+        return JSONResponse(data, headers={**_HEADERS, "Cache-Control": "no-store"})
+
+    async def _event_double_dummy(self, state: EventState) -> None:
+        """Work out, in a worker of the players' help, the double-dummy values of the boards
+        every table has played that are not kept yet (once per deal; a page asked meanwhile
+        says they are being worked out)."""
+        from moonrules.table import events
+        from moonrules.table.botpool import HELP, BotFailed
+
+        wanted = events.double_dummy_missing(state)
+        if not wanted or self.table is None:
+            return
+        try:
+            values = await self.table.bots.run(
+                HELP, events.double_dummy_all, (wanted,), what="the double-dummy values"
+            )
+        except BotFailed as e:
+            log.warning("events: %s", e)
+            return
+        for (rules, deal), v in zip(wanted, values, strict=True):
+            events.remember_double_dummy(rules, deal, v)
+
+    async def event_ratings_json(self, request: Request) -> Response:
+        from moonrules.table.events import event_ratings
+
+        got = await self._event(request)
+        if isinstance(got, Response):
+            return got
+        event, state, _ = got
+        ratings = await asyncio.to_thread(event_ratings, state)
+        if isinstance(ratings, str):
+            return _error(501, ratings)
+        return JSONResponse(
+            {**ratings.to_json(), "event": event}, headers={**_HEADERS, "Cache-Control": "no-store"}
+        )
+
+    async def event_review(self, request: Request) -> Response:
+        """A board's record reviewed (as the table reviews a hand), once every table has
+        played the board: worked out once in a worker of the players' help, then kept."""
+        from moonrules.table import events
+        from moonrules.table.botpool import HELP, BotFailed
+
+        got = await self._event(request)
+        if isinstance(got, Response):
+            return HTMLResponse(
+                f"<!doctype html><title>No review</title><p>{got.status_code}: no such event.",
+                status_code=got.status_code,
+                headers=_HEADERS,
+            )
+        event, state, _ = got
+        try:
+            rnd, table, board = (int(request.path_params[k]) for k in ("round", "table", "board"))
+        except ValueError:
+            rnd = table = board = 0
+        result = state.result(rnd, table, board)
+        if result is None:
+            return HTMLResponse(
+                "<!doctype html><title>No review</title><p>No such result.",
+                status_code=404,
+                headers=_HEADERS,
+            )
+        if not board_complete(state, rnd, board):
+            return HTMLResponse(
+                "<!doctype html><title>Not yet</title><p>A table of the round is still playing "
+                "this board: its review is given once every table has played it.",
+                status_code=409,
+                headers=_HEADERS,
+            )
+        page = events.review_kept(result.record)
+        if page is None:
+            title = f"{state.name}: round {rnd}, table {table}, board {board}"
+            try:
+                page = await self._table().bots.run(
+                    HELP, events.review_page, (dict(result.record), title), what="the review"
+                )
+            except BotFailed as e:
+                log.warning("event %s: %s", event, e)
+                return HTMLResponse(
+                    "<!doctype html><title>One moment</title><p>The review cannot be worked "
+                    "out now; reload the page in a moment.",
+                    status_code=503,
+                    headers={**_HEADERS, "Retry-After": "5"},
+                )
+            assert isinstance(page, str)
+            events.keep_review(result.record, page)
+        policy = {"Content-Security-Policy": events.page_policy(page)}
+        return HTMLResponse(page, headers={**_HEADERS, **policy})
 
     async def event_record(self, request: Request) -> Response:
         got = await self._event(request)
@@ -777,6 +866,8 @@ def create_app(config: TableConfig | None = None) -> Starlette:
         Route("/events/{event}/standings.json", tapp.event_standings_json),
         Route("/events/{event}/standings.csv", tapp.event_standings_csv),
         Route("/events/{event}/records/{round}/{table}/{board}", tapp.event_record),
+        Route("/events/{event}/reviews/{round}/{table}/{board}", tapp.event_review),
+        Route("/events/{event}/ratings.json", tapp.event_ratings_json),
         Route("/tiles/{tile}.svg", tapp.tile),
         Route("/healthz", tapp.health),
         Mount("/static", app=static, name="static"),

@@ -680,6 +680,69 @@ class TableApp:
             standings_csv(standings(state)), media_type="text/csv; charset=utf-8", headers=headers
         )
 
+    # -- the director's console (moonrules.table.director) ------------------------------
+
+    async def _director_played(self, event: str, secret: str) -> Any:
+        """Each board's room with no result in the log, and its record once its game is over."""
+        from moonrules.table.director import console_for
+
+        console = console_for(self.config.db, self.config.synchronous)
+        rooms = await asyncio.to_thread(console.unplayed, event, secret)
+        played: dict[tuple[int, int, int], tuple[str, Any]] = {}
+        for key, room_id in rooms.items():
+            record = None
+            try:
+                room = await self._table().room(room_id) if _ROOM_ID.fullmatch(room_id) else None
+                if room is not None:
+                    record = self._table().record(room)
+            except RoomError:  # still being played, or moving between processes
+                record = None
+            played[key] = (room_id, record)
+        return played
+
+    async def _director(self, request: Request, body: bytes | None) -> Response:
+        from moonrules.table.director import FORM_BYTES, Page, console_for
+
+        console = console_for(self.config.db, self.config.synchronous)
+        event, secret = request.path_params["event"], request.path_params["secret"]
+        headers = {**_HEADERS, "Cache-Control": "no-store"}
+        try:
+            played = await self._director_played(event, secret)
+            if body is None:
+                done = request.query_params.get("done")
+                page = await asyncio.to_thread(console.view, event, secret, played, done=done)
+            elif len(body) > FORM_BYTES:
+                page = Page(413, "<!doctype html><title>Too large</title><p>The form is too large.")
+            else:
+                same = self.origin_allowed(request.headers)
+                page = await asyncio.to_thread(
+                    console.act, event, secret, body, same_origin=same, played=played
+                )
+        except (StoreError, TournamentError) as e:
+            log.error("director's console %s: %s", event, e)
+            return HTMLResponse(
+                "<!doctype html><title>Try again</title><p>The event's log cannot be read now; "
+                "try again.",
+                status_code=503,
+                headers=headers,
+            )
+        if page.location is not None:
+            return Response(status_code=303, headers={**headers, "Location": page.location})
+        return HTMLResponse(page.html, status_code=page.status, headers=headers)
+
+    async def director_page(self, request: Request) -> Response:
+        return await self._director(request, None)
+
+    async def director_act(self, request: Request) -> Response:
+        from moonrules.table.director import FORM_BYTES
+
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > FORM_BYTES:
+                break
+        return await self._director(request, body)
+
     async def tile(self, request: Request) -> Response:
         name = request.path_params["tile"]
         svg = self._tiles.get(name)
@@ -866,6 +929,8 @@ def create_app(config: TableConfig | None = None) -> Starlette:
         Route("/events/{event}/standings.json", tapp.event_standings_json),
         Route("/events/{event}/standings.csv", tapp.event_standings_csv),
         Route("/events/{event}/records/{round}/{table}/{board}", tapp.event_record),
+        Route("/events/{event}/director/{secret}", tapp.director_page, methods=["GET"]),
+        Route("/events/{event}/director/{secret}", tapp.director_act, methods=["POST"]),
         Route("/events/{event}/reviews/{round}/{table}/{board}", tapp.event_review),
         Route("/events/{event}/ratings.json", tapp.event_ratings_json),
         Route("/tiles/{tile}.svg", tapp.tile),

@@ -588,7 +588,7 @@ def _action(state: EventState, entry: Mapping[str, Any]) -> EventState:
         if n not in state.approved:
             raise _Fail(f"round {n} is not approved: there is nothing to re-open")
         return attrs.evolve(state, approved=state.approved - {n})
-    _open(state, n, f"a {kind}")
+    _open(state, n, f"{'an' if str(kind)[0] in 'aeiou' else 'a'} {kind}")
     if kind == "approve":
         return _approve(state, n)
     if kind == "late-entry":

@@ -37,6 +37,7 @@ from moonrules import (
     new_game,
     view,
 )
+from moonrules.i18n.table_catalog import clause_text
 from moonrules.records.annotations import Annotation
 from moonrules.records.record import (
     JSON,
@@ -555,9 +556,11 @@ class Table:
             new = apply(st, action, seat=seat)
         except OutOfTurn as e:
             code = "turn" if e.seat == seat and st.to_act != seat else "illegal"
-            return refused(code, e.message, room.legal_for(seat), e.rule, e.reason)
+            return refused(code, e.message, room.legal_for(seat), e.rule, e.reason, clause_text(e))
         except IllegalAction as e:
-            return refused("illegal", e.message, room.legal_for(seat), e.rule, e.reason)
+            return refused(
+                "illegal", e.message, room.legal_for(seat), e.rule, e.reason, clause_text(e)
+            )
         step = Step(room.seq + 1, seat, action_json(action))
         nxt = new.to_act
         bot_turn = (

@@ -41,6 +41,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from moonrules.arbitration.render import tile_svg
+from moonrules.i18n.table_catalog import catalog_json
 from moonrules.records.jsontext import JSONTextError, loads, size_text
 from moonrules.records.record import JSON
 from moonrules.rules.errors import wrong_type
@@ -411,6 +412,17 @@ class TableApp:
         return str(request.base_url).rstrip("/")
 
     # -- HTTP -----------------------------------------------------------------------
+
+    async def catalog(self, request: Request) -> Response:
+        """``GET /i18n/{lang}.json``: the page's words in ``lang``
+        (:func:`moonrules.i18n.table_catalog.catalog_json`); a language without a catalog
+        gets English, marked ``fallback`` (the page says so), never an error."""
+        asked = request.path_params["lang"]
+        try:
+            body = catalog_json(asked)
+        except ImportError:  # Babel (the extra [i18n]) is not installed: English as written
+            body = {"lang": "en", "fallback": True, "asked": asked[:40], "domains": {}}
+        return JSONResponse(body, headers={**_HEADERS, "Cache-Control": "max-age=300"})
 
     async def lobby(self, request: Request) -> Response:
         return HTMLResponse(self._pages["lobby.html"], headers=_HEADERS)
@@ -935,6 +947,7 @@ def create_app(config: TableConfig | None = None) -> Starlette:
         Route("/events/{event}/ratings.json", tapp.event_ratings_json),
         Route("/tiles/{tile}.svg", tapp.tile),
         Route("/healthz", tapp.health),
+        Route("/i18n/{lang}.json", tapp.catalog),
         Mount("/static", app=static, name="static"),
     ]
     app = Starlette(routes=routes, lifespan=tapp.lifespan)

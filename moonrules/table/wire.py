@@ -18,6 +18,7 @@ Nothing here decides a rule: the library's :func:`~moonrules.apply` does.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import unicodedata
@@ -25,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from moonrules.game import Action, Bid, Discard, GameState, Hand, NameTrump, Pass, Phase, Play
+from moonrules.i18n.table_catalog import table_text
 from moonrules.records.jsontext import JSONTextError, loads, size_text
 from moonrules.records.record import (
     JSON,
@@ -294,11 +296,15 @@ def refused(
     legal: Sequence[JSON],
     rule: str | None = None,
     reason: str | None = None,
+    text: dict[str, JSON] | None = None,
 ) -> dict[str, JSON]:
     """A ``refused`` message: ``rule`` is the clause for ``illegal`` and ``turn``;
     ``reason`` is ``message`` without its closing list of what was allowed (the library's
     :attr:`~moonrules.IllegalAction.reason`), for a page that lists ``legal`` itself;
-    ``message`` when not given."""
+    ``message`` when not given. ``message`` and ``reason`` are English (logs, tools);
+    ``text`` is the sentence as message ids and fields, for a page to render in its reader's
+    language (:func:`moonrules.i18n.table_catalog.clause_text` for a clause; when not given,
+    :func:`server_text` reads it off ``message``)."""
     if code not in REFUSAL_CODES:
         raise ValueError(f"code: {code!r} is not one of {', '.join(REFUSAL_CODES)}")
     return {
@@ -308,7 +314,274 @@ def refused(
         "message": message,
         "reason": message if reason is None else reason,
         "legal": [*legal],
+        "text": server_text(code, message, rule) if text is None else text,
     }
+
+
+SERVER_TEXTS: Final[tuple[tuple[str, str], ...]] = (
+    # room.py: help
+    (
+        "the table is working out {_count} hints, claims and reviews, its most; "
+        "ask again in a moment",
+        "The table is working out as many hints, claims and reviews as it can; "
+        "ask again in a moment.",
+    ),
+    (
+        "{_count} hints, claims or reviews asked from your address are being worked out, "
+        "the most at once; wait for one to be answered",
+        "As many hints, claims or reviews as one address may ask at once are being worked "
+        "out; wait for one to be answered.",
+    ),
+    (
+        "hints are turned off in this room (as in a tournament)",
+        "Hints are turned off in this room (as in a tournament).",
+    ),
+    (
+        "claims are turned off in this room (as in a tournament)",
+        "Claims are turned off in this room (as in a tournament).",
+    ),
+    (
+        "a hint is for your turn; it is not your turn",
+        "A hint is for your turn; it is not your turn.",
+    ),
+    (
+        "a claim is for your turn; it is not your turn",
+        "A claim is for your turn; it is not your turn.",
+    ),
+    (
+        "your last hint or claim is still being worked out",
+        "Your last hint or claim is still being worked out.",
+    ),
+    (
+        "this room moved to another server; reconnect",
+        "This room moved to another server; the page reconnects.",
+    ),
+    # rooms.py
+    (
+        "a spectator watches: only a seat's link may act",
+        "A spectator watches: only a seat's link may act.",
+    ),
+    (
+        "this seat is played in another tab or window; choose “Play here” to play it in this one",
+        "This seat is played in another tab or window; choose “Play here” to play it in this one.",
+    ),
+    ("the seat acted before its clock ran out", "The seat acted before its clock ran out."),
+    (
+        "the game starts when every player has joined; waiting for {seats}",
+        "The game starts when every player has joined; waiting for {seats}.",
+    ),
+    ("the game is over; no more actions", "The game is over; no more actions."),
+    (
+        "the game had moved on; here is where it stands",
+        "The game had moved on; here is where it stands.",
+    ),
+    (
+        "the server could not store this action; try again",
+        "The server could not store this action; try again.",
+    ),
+    (
+        "a tournament's board: the event names its seats",
+        "This is a tournament's board: the event names its seats.",
+    ),
+    (
+        "the game is over: its names are those of its record; {name} was not taken",
+        "The game is over: its names are those of its record; “{name}” was not taken.",
+    ),
+    ("name: {name} was just taken in this room", "“{name}” was just taken in this room."),
+    (
+        "the server could not store the name; try again",
+        "The server could not store the name; try again.",
+    ),
+    ("one hint every {every} s: wait {wait} s", "One hint every {every} s: wait {wait} s."),
+    (
+        "the hint could not be worked out; try again",
+        "The hint could not be worked out; try again.",
+    ),
+    ("one claim every {every} s: wait {wait} s", "One claim every {every} s: wait {wait} s."),
+    ("the claim could not be checked; try again", "The claim could not be checked; try again."),
+    (
+        "your claim does not hold: the others have a line of play that defeats it (CLAIM-1); "
+        "play goes on",
+        "Your claim does not hold: the others have a line of play that defeats it; play goes on.",
+    ),
+    (
+        "too early to check this claim (every line of play is too many to search now); "
+        "play on, and claim again later",
+        "Too early to check this claim (there are too many lines of play to search now); "
+        "play on, and claim again later.",
+    ),
+    (
+        "the game moved on while the claim was checked; claim again",
+        "The game moved on while the claim was checked; claim again.",
+    ),
+    (
+        "the server could not store the claim; try again",
+        "The server could not store the claim; try again.",
+    ),
+    (
+        "a rematch is offered once the game is over",
+        "A rematch is offered once the game is over.",
+    ),
+    (
+        "a tournament's board is played once: no rematch",
+        "A tournament's board is played once: no rematch.",
+    ),
+    (
+        "the server could not store the rematch; try again",
+        "The server could not store the rematch; try again.",
+    ),
+    # wire.py: names
+    ("name: a name is text, not {_kind}", "A name is text."),
+    (
+        "name: a name has at least one letter, not only spaces",
+        "A name has at least one letter, not only spaces.",
+    ),
+    (
+        "name: at most {most} characters, not {count} ({_name})",
+        "A name has at most {most} characters, not {count}.",
+    ),
+    (
+        "name: U+{code} is a control or format character; a name is letters, digits, spaces "
+        "and signs",
+        "U+{code} is a control or format character; a name is letters, digits, spaces and signs.",
+    ),
+    (
+        "name: {_name} has the combining mark U+{code} on no letter; a mark goes on the "
+        "letter before it",
+        "The combining mark U+{code} is on no letter; a mark goes on the letter before it.",
+    ),
+    (
+        "name: U+{code} ({_uname}) shows as blank; a name is letters, digits, spaces and signs",
+        "U+{code} shows as blank; a name is letters, digits, spaces and signs.",
+    ),
+    (
+        "name: {name} shows as blank; a name has at least one letter",
+        "“{name}” shows as blank; a name has at least one letter.",
+    ),
+    (
+        "name: {name} reads as a label the table shows for a seat; choose another",
+        "“{name}” reads as a label the table shows for a seat; choose another.",
+    ),
+    (
+        "name: {name} reads as a bot's; a person's name does not say bot",
+        "“{name}” reads as a bot's name; a person's name does not say bot.",
+    ),
+    (
+        "name: {name} is taken in this room (by {_other}); choose another",
+        "“{name}” is taken in this room; choose another.",
+    ),
+    # wire.py: actions
+    (
+        '{_detail} (the auction wants "pass" or a bid)',
+        "That is not a call: the auction wants a pass or a bid.",
+    ),
+    ("{_detail} (the bidder discards a tile)", "That is not a tile: the bidder discards a tile."),
+    (
+        '{_detail} (the bidder names trump: 0-6, "doubles" or "none")',
+        "That is not a trump: the bidder names a number, doubles or no trump.",
+    ),
+    ("{_detail} (the play wants a tile)", "That is not a tile: the play wants a tile."),
+    (
+        "the hand is over: there is nothing to act on",
+        "The hand is over: there is nothing to act on.",
+    ),
+    # review_at_table.py
+    ("hand: a hand's number (1 or more), not {_kind}", "A hand's number is 1 or more."),
+    (
+        "hand {hand} has not ended: a review comes after",
+        "Hand {hand} has not ended: a review comes after.",
+    ),
+    (
+        "a spectator sees the reviews once the game is over",
+        "A spectator sees the reviews once the game is over.",
+    ),
+    (
+        "reviews wait for the game's end in this room (hints are off)",
+        "Reviews wait for the game's end in this room (hints are off).",
+    ),
+    (
+        "the review could not be worked out; try again",
+        "The review could not be worked out; try again.",
+    ),
+)
+"""The server's refusals as their English ``message`` says them (``{name}``: a field, read
+off the message; ``{_name}``: a part not shown) and the message id of the ``table`` domain
+the page renders instead (:func:`server_text`)."""
+
+GENERIC_TEXTS: Final[Mapping[str, str]] = {
+    "illegal": "The rules do not allow that.",
+    "turn": "It is not your turn, or not the time for that.",
+    "bad-frame": "The table could not read the page's message.",
+    "bad-action": "That is no action of this moment of the hand.",
+    "spectator": "A spectator watches: only a seat's link may act.",
+    "not-started": "The game has not started.",
+    "over": "The game is over; no more actions.",
+    "too-fast": "Too fast: wait a moment and try again.",
+    "unavailable": "The server could not do this now; try again in a moment.",
+    "elsewhere": "This seat is played in another tab or window.",
+    "off": "That is turned off in this room.",
+    "not-now": "Not now.",
+    "claim": "The claim was not accepted.",
+    "too-early": "Too early to check this claim; play on, and claim again later.",
+    "bad-name": "That name cannot be taken; choose another.",
+}
+"""Each refusal code's sentence, for a refusal :data:`SERVER_TEXTS` does not know."""
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts: list[str] = []
+    pos = 0
+    for match in re.finditer(r"\{(_?[a-z]+)\}", template):
+        parts.append(re.escape(template[pos : match.start()]))
+        parts.append(f"(?P<{match.group(1)}>.+?)")
+        pos = match.end()
+    parts.append(re.escape(template[pos:]))
+    return re.compile("".join(parts), re.DOTALL)
+
+
+_SERVER_PATTERNS: Final = tuple((_pattern(t), key) for t, key in SERVER_TEXTS)
+_SEAT_WORD: Final = re.compile(r"seat (\d+)")
+
+
+def _field(name: str, value: str) -> JSON:
+    if name == "seats":
+        return [int(n) for n in _SEAT_WORD.findall(value)]
+    if name == "name" and len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        try:
+            shown = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            return value
+        return shown if isinstance(shown, str) else value
+    if re.fullmatch(r"\d+", value):
+        return int(value)
+    return value
+
+
+def server_text(code: str, message: str, rule: str | None = None) -> dict[str, JSON]:
+    """A refusal's sentence as message ids and fields (``table`` domain): the entry of
+    :data:`SERVER_TEXTS` whose English the ``message`` is, its fields read off it; else,
+    for a refusal citing a clause, the library's "This action breaks rule …"; else the
+    code's sentence (:data:`GENERIC_TEXTS`). Never a sentence of one language: a page
+    renders it in its reader's.
+
+    >>> server_text("not-now", "hand 3 has not ended: a review comes after")["args"]
+    {'hand': 3}
+    """
+    for pattern, key in _SERVER_PATTERNS:
+        match = pattern.fullmatch(message)
+        if match is not None:
+            fields = {
+                k: _field(k, v) for k, v in match.groupdict().items() if not k.startswith("_")
+            }
+            return table_text(key, **fields)
+    if rule is not None and re.fullmatch(r"[A-Z]+-[0-9]+", rule):
+        return {
+            "domain": "moonrules",
+            "key": "This action breaks rule {rule}.",
+            "args": {"rule": rule},
+            "rule": None,
+        }
+    return table_text(GENERIC_TEXTS.get(code, GENERIC_TEXTS["unavailable"]))
 
 
 def sent_text(value: JSON) -> str:
@@ -348,9 +621,34 @@ def claim_notice(before: GameState, done: Hand) -> dict[str, JSON]:
             f"{claim.tricks} {'goes' if claim.tricks == 1 else 'go'} to {mine} and {rest} to "
             f"{theirs}"
         )
+    tiles = " ".join(str(t) for t in reversed(laid))
+    if claim.tricks == left and left == 1:
+        text = table_text("{seat} claimed the last trick, laying down {tiles}: the claim holds.")
+    elif claim.tricks == left:
+        text = table_text(
+            (
+                "{seat} claimed the {count} remaining trick, laying down {tiles}: the claim holds.",
+                "{seat} claimed all {count} remaining tricks, laying down {tiles}: the claim "
+                "holds.",
+            ),
+            n=left,
+        )
+    else:
+        text = table_text(
+            (
+                "{seat} claimed {count} of the {left} remaining tricks, laying down {tiles}: "
+                "the claim holds.",
+                "{seat} claimed {count} of the {left} remaining tricks, laying down {tiles}: "
+                "the claim holds.",
+            ),
+            n=claim.tricks,
+            left=left,
+        )
+    text["args"] = {**text["args"], "seat": claim.seat, "tiles": tiles}  # type: ignore[dict-item]
     return {
         "type": "notice",
         "kind": "claim",
+        "text": text,
         "seat": claim.seat,
         "tricks": claim.tricks,
         "remaining": left,
@@ -362,10 +660,12 @@ def claim_notice(before: GameState, done: Hand) -> dict[str, JSON]:
 
 
 __all__ = [
+    "GENERIC_TEXTS",
     "MAX_FRAME_BYTES",
     "MAX_NAME",
     "MESSAGES",
     "REFUSAL_CODES",
+    "SERVER_TEXTS",
     "FrameError",
     "action_json",
     "check_name",
@@ -379,5 +679,6 @@ __all__ = [
     "read_message",
     "refused",
     "sent_text",
+    "server_text",
     "visible",
 ]

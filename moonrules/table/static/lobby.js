@@ -6,24 +6,26 @@
   let presets = [];
   let bots = ["random", "basic", "strong"];
   // What each preset changes from the standard game (spec/rules.md, "Presets").
+  const I = window.MoonI18n;
+  const _ = I._, _n = I._n, N_ = I.N_;
   const PRESET_TEXT = {
-    "standard": "Three players, 22 tiles and a one-tile widow the bidder takes before naming trump. Bids 4 to 7, or 21 (moon, all 7 tricks); first to 21 points.",
-    "partnership": "Four players in two teams (seats 1 & 3 against 2 & 4), all 28 tiles, no widow.",
-    "partnership-forced": "Partnerships; when the first three pass, the last to call must bid.",
-    "partnership-min3": "Partnerships, with bids from 3 tricks.",
-    "partnership-min5": "Partnerships, with bids from 5 tricks.",
-    "pagat": "Three players; the widow is taken after trump is named, doubles cannot be trump, and a made moon scores 21.",
-    "no-double-blank": "Three players with 21 tiles (no double blank, no widow); blanks cannot be trump.",
-    "marks": "Three players scoring marks: a hand won is one mark; first to 7 marks.",
-    "lead-trump": "Three players; the first lead of each hand must be a trump when the leader holds one.",
-    "bidder-out": "Three players; when two reach the target in the same hand, the bidder goes out first.",
-    "renege-penalty": "Three players; a renege is not refused but ends the hand with a penalty.",
+    "standard": N_("Three players, 22 tiles and a one-tile widow the bidder takes before naming trump. Bids 4 to 7, or 21 (moon, all 7 tricks); first to 21 points."),
+    "partnership": N_("Four players in two teams (seats 1 & 3 against 2 & 4), all 28 tiles, no widow."),
+    "partnership-forced": N_("Partnerships; when the first three pass, the last to call must bid."),
+    "partnership-min3": N_("Partnerships, with bids from 3 tricks."),
+    "partnership-min5": N_("Partnerships, with bids from 5 tricks."),
+    "pagat": N_("Three players; the widow is taken after trump is named, doubles cannot be trump, and a made moon scores 21."),
+    "no-double-blank": N_("Three players with 21 tiles (no double blank, no widow); blanks cannot be trump."),
+    "marks": N_("Three players scoring marks: a hand won is one mark; first to 7 marks."),
+    "lead-trump": N_("Three players; the first lead of each hand must be a trump when the leader holds one."),
+    "bidder-out": N_("Three players; when two reach the target in the same hand, the bidder goes out first."),
+    "renege-penalty": N_("Three players; a renege is not refused but ends the hand with a penalty."),
   };
   const BOT_TEXT = {
-    "random": "plays any legal move: for learning the controls.",
-    "basic": "follows simple rules of thumb: bids its sure tricks, plays its high tiles.",
-    "pimc": "searches sampled deals: strong, and a little slower.",
-    "strong": "the strongest bot: searches the deals it cannot see and bids by its chances.",
+    "random": N_("plays any legal move: for learning the controls."),
+    "basic": N_("follows simple rules of thumb: bids its sure tricks, plays its high tiles."),
+    "pimc": N_("searches sampled deals: strong, and a little slower."),
+    "strong": N_("the strongest bot: searches the deals it cannot see and bids by its chances."),
   };
 
   function option(value, text, selected) {
@@ -34,6 +36,9 @@
     return o;
   }
 
+  const BOT_NAMES = { random: N_("random bot"), basic: N_("basic bot"), strong: N_("strong bot"), pimc: N_("pimc bot") };
+  function botName(b) { return b in BOT_NAMES ? _(BOT_NAMES[b]) : b; }
+
   function players() {
     const p = presets.find((x) => x.name === $("rules").value);
     return p ? p.players : 3;
@@ -41,15 +46,16 @@
 
   function describe() {
     const p = presets.find((x) => x.name === $("rules").value);
-    const text = PRESET_TEXT[$("rules").value] ||
-      (p ? p.players + " players" + (p.partnership ? " in partnerships" : "") + "." : "");
+    const text = PRESET_TEXT[$("rules").value] ? _(PRESET_TEXT[$("rules").value]) :
+      p ? (p.partnership ? _n("{count} player in partnerships.", "{count} players in partnerships.", p.players) :
+        _n("{count} player.", "{count} players.", p.players)) : "";
     $("rules-desc").textContent = text;
     const list = $("bot-help");
     list.replaceChildren();
     const dt = (t) => { const e = document.createElement("dt"); e.textContent = t; return e; };
     const dd = (t) => { const e = document.createElement("dd"); e.textContent = t; return e; };
-    list.append(dt("a person"), dd("gets a secret link to send to the player."));
-    bots.forEach((b) => list.append(dt(b + " bot"), dd(BOT_TEXT[b] || "a bot of the server.")));
+    list.append(dt(_("a person")), dd(_("gets a secret link to send to the player.")));
+    bots.forEach((b) => list.append(dt(botName(b)), dd(BOT_TEXT[b] ? _(BOT_TEXT[b]) : _("a bot of the server."))));
   }
 
   function drawSeats() {
@@ -59,19 +65,19 @@
     box.querySelectorAll("select").forEach((s) => { old[s.dataset.seat] = s.value; });
     box.replaceChildren();
     const legend = document.createElement("legend");
-    legend.textContent = "Seats";
+    legend.textContent = _("Seats");
     box.append(legend);
     for (let s = 0; s < players(); s++) {
       const p = document.createElement("p");
       const label = document.createElement("label");
       label.htmlFor = "seat-" + s;
-      label.textContent = "Seat " + (s + 1) + (players() === 4 ? " (team " + (s % 2 + 1) + ")" : "");
+      label.textContent = players() === 4 ? _("Seat {n} (team {team})", { n: s + 1, team: s % 2 + 1 }) : _("Seat {n}", { n: s + 1 });
       const sel = document.createElement("select");
       sel.id = "seat-" + s;
       sel.dataset.seat = String(s);
       const want = old[s] || (s === 0 ? "human" : "basic");
-      sel.append(option("human", "a person", want === "human"));
-      bots.forEach((b) => sel.append(option(b, b + " bot", want === b)));
+      sel.append(option("human", _("a person"), want === "human"));
+      bots.forEach((b) => sel.append(option(b, botName(b), want === b)));
       p.append(label, sel);
       box.append(p);
     }
@@ -86,7 +92,8 @@
       const sel = $("rules");
       sel.replaceChildren();
       presets.forEach((p) => sel.append(option(p.name,
-        p.name + " (" + p.players + (p.partnership ? ", teams" : " players") + ")",
+        p.partnership ? _("{name} ({count}, teams)", { name: p.name, count: p.players }) :
+          _n("{name} ({count} player)", "{name} ({count} players)", p.players, { name: p.name }),
         p.name === "standard")));
     } catch (e) { /* the defaults stay */ }
     drawSeats();
@@ -98,7 +105,7 @@
     strong.textContent = title + ": ";
     const a = document.createElement("a");
     a.href = url;
-    a.textContent = primary ? "open it" : url;
+    a.textContent = primary ? _("open it") : url;
     if (primary) a.className = "button primary";
     li.append(strong, a);
     if (primary) {
@@ -109,11 +116,11 @@
     const copy = document.createElement("button");
     copy.type = "button";
     copy.className = "choice";
-    copy.textContent = "Copy link";
-    copy.setAttribute("aria-label", "Copy the link of " + title);
+    copy.textContent = _("Copy link");
+    copy.setAttribute("aria-label", _("Copy the link of {what}", { what: title }));
     copy.addEventListener("click", async () => {
-      try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; }
-      catch (e) { copy.textContent = "Select and copy it by hand"; }
+      try { await navigator.clipboard.writeText(url); copy.textContent = _("Copied"); }
+      catch (e) { copy.textContent = _("Select and copy it by hand"); }
     });
     li.append(" ", copy);
     return li;
@@ -132,10 +139,10 @@
       list.replaceChildren();
       t.seats.forEach((x) => {
         const li = document.createElement("li");
-        const who = x.player !== "human" ? x.player + " bot" :
-          x.name ? x.name + (x.online ? " (at the table)" : " (away)") :
-          x.joined ? "a player without a name yet" : "nobody yet: send the link";
-        li.textContent = "Seat " + (x.seat + 1) + ": " + who;
+        const who = x.player !== "human" ? botName(x.player) :
+          x.name ? (x.online ? _("{name} (at the table)", { name: x.name }) : _("{name} (away)", { name: x.name })) :
+          x.joined ? _("a player without a name yet") : _("nobody yet: send the link");
+        li.textContent = _("Seat {n}: {who}", { n: x.seat + 1, who: who });
         list.append(li);
       });
       if (t.over && watching) { clearInterval(watching); watching = null; }
@@ -166,17 +173,17 @@
       data = await r.json();
       if (r.status !== 201) throw new Error(data.error || ("status " + r.status));
     } catch (e) {
-      err.textContent = "The room was not created: " + e.message;
+      err.textContent = _("The room was not created: {why}", { why: e.message });
       err.hidden = false;
       return;
     }
     const list = $("seat-links");
     list.replaceChildren();
-    data.seats.forEach((s, i) => list.append(linkItem("Seat " + (s.seat + 1) + (i === 0 ? " (yours?)" : ""), s.url, true)));
-    list.append(linkItem("Watch", data.watch, false));
+    data.seats.forEach((s, i) => list.append(linkItem(i === 0 ? _("Seat {n} (yours?)", { n: s.seat + 1 }) : _("Seat {n}", { n: s.seat + 1 }), s.url, true)));
+    list.append(linkItem(_("Watch"), data.watch, false));
     if (!data.seats.length) {
       const li = document.createElement("li");
-      li.textContent = "Every seat is a bot: open the watch link to see them play.";
+      li.textContent = _("Every seat is a bot: open the watch link to see them play.");
       list.prepend(li);
     }
     watchSeats(data.room);
@@ -185,5 +192,5 @@
     const first = list.querySelector("a");
     if (first) first.focus();
   });
-  load();
+  I.ready.then(load);
 })();

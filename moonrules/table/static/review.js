@@ -9,9 +9,14 @@
 
 window.MoonReview = (function () {
   const $ = (id) => document.getElementById(id);
-  const MARKS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };
-  const TRUMPS = { 0: "blanks", 1: "aces", 2: "deuces", 3: "treys", 4: "fours", 5: "fives",
-    6: "sixes", doubles: "doubles", none: "no trump" };
+  const I = window.MoonI18n;
+  const _ = I._, _n = I._n, N_ = I.N_;
+  const MARKS = { "?!": "inaccuracy", "?": "mistake", "??": "blunder" };  // CSS classes
+  const MARK_NAMES = { "?!": N_("inaccuracy"), "?": N_("mistake"), "??": N_("blunder") };
+  const TRUMPS = { 0: N_("blanks"), 1: N_("aces"), 2: N_("deuces"), 3: N_("treys"), 4: N_("fours"), 5: N_("fives"),
+    6: N_("sixes"), doubles: N_("doubles"), none: N_("no trump") };
+  const BOTS = { random: N_("{name} (random bot)"), basic: N_("{name} (basic bot)"),
+    strong: N_("{name} (strong bot)"), pimc: N_("{name} (pimc bot)") };
   let send = null;        // sends a message to the server (false when not connected)
   let state = null;       // the state message the page shows
   let shown = null;       // the hand the dialog shows
@@ -34,16 +39,17 @@ window.MoonReview = (function () {
   function table() { const s = state(); return s ? s.table : null; }
 
   function name(seat, t) {
-    if (t.seat === seat) return "You";
-    const n = t.seats[seat].name || "Seat " + (seat + 1);
-    return n + (t.seats[seat].player === "human" ? "" : " (" + t.seats[seat].player + " bot)");
+    if (t.seat === seat) return _("You");
+    const n = t.seats[seat].name || _("Seat {n}", { n: seat + 1 });
+    const p = t.seats[seat].player;
+    return p === "human" ? n : p in BOTS ? _(BOTS[p], { name: n }) : n + " (" + p + ")";
   }
 
   function isTile(a) { return typeof a === "string" && /^[0-6]-[0-6]$/.test(a); }
 
   function actionText(a, kind) {
-    if (kind === "call") return a === "pass" ? "pass" : a === 21 ? "bid 21 (moon)" : "bid " + a;
-    if (kind === "trump") return "trump " + (TRUMPS[a] || String(a));
+    if (kind === "call") return a === "pass" ? _("pass") : a === 21 ? _("bid 21 (moon)") : _("bid {call}", { call: a });
+    if (kind === "trump") return _("trump {trump}", { trump: a in TRUMPS ? _(TRUMPS[a]) : String(a) });
     return String(a);
   }
 
@@ -66,10 +72,10 @@ window.MoonReview = (function () {
 
   function what(d, t) {
     const who = name(d.seat, t);
-    if (d.kind === "call") return who + ", in the auction: ";
-    if (d.kind === "discard") return who + " discarded ";
-    if (d.kind === "trump") return who + " named ";
-    return "Trick " + d.trick + ": " + who + " played ";
+    if (d.kind === "call") return _("{who}, in the auction:", { who: who }) + " ";
+    if (d.kind === "discard") return _("{who} discarded:", { who: who }) + " ";
+    if (d.kind === "trump") return _("{who} named:", { who: who }) + " ";
+    return _("Trick {n}: {who} played:", { n: d.trick, who: who }) + " ";
   }
 
   // -- the dialog ----------------------------------------------------------------
@@ -79,10 +85,10 @@ window.MoonReview = (function () {
     if (d) return d;
     d = el("dialog", { id: "review", class: "review", "aria-labelledby": "review-h" },
       el("div", { class: "rv-head" },
-        el("h2", { id: "review-h", text: "Review" }),
-        el("label", { class: "rv-pick" }, "Hand ", el("select", { id: "review-hand",
+        el("h2", { id: "review-h", text: _("Review") }),
+        el("label", { class: "rv-pick" }, _("Hand") + " ", el("select", { id: "review-hand",
           onchange: (ev) => open(Number(ev.target.value)) })),
-        el("button", { type: "button", id: "review-close", class: "small", text: "Close",
+        el("button", { type: "button", id: "review-close", class: "small", text: _("Close"),
           onclick: () => d.close() })),
       el("p", { id: "review-status", class: "rv-status", role: "status", "aria-live": "polite" }),
       el("div", { id: "review-body", class: "rv-body" }));
@@ -104,14 +110,14 @@ window.MoonReview = (function () {
     const pick = $("review-hand");
     pick.replaceChildren(...finished().map((n) => el("option", { value: n, text: String(n),
       selected: n === hand })));
-    $("review-h").textContent = "Review of hand " + hand;
+    $("review-h").textContent = _("Review of hand {n}", { n: hand });
     if (!d.open) d.showModal();
     const known = got.get(hand + "/" + t.over);
     if (known) { draw(known); return; }
     $("review-body").replaceChildren();
-    status("reviewing…", true);
+    status(_("reviewing…"), true);
     waiting = true;
-    if (!send({ type: "review", hand: hand })) status("Not connected: reconnecting… try again.", false);
+    if (!send({ type: "review", hand: hand })) status(_("Not connected: reconnecting… try again."), false);
   }
 
   function status(text, busy) {
@@ -136,12 +142,12 @@ window.MoonReview = (function () {
       const t = table();
       if (msg.status === "ready" && t) got.set(msg.hand + "/" + t.over, msg);
       if (msg.hand !== shown) return;
-      if (msg.status === "computing") status("reviewing…", true);
+      if (msg.status === "computing") status(_("reviewing…"), true);
       else { waiting = false; draw(msg); }
     } else if (msg.type === "refused" && waiting && shown !== null &&
                ["not-now", "off", "unavailable", "too-fast", "bad-frame"].includes(msg.code)) {
       waiting = false;
-      status(msg.message, false);
+      status(I.wire(msg.text, (s) => name(s, table() || { seat: null, seats: [] })), false);
     }
   }
 
@@ -150,29 +156,28 @@ window.MoonReview = (function () {
     const r = msg.review;
     const body = $("review-body");
     body.replaceChildren();
-    if (!r || !t) { status("Nothing to show.", false); return; }
+    if (!r || !t) { status(_("Nothing to show."), false); return; }
     status("", false);
     body.append(el("p", { class: "rv-scope", text: msg.scope === "own"
-      ? "Your decisions. Everyone's are shown once the game is over."
-      : "Every player's decisions." }));
+      ? _("Your decisions. Everyone's are shown once the game is over.")
+      : _("Every player's decisions.") }));
     body.append(summary(r, t));
     const decisions = r.hands[0].decisions;
     if (!decisions.length) {
-      body.append(el("p", { text: "No decision to review: every move was forced." }));
+      body.append(el("p", { text: _("No decision to review: every move was forced.") }));
     }
     const list = el("ol", { class: "rv-list" });
     decisions.forEach((d) => list.append(decision(d, t)));
     body.append(list);
-    body.append(el("p", { class: "note rv-how", text: "Expected points: the mean score of the hand " +
-      "for the player's side over " + r.samples + " deals consistent with what the player could " +
-      "see, each played out perfectly. Marks by expected points lost: ?! " + r.thresholds["?!"] +
-      ", ? " + r.thresholds["?"] + ", ?? " + r.thresholds["??"] + " (beyond the noise)." }));
+    body.append(el("p", { class: "note rv-how", text: _n("Expected points: the mean score of the hand for the player's side over {count} deal consistent with what the player could see, each played out perfectly. Marks by expected points lost: ?! {a}, ? {b}, ?? {c} (beyond the noise).",
+      "Expected points: the mean score of the hand for the player's side over {count} deals consistent with what the player could see, each played out perfectly. Marks by expected points lost: ?! {a}, ? {b}, ?? {c} (beyond the noise).",
+      r.samples, { a: r.thresholds["?!"], b: r.thresholds["?"], c: r.thresholds["??"] }) }));
   }
 
   function summary(r, t) {
     // each heading long, and short for a phone (review.css shows one of them)
-    const head = el("tr", {}, ...[["Player", "Player"], ["Decisions", "Dec."], ["?!", "?!"],
-      ["?", "?"], ["??", "??"], ["Points lost", "Lost"], ["Accuracy", "Acc."]].map(([l, s]) =>
+    const head = el("tr", {}, ...[[_("Player"), _("Player")], [_("Decisions"), _("Dec.")], ["?!", "?!"],
+      ["?", "?"], ["??", "??"], [_("Points lost"), _("Lost")], [_("Accuracy"), _("Acc.")]].map(([l, s]) =>
       el("th", { scope: "col", title: l }, el("span", { class: "rv-long", text: l }),
         el("span", { class: "rv-short", "aria-hidden": "true", text: s }))));
     const rows = r.players.map((p) => el("tr", {},
@@ -192,18 +197,18 @@ window.MoonReview = (function () {
     const chosen = d.alternatives.find((a) => JSON.stringify(a.action) === JSON.stringify(d.chosen));
     const isBest = value(chosen) >= value(best);
     const li = el("li", { class: "rv-d" + (d.mark ? " rv-" + MARKS[d.mark] : "") });
-    const mark = d.mark ? el("span", { class: "rv-mark", title: MARKS[d.mark],
-      "aria-label": MARKS[d.mark], text: d.mark }) : el("span", { class: "rv-mark rv-none",
+    const mark = d.mark ? el("span", { class: "rv-mark", title: _(MARK_NAMES[d.mark]),
+      "aria-label": _(MARK_NAMES[d.mark]), text: d.mark }) : el("span", { class: "rv-mark rv-none",
       "aria-hidden": "true", text: isBest ? "✓" : "·" });
     li.append(el("p", { class: "rv-line" }, mark, el("span", { text: what(d, t) }),
       actionNode(d.chosen, d.kind)));
     if (isBest) {
-      li.append(el("p", { class: "rv-best", text: "The best choice." }));
+      li.append(el("p", { class: "rv-best", text: _("The best choice.") }));
     } else {
-      li.append(el("p", { class: "rv-best" }, el("span", { text: "Best: " }),
+      li.append(el("p", { class: "rv-best" }, el("span", { text: _("Best:") + " " }),
         actionNode(best.action, d.kind),
-        el("span", { text: " — " + d.loss.toFixed(2) + " points lost" +
-          (d.mark ? "" : " (within the noise)") })));
+        el("span", { text: " — " + (d.mark ? _("{points} points lost", { points: d.loss.toFixed(2) }) :
+          _("{points} points lost (within the noise)", { points: d.loss.toFixed(2) })) })));
     }
     const rows = d.alternatives.map((a) => el("tr",
       { class: JSON.stringify(a.action) === JSON.stringify(d.chosen) ? "rv-chosen" : null },
@@ -211,13 +216,13 @@ window.MoonReview = (function () {
       el("td", { text: a.single_dummy ? signed(a.single_dummy.points) + " ± " +
         a.single_dummy.se.toFixed(2) : "—" }),
       el("td", { text: a.double_dummy ? a.double_dummy.tricks + " / " +
-        signed(a.double_dummy.points, 0) : "not shown yet" })));
-    li.append(el("details", { class: "rv-alts" }, el("summary", { text: "All " +
-      d.alternatives.length + " choices" }),
+        signed(a.double_dummy.points, 0) : _("not shown yet") })));
+    li.append(el("details", { class: "rv-alts" }, el("summary", { text: _n("All {count} choice", "All {count} choices",
+      d.alternatives.length) }),
       el("table", {}, el("thead", {}, el("tr", {},
-        el("th", { scope: "col", text: "Choice" }),
-        el("th", { scope: "col", text: "Expected points" }),
-        el("th", { scope: "col", text: "Perfect play (tricks / points)" }))),
+        el("th", { scope: "col", text: _("Choice") }),
+        el("th", { scope: "col", text: _("Expected points") }),
+        el("th", { scope: "col", text: _("Perfect play (tricks / points)") }))),
       el("tbody", {}, ...rows))));
     return li;
   }

@@ -10,8 +10,14 @@
   const roomId = decodeURIComponent(location.pathname.split("/")[2] || "");
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get("token");
-  const TRUMP_NAMES = { 0: "blanks (0s)", 1: "aces (1s)", 2: "deuces (2s)", 3: "treys (3s)",
-    4: "fours (4s)", 5: "fives (5s)", 6: "sixes (6s)", doubles: "doubles", none: "no trump" };
+  const I = window.MoonI18n;
+  const _ = I._, _n = I._n, N_ = I.N_;
+  const TRUMP_NAMES = { 0: N_("blanks (0s)"), 1: N_("aces (1s)"), 2: N_("deuces (2s)"), 3: N_("treys (3s)"),
+    4: N_("fours (4s)"), 5: N_("fives (5s)"), 6: N_("sixes (6s)"), doubles: N_("doubles"), none: N_("no trump") };
+  const SUIT_NAMES = { 0: N_("blanks"), 1: N_("aces"), 2: N_("deuces"), 3: N_("treys"), 4: N_("fours"),
+    5: N_("fives"), 6: N_("sixes"), trump: N_("trump") };
+  const BOTS = { random: N_("{name} (random bot)"), basic: N_("{name} (basic bot)"),
+    strong: N_("{name} (strong bot)"), pimc: N_("{name} (pimc bot)") };
   const HOLD_MS = 1500;   // a finished trick stays this long, or until a click or a key
   let ws = null;
   let last = null;        // the state message drawn
@@ -45,9 +51,9 @@
       width: 48, height: 96 });
   }
 
-  function trumpName(t) { return TRUMP_NAMES[t] || String(t); }
+  function trumpName(t) { return t in TRUMP_NAMES ? _(TRUMP_NAMES[t]) : String(t); }
 
-  function suitName(s) { return s === "trump" ? "trump" : s + "s"; }
+  function suitName(s) { return s in SUIT_NAMES ? _(SUIT_NAMES[s]) : String(s); }
 
   // -- names: seats from 1, "You" for the page's own seat --------------------------
 
@@ -56,39 +62,38 @@
   }
 
   // A seat's player's name (text, shown as text), or "Seat N".
-  function nameOf(s, t) { return t.seats[s].name || "Seat " + (s + 1); }
+  function nameOf(s, t) { return t.seats[s].name || _("Seat {n}", { n: s + 1 }); }
 
   function seatName(s, t) {
-    if (s === null || s === undefined) return "nobody";
-    if (t.seat === s) return "You";
+    if (s === null || s === undefined) return _("nobody");
+    if (t.seat === s) return _("You");
     const p = t.seats[s].player;
-    return nameOf(s, t) + (isPartner(s, t) ? " (your partner)" : "") +
-      (p === "human" ? "" : " (" + p + " bot)");
+    let name = nameOf(s, t);
+    if (isPartner(s, t)) name = _("{name} (your partner)", { name: name });
+    if (p !== "human") name = p in BOTS ? _(BOTS[p], { name: name }) : name + " (" + p + ")";
+    return name;
   }
 
-  function shortName(s, t) { return t.seat === s ? "You" : nameOf(s, t); }
+  function shortName(s, t) { return t.seat === s ? _("You") : nameOf(s, t); }
 
-  // the verb agreeing with seatName: "You bid" / "Seat 2 bids"
+  // the sentence agreeing with the seat: "You bid." / "Seat 2 bids."
   function verb(s, t, you, other) { return t.seat === s ? you : other; }
 
   function sideName(i, t) {
     if (!t.partnership) return seatName(i, t);
-    const seats = "seats " + (i + 1) + " & " + (i + 3);
-    if (t.seat !== null && t.seat % 2 === i) return "Your team (" + seats + ")";
-    return "Team " + (i + 1) + " (" + seats + ")";
+    const a = { n: i + 1, a: i + 1, b: i + 3 };
+    if (t.seat !== null && t.seat % 2 === i) return _("Your team (seats {a} & {b})", a);
+    return _("Team {n} (seats {a} & {b})", a);
   }
 
   function sideShort(i, t) {
     if (!t.partnership) return shortName(i, t);
-    return t.seat !== null && t.seat % 2 === i ? "Us" : "Team " + (i + 1);
+    return t.seat !== null && t.seat % 2 === i ? _("Us") : _("Team {n}", { n: i + 1 });
   }
 
-  function callText(c) { return c === "pass" ? "pass" : c === 21 ? "21 (moon)" : String(c); }
+  function callText(c) { return c === "pass" ? _("pass") : c === 21 ? _("21 (moon)") : String(c); }
 
-  function orList(items) {
-    if (items.length < 2) return items.join("");
-    return items.slice(0, -1).join(", ") + " or " + items[items.length - 1];
-  }
+  function orList(items) { return I.list(items, "or"); }
 
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
@@ -102,7 +107,7 @@
     if (token) url += "?token=" + encodeURIComponent(token);
     ws = new WebSocket(url);
     if (window.MoonReview) window.MoonReview.attach(ws, sendMessage, () => last);  // review.js
-    ws.onopen = () => { retry = 0; setConn("connected", false); };
+    ws.onopen = () => { retry = 0; setConn(_("connected"), false); };
     ws.onmessage = (ev) => {
       let msg;
       try { msg = JSON.parse(ev.data); } catch (e) { return; }
@@ -115,21 +120,20 @@
       ws = null;
       if (ev.code === 4403 || ev.code === 4404) {
         stopped = true;
-        setConn("not connected", true);
-        $("status").textContent = ev.reason || "This link is not valid.";
+        setConn(_("not connected"), true);
+        $("status").textContent = ev.code === 4404 ? _("There is no such room.") : _("This link is not valid.");
         $("table").setAttribute("aria-busy", "false");
         return;
       }
       if (stopped) return;
       if (ev.code === 1012) {
         // the server stops and says why: the table is restarting; the game waits
-        const why = ev.reason || "the table is restarting";
-        setConn(why.charAt(0).toUpperCase() + why.slice(1) + "…", true);
+        setConn(_("The table is restarting…"), true);
         retry = Math.min(retry + 1, 6);
         setTimeout(connect, 1000 + 400 * retry);
         return;
       }
-      setConn("connection lost — reconnecting…", true);
+      setConn(_("connection lost — reconnecting…"), true);
       retry = Math.min(retry + 1, 6);
       setTimeout(connect, 400 * retry);
     };
@@ -147,7 +151,8 @@
 
   function sendMessage(message) {
     if (!ws || ws.readyState !== WebSocket.OPEN) {
-      showRefusal({ code: "offline", rule: null, reason: "Not connected: reconnecting…", legal: [] });
+      showRefusal({ code: "offline", rule: null, legal: [],
+        text: { domain: "table", key: N_("Not connected: reconnecting…"), args: {} } });
       return false;
     }
     ws.send(JSON.stringify(message));
@@ -176,11 +181,11 @@
     const box = $("elsewhere");
     if (t.seat !== null && !msg.active) {
       box.hidden = false;
-      $("elsewhere-text").textContent = "This seat is open in another tab or window, and is played there: this one only watches.";
+      $("elsewhere-text").textContent = _("This seat is open in another tab or window, and is played there: this one only watches.");
       $("take-seat").hidden = false;
     } else if (t.seat !== null && msg.tabs > 1) {
       box.hidden = false;
-      $("elsewhere-text").textContent = "This seat is also open in another tab or window: you play it here; the other only watches.";
+      $("elsewhere-text").textContent = _("This seat is also open in another tab or window: you play it here; the other only watches.");
       $("take-seat").hidden = true;
     } else box.hidden = true;
   }
@@ -196,7 +201,7 @@
 
   $("take-seat").addEventListener("click", () => sendMessage({ type: "take-seat" }));
   $("rematch").addEventListener("click", () => {
-    if (sendMessage({ type: "rematch" })) $("rematch").textContent = "Setting up the next game…";
+    if (sendMessage({ type: "rematch" })) $("rematch").textContent = _("Setting up the next game…");
   });
 
   // A rematch this seat asked for (or, for a spectator, any) was set up: the page goes to the
@@ -222,19 +227,20 @@
     bar.hidden = !mine;
     const hint = $("hint");
     hint.setAttribute("aria-disabled", t.hints ? "false" : "true");
-    hint.title = t.hints ? "What the strong bot would do now" : "Hints are turned off in this room";
+    hint.title = t.hints ? _("What the strong bot would do now") : _("Hints are turned off in this room");
     const claim = $("claim-box");
     claim.hidden = !(mine && v.phase === "play");
     if (!claim.hidden) {
       const left = 7 - v.tricks.length;
       const sel = $("claim-n");
       const want = sel.value;
-      sel.replaceChildren(el("option", { value: "all", text: left === 1 ? "the last trick" : "all " + left + " tricks left" }));
+      sel.replaceChildren(el("option", { value: "all", text: left === 1 ? _("the last trick") :
+        _n("all {count} trick left", "all {count} tricks left", left) }));
       // with three players a claim is of every trick left (CLAIM-1); with four, of some of them too
-      if (t.seats.length === 4) for (let k = left - 1; k >= 1; k--) sel.append(el("option", { value: String(k), text: k + (k === 1 ? " trick" : " tricks") }));
+      if (t.seats.length === 4) for (let k = left - 1; k >= 1; k--) sel.append(el("option", { value: String(k), text: _n("{count} trick", "{count} tricks", k) }));
       if (Array.from(sel.options).some((o) => o.value === want)) sel.value = want;
       $("claim").setAttribute("aria-disabled", t.claims ? "false" : "true");
-      $("claim").title = t.claims ? "Claim: the server checks it against every line of play" : "Claims are turned off in this room";
+      $("claim").title = t.claims ? _("Claim: the server checks it against every line of play") : _("Claims are turned off in this room");
     }
     if (hintFor !== null && (hintFor !== msg.seq || !msg.active)) { hintFor = null; $("hint-box").hidden = true; }
   }
@@ -244,7 +250,7 @@
     hintFor = last.seq;
     const box = $("hint-box");
     box.hidden = false;
-    box.textContent = "Thinking…";
+    box.textContent = _("Thinking…");
     if (!sendMessage({ type: "hint" })) box.hidden = true;
   });
 
@@ -261,16 +267,18 @@
     const v = last.view;
     const a = msg.action;
     let what;
-    if (v.phase === "bidding") what = a === "pass" ? "pass" : "bid " + callText(a);
-    else if (v.phase === "trump") what = "name " + trumpName(a) + " as trump";
-    else if (v.phase === "discard") what = "discard " + a;
-    else what = "play " + a;
-    box.replaceChildren(el("strong", { text: "Hint: " }), "the strong bot would " + what + ".");
+    if (v.phase === "bidding") what = a === "pass" ? _("The strong bot would pass.") : _("The strong bot would bid {call}.", { call: callText(a) });
+    else if (v.phase === "trump") what = _("The strong bot would name {trump} as trump.", { trump: trumpName(a) });
+    else if (v.phase === "discard") what = _("The strong bot would discard {tile}.", { tile: a });
+    else what = _("The strong bot would play {tile}.", { tile: a });
+    box.replaceChildren(el("strong", { text: _("Hint:") }), " " + what);
     const ad = msg.advice;
     if (ad) {
-      const parts = ad.bids.map((b) => callText(b.bid) + ": " + pct(b.p_make) + " in " + trumpName(b.trump));
-      const best = ad.best.bid === 0 ? "pass" : "bid " + callText(ad.best.bid) + " in " + trumpName(ad.best.trump);
-      box.append(el("br"), "Chance of making each bid (" + ad.samples + " sample deals): " + parts.join("; ") + ". Best expected score: " + best + ".");
+      const parts = ad.bids.map((b) => _("{call}: {pct} in {trump}", { call: callText(b.bid), pct: pct(b.p_make), trump: trumpName(b.trump) }));
+      const best = ad.best.bid === 0 ? _("pass") : _("bid {call} in {trump}", { call: callText(ad.best.bid), trump: trumpName(ad.best.trump) });
+      box.append(el("br"), _n("Chance of making each bid ({count} sample deal): {parts}. Best expected score: {best}.",
+        "Chance of making each bid ({count} sample deals): {parts}. Best expected score: {best}.", ad.samples,
+        { parts: parts.join("; "), best: best }));
     }
     box.hidden = false;
     document.querySelectorAll("#hand button.hinted, #choices button.hinted").forEach((b) => b.classList.remove("hinted"));
@@ -282,7 +290,8 @@
 
   function showNotice(msg) {
     const t = last ? last.table : null;
-    const text = ourWords(msg.message, t).replace(/\s*$/, "") + ".";
+    const text = msg.text ? I.wire(msg.text, (s) => (t ? seatName(s, t) : _("Seat {n}", { n: s + 1 })),
+      { libSeat: (s) => String(s + 1) }) : "";
     $("notice").textContent = text;
     $("notice").hidden = false;
     noticeAt = last ? last.seq : 0;
@@ -406,10 +415,11 @@
       for (let i = pv.bids.length; i < v.bids.length; i++) {
         const s = (v.first_bidder + i) % t.players;
         if (s === t.seat) continue;
-        said.push(shortName(s, t) + (v.bids[i] === "pass" ? " passes." : " bids " + callText(v.bids[i]) + "."));
+        said.push(v.bids[i] === "pass" ? _("{who} passes.", { who: shortName(s, t) }) :
+          _("{who} bids {call}.", { who: shortName(s, t), call: callText(v.bids[i]) }));
       }
       if (v.trump !== null && pv.trump === null && v.bidder !== t.seat) {
-        said.push(shortName(v.bidder, t) + " names " + trumpName(v.trump) + " as trump.");
+        said.push(_("{who} names {trump} as trump.", { who: shortName(v.bidder, t), trump: trumpName(v.trump) }));
       }
     }
     // tiles played since the last state: those of the trick on the table, or of the one won
@@ -418,53 +428,46 @@
     else if (newHand || v.tricks.length !== pv.tricks.length) before = 0;
     for (let i = before; i < tiles.length; i++) {
       const s = (leader + i) % t.players;
-      if (s !== t.seat) said.push(shortName(s, t) + " plays " + tiles[i] + ".");
+      if (s !== t.seat) said.push(_("{who} plays {tile}.", { who: shortName(s, t), tile: tiles[i] }));
     }
     if (done) {
       const w = done.trick.winner;
-      said.push(shortName(w, t) + verb(w, t, " win", " wins") + " trick " + done.number + ".");
+      said.push(verb(w, t, _("You win trick {n}.", { n: done.number }),
+        _("{who} wins trick {n}.", { who: shortName(w, t), n: done.number })));
     }
-    if (newHand && !t.over) said.push("Hand " + msg.hand_number + " is dealt.");
-    if (t.over && !prev.table.over) said.push("Game over.");
+    if (newHand && !t.over) said.push(_("Hand {n} is dealt.", { n: msg.hand_number }));
+    if (t.over && !prev.table.over) said.push(_("Game over."));
     if (said.length) $("announce").textContent = said.join(" ");
   }
 
   // -- refusals: beside the hand, in the second person ----------------------------
-
-  // The library's sentence with its seats as the page names them: "seat 0" is "you" on
-  // seat 0's page, "seat 2" there "seat 3".
-  function ourWords(text, t) {
-    const mine = t ? t.seat : null;
-    const out = text
-      .replace(/\bnot seat (\d+)'s\b/g, (m, n) => Number(n) === mine ? "not yours" : "not seat " + (Number(n) + 1) + "'s")
-      .replace(/\bseat (\d+)('s)?/g, (m, n, pos) => Number(n) === mine ? (pos ? "your" : "you") : "seat " + (Number(n) + 1) + (pos || ""));
-    return out.charAt(0).toUpperCase() + out.slice(1);
-  }
 
   function allowedText(legal, phase) {
     if (!legal || !legal.length) return "";
     if (phase === "bidding") {
       const bids = legal.filter((c) => c !== "pass").map(callText);
       const pass = legal.includes("pass");
-      if (!bids.length) return "You may only pass.";
-      return "You may " + (pass ? "pass or " : "") + "bid " + orList(bids) + ".";
+      if (!bids.length) return _("You may only pass.");
+      return pass ? _("You may pass or bid {bids}.", { bids: orList(bids) }) : _("You may bid {bids}.", { bids: orList(bids) });
     }
-    if (phase === "trump") return "You may name " + orList(legal.map(trumpName)) + ".";
-    if (phase === "discard") return "You may discard " + orList(legal) + ".";
-    return "You may play " + orList(legal) + ".";
+    if (phase === "trump") return _("You may name {trumps}.", { trumps: orList(legal.map(trumpName)) });
+    if (phase === "discard") return _("You may discard {tiles}.", { tiles: orList(legal) });
+    return _("You may play {tiles}.", { tiles: orList(legal) });
   }
 
+  // A refusal: the server's sentence (message ids and fields) in the page's language.
   function showRefusal(msg) {
     const box = $("refusal");
     const t = last ? last.table : null;
     box.replaceChildren();
-    const sentence = ourWords(msg.reason || msg.message || "", t).replace(/\s*$/, "");
-    box.append(el("strong", { text: "Not allowed" }));
+    const sentence = I.wire(msg.text, (s) => (t ? seatName(s, t) : _("Seat {n}", { n: s + 1 })),
+      { libSeat: (s) => String(s + 1) });
+    box.append(el("strong", { text: _("Not allowed") }));
     if (msg.rule) box.append(" (", el("span", { class: "rule", text: msg.rule }), ")");
-    box.append(": " + sentence + (/[.!?]$/.test(sentence) ? "" : "."));
+    box.append(": " + sentence);
     const allowed = allowedText(msg.legal, last ? last.view.phase : null);
     if (allowed) box.append(" ", el("span", { class: "allowed", text: allowed }));
-    box.append(el("button", { type: "button", class: "close", "aria-label": "Close this message",
+    box.append(el("button", { type: "button", class: "close", "aria-label": _("Close this message"),
       onclick: hideRefusal }, "×"));
     box.hidden = false;
     document.body.dataset.refusals = String(Number(document.body.dataset.refusals || 0) + 1);
@@ -480,13 +483,15 @@
     document.body.classList.toggle("seated", t.seat !== null && !t.over);
     document.body.dataset.seq = String(msg.seq);
     document.body.dataset.hand = String(msg.hand_number);
-    $("who").textContent = "Room " + t.room + " · " +
-      (t.seat === null ? "watching" : "you are seat " + (t.seat + 1) +
-        (t.seats[t.seat].name ? " (" + t.seats[t.seat].name + ")" : "")) +
-      " · " + (typeof t.rules === "string" ? t.rules : "house rules") +
-      (t.spectators ? " · " + t.spectators + (t.spectators === 1 ? " spectator" : " spectators") : "");
-    document.title = "Moon — " + (t.seat === null ? "watching" : "seat " + (t.seat + 1));
-    $("hand-no").textContent = "· hand " + msg.hand_number;
+    const whoParts = [_("Room {room}", { room: t.room }),
+      t.seat === null ? _("watching") : t.seats[t.seat].name ?
+        _("you are seat {n} ({name})", { n: t.seat + 1, name: t.seats[t.seat].name }) :
+        _("you are seat {n}", { n: t.seat + 1 }),
+      typeof t.rules === "string" ? _(t.rules) : _("house rules")];
+    if (t.spectators) whoParts.push(_n("{count} spectator", "{count} spectators", t.spectators));
+    $("who").textContent = whoParts.join(" · ");
+    document.title = t.seat === null ? _("Moon — watching") : _("Moon — seat {n}", { n: t.seat + 1 });
+    $("hand-no").textContent = _("· hand {n}", { n: msg.hand_number });
     // a tournament's board ends with its hand: the next hand dealt is never played, nor shown
     document.querySelector("section.board").hidden = !!(t.board && t.over);
     renderStatus(v, t, legal, msg.active);
@@ -521,10 +526,14 @@
     if (first) first.focus({ preventScroll: true });
   }
 
-  function whatText(phase) {
-    return { bidding: "call (pass or bid)", discard: "discard a tile after taking the widow",
-      trump: "name trump", play: "play a tile" }[phase] || "act";
-  }
+  const YOUR_TURN = { bidding: N_("Your turn: call (pass or bid)."),
+    discard: N_("Your turn: discard a tile after taking the widow."),
+    trump: N_("Your turn: name trump."), play: N_("Your turn: play a tile.") };
+  const WAITING = { bidding: N_("Waiting for {who} to call (pass or bid)."),
+    discard: N_("Waiting for {who} to discard a tile after taking the widow."),
+    trump: N_("Waiting for {who} to name trump."), play: N_("Waiting for {who} to play a tile.") };
+
+  function yourTurn(phase) { return _(YOUR_TURN[phase] || N_("Your turn.")); }
 
   function renderStatus(v, t, legal, active) {
     const s = $("status");
@@ -534,31 +543,30 @@
     box.classList.toggle("my-turn", mine);
     $("mine").classList.toggle("my-turn", mine);
     box.hidden = t.over;  // the game-over panel says it, once
-    if (t.over) { s.textContent = "Game over."; p.textContent = ""; return; }
-    if (v.to_act === null) { s.textContent = "The hand is over."; p.textContent = s.textContent; return; }
+    if (t.over) { s.textContent = _("Game over."); p.textContent = ""; return; }
+    if (v.to_act === null) { s.textContent = _("The hand is over."); p.textContent = s.textContent; return; }
     if (!t.started) {
-      const waiting = t.seats.filter((x) => x.player === "human" && !x.joined).map((x) => "seat " + (x.seat + 1));
-      s.textContent = "Waiting for every player to open their link: " + orList(waiting) + ".";
-      p.textContent = "The game has not started.";
+      const waiting = t.seats.filter((x) => x.player === "human" && !x.joined).map((x) => _("Seat {n}", { n: x.seat + 1 }));
+      s.textContent = _("Waiting for every player to open their link: {seats}.", { seats: I.list(waiting, "and") });
+      p.textContent = _("The game has not started.");
       return;
     }
     if (!mine && !active && t.seat !== null && v.to_act === t.seat) {
-      s.textContent = "Your turn, played in your other tab: choose “Play here” to play it in this one.";
-      p.textContent = "Your turn, in your other tab.";
+      s.textContent = _("Your turn, played in your other tab: choose “Play here” to play it in this one.");
+      p.textContent = _("Your turn, in your other tab.");
       return;
     }
-    if (mine) s.textContent = "Your turn: " + whatText(v.phase) + ".";
-    else s.textContent = "Waiting for " + seatName(v.to_act, t) + " to " + whatText(v.phase) + ".";
-    p.textContent = mine ? "Your turn: " + whatText(v.phase) + "." :
-      "Waiting for " + shortName(v.to_act, t) + ".";
+    if (mine) s.textContent = yourTurn(v.phase);
+    else s.textContent = _(WAITING[v.phase] || N_("Waiting for {who}."), { who: seatName(v.to_act, t) });
+    p.textContent = mine ? yourTurn(v.phase) : _("Waiting for {who}.", { who: shortName(v.to_act, t) });
   }
 
   function renderContract(v, t) {
     const c = $("contract");
-    if (v.bidder === null) { c.textContent = "The auction is on."; return; }
-    let text = seatName(v.bidder, t) + verb(v.bidder, t, " bid ", " bid ") + callText(v.bid);
-    text += v.trump === null ? "; trump is not named yet." : "; trump: " + trumpName(v.trump) + ".";
-    c.textContent = text;
+    if (v.bidder === null) { c.textContent = _("The auction is on."); return; }
+    const a = { who: seatName(v.bidder, t), call: callText(v.bid), trump: v.trump === null ? "" : trumpName(v.trump) };
+    c.textContent = v.trump === null ? _("{who} bid {call}; trump is not named yet.", a) :
+      _("{who} bid {call}; trump: {trump}.", a);
   }
 
   function renderSeats(v, t) {
@@ -574,12 +582,12 @@
       const li = el("li", { class: cls },
         el("div", { class: "name" },
           el("span", { class: "dot" + (info.player !== "human" || info.online ? " on" : ""),
-            title: info.player !== "human" ? "bot" : info.online ? "connected" : "not connected" }),
+            title: info.player !== "human" ? _("bot") : info.online ? _("connected") : _("not connected") }),
           seatName(s, t)),
-        el("div", { class: "meta", text: v.hand_sizes[s] + (v.hand_sizes[s] === 1 ? " tile · " : " tiles · ") +
-          v.tricks_won[s] + (v.tricks_won[s] === 1 ? " trick" : " tricks") +
-          (call !== null ? " · " + (call === "pass" ? "passed" : "bid " + callText(call)) : "") +
-          (info.player === "human" && !info.online ? " · away" : "") }),
+        el("div", { class: "meta", text: [_n("{count} tile", "{count} tiles", v.hand_sizes[s]),
+          _n("{count} trick", "{count} tricks", v.tricks_won[s]),
+          call === null ? null : call === "pass" ? _("passed") : _("bid {call}", { call: callText(call) }),
+          info.player === "human" && !info.online ? _("away") : null].filter((x) => x !== null).join(" · ") }),
         backs);
       if (v.to_act === s && !t.over) li.setAttribute("aria-current", "true");
       list.append(li);
@@ -625,15 +633,15 @@
         const turn = clock.turn_left - gone;
         const bank = clock.bank_left - Math.max(0, gone - clock.turn_left);
         text = turn > 0 ? clockText(turn) + (clock.bank_left > 0 ? " + " + clockText(clock.bank_left) : "")
-          : clock.bank > 0 ? "bank " + clockText(bank) : clockText(0);
+          : clock.bank > 0 ? _("bank {time}", { time: clockText(bank) }) : clockText(0);
         cls += " running" + (turn <= 0 ? " low" : "");
       } else {
-        text = clock.bank > 0 && clockPeople[s] ? "bank " + clockText(info.bank) : "";
+        text = clock.bank > 0 && clockPeople[s] ? _("bank {time}", { time: clockText(info.bank) }) : "";
       }
-      if (info.auto) { text = (text ? text + " · " : "") + "played by the clock"; cls += " auto"; }
+      if (info.auto) { text = (text ? text + " · " : "") + _("played by the clock"); cls += " auto"; }
       box.className = cls;
       if (box.textContent !== text) box.textContent = text;
-      box.title = clock.running === s ? "this seat's time: its turn, then its bank" : "time left in this seat's bank";
+      box.title = clock.running === s ? _("this seat's time: its turn, then its bank") : _("time left in this seat's bank");
     }
   }
 
@@ -667,24 +675,26 @@
     btn.hidden = !prior || !!hold;
     if (!prior) peek = false;
     btn.setAttribute("aria-pressed", peek ? "true" : "false");
-    btn.textContent = peek ? "Back to this trick" : "Last trick";
-    let shown = null, title = "Trick", text = "";
+    btn.textContent = peek ? _("Back to this trick") : _("Last trick");
+    let shown = null, title = _("Trick"), text = "";
     let tiles = v.trick, leader = v.leader, winner = null, winning = msg.trick_winning;
     if (hold || peek) {
       shown = hold || prior;
       tiles = shown.trick.tiles; leader = shown.trick.leader; winner = shown.trick.winner; winning = null;
-      title = (hold ? "Trick " : "Last trick: trick ") + shown.number;
-      text = "Won by " + seatName(winner, t) + "." + (hold ? " Click or press a key to go on." : "");
+      title = hold ? _("Trick {n}", { n: shown.number }) : _("Last trick: trick {n}", { n: shown.number });
+      text = _("Won by {who}.", { who: seatName(winner, t) }) + (hold ? " " + _("Click or press a key to go on.") : "");
     } else if (v.phase === "play") {
-      title = "Trick " + (v.tricks.length + 1);
-      if (!tiles.length) text = seatName(v.to_act, t) + verb(v.to_act, t, " lead.", " leads.");
+      title = _("Trick {n}", { n: v.tricks.length + 1 });
+      if (!tiles.length) text = verb(v.to_act, t, _("You lead."), _("{who} leads.", { who: seatName(v.to_act, t) }));
       else {
-        text = suitName(msg.trick_led) + " led";
-        if (winning !== null && winning !== undefined) text += " · " + seatName(winning, t) + verb(winning, t, " are", " is") + " winning so far";
-        text += ".";
+        const led = { suit: suitName(msg.trick_led) };
+        if (winning !== null && winning !== undefined) {
+          text = verb(winning, t, _("{suit} led · you are winning so far.", led),
+            _("{suit} led · {who} is winning so far.", Object.assign({ who: seatName(winning, t) }, led)));
+        } else text = _("{suit} led.", led);
       }
     } else {
-      text = t.over ? "" : v.phase === "bidding" ? "No trick yet: the auction is on." : "No trick yet.";
+      text = t.over ? "" : v.phase === "bidding" ? _("No trick yet: the auction is on.") : _("No trick yet.");
     }
     $("trick-h").textContent = title;
     note.textContent = text.charAt(0).toUpperCase() + text.slice(1);
@@ -693,10 +703,10 @@
     tiles.forEach((tile, i) => {
       const seat = (leader + i) % t.players;
       const marks = [];
-      if (i === 0) marks.push("led");
-      if (seat === winner) marks.push("won the trick");
-      else if (winner === null && seat === winning) marks.push("winning");
-      const label = tile + ", played by " + seatName(seat, t) + (marks.length ? " (" + marks.join(", ") + ")" : "");
+      if (i === 0) marks.push(_("led"));
+      if (seat === winner) marks.push(_("won the trick"));
+      else if (winner === null && seat === winning) marks.push(_("winning"));
+      const label = _("{tile}, played by {who}", { tile: tile, who: seatName(seat, t) }) + (marks.length ? " (" + marks.join(", ") + ")" : "");
       list.append(el("li", { class: (i === 0 ? "led" : "") + (seat === winner ? " winner" : "") +
           (winner === null && seat === winning ? " winning" : "") },
         tileImg(tile, label), el("span", { class: "by", text: shortName(seat, t) }),
@@ -716,39 +726,39 @@
 
   function renderScores(v, t) {
     const table = $("scores");
-    table.replaceChildren(el("caption", { class: "visually-hidden", text: "Scores" }),
-      el("tr", {}, el("th", { scope: "col", text: t.partnership ? "Team" : "Seat" }),
-        el("th", { scope: "col", text: "Score" })));
+    table.replaceChildren(el("caption", { class: "visually-hidden", text: _("Scores") }),
+      el("tr", {}, el("th", { scope: "col", text: t.partnership ? _("Team") : _("Seat") }),
+        el("th", { scope: "col", text: _("Score") })));
     v.scores.forEach((score, i) => {
       table.append(el("tr", {}, el("th", { scope: "row", text: sideName(i, t) }),
         el("td", { class: "num", text: String(score) })));
     });
-    table.append(el("tr", {}, el("th", { scope: "row", text: "Target" }),
+    table.append(el("tr", {}, el("th", { scope: "row", text: _("Target") }),
       el("td", { class: "num", text: String(t.target) })));
   }
 
   function trumpShort(x) {
-    return x === null ? "" : typeof x === "number" ? x + "s" : x === "none" ? "no trump" : x;
+    return x === null ? "" : x in SUIT_NAMES ? _(SUIT_NAMES[x]) : x === "none" ? _("no trump") : x === "doubles" ? _("doubles") : String(x);
   }
 
   function renderSheet(sheet, t) {
     const table = $("sheet");
     const sides = t.partnership ? 2 : t.players;
-    const head = el("tr", {}, el("th", { scope: "col", text: "Hand" }),
-      el("th", { scope: "col", text: "Contract" }), el("th", { scope: "col", text: "Tricks" }));
+    const head = el("tr", {}, el("th", { scope: "col", text: _("Hand") }),
+      el("th", { scope: "col", text: _("Contract") }), el("th", { scope: "col", text: _("Tricks") }));
     for (let i = 0; i < sides; i++) head.append(el("th", { scope: "col", class: "num", text: sideShort(i, t) }));
-    table.replaceChildren(el("caption", { class: "visually-hidden", text: "Every hand: contract, tricks and points" }), head);
+    table.replaceChildren(el("caption", { class: "visually-hidden", text: _("Every hand: contract, tricks and points") }), head);
     if (!sheet.length) {
-      table.append(el("tr", {}, el("td", { colspan: String(3 + sides), text: "No hand has ended yet." })));
+      table.append(el("tr", {}, el("td", { colspan: String(3 + sides), text: _("No hand has ended yet.") })));
       return;
     }
     sheet.forEach((h) => {
       let contract, tricks;
-      if (h.thrown_in) { contract = "thrown in"; tricks = "—"; }
+      if (h.thrown_in) { contract = _("thrown in"); tricks = "—"; }
       else {
-        contract = shortName(h.bidder, t) + ": " + callText(h.bid) + " in " + trumpShort(h.trump);
-        tricks = h.renege !== null ? "renege by " + shortName(h.renege, t) :
-          h.bidder_tricks + (h.made ? " made" : " set");
+        contract = _("{who}: {call} in {trump}", { who: shortName(h.bidder, t), call: callText(h.bid), trump: trumpShort(h.trump) });
+        tricks = h.renege !== null ? _("renege by {who}", { who: shortName(h.renege, t) }) :
+          h.made ? _("{n} made", { n: h.bidder_tricks }) : _("{n} set", { n: h.bidder_tricks });
       }
       const row = el("tr", {}, el("th", { scope: "row", text: String(h.number) }),
         el("td", { text: contract }), el("td", { text: tricks }));
@@ -761,7 +771,8 @@
     const list = $("auction");
     list.replaceChildren();
     if (!v.bids.length) {
-      list.append(el("li", { class: "first", text: seatName(v.first_bidder, t) + verb(v.first_bidder, t, " call first.", " calls first.") }));
+      list.append(el("li", { class: "first", text: verb(v.first_bidder, t, _("You call first."),
+        _("{who} calls first.", { who: seatName(v.first_bidder, t) })) }));
       return;
     }
     v.bids.forEach((c, i) => {
@@ -781,17 +792,19 @@
     const widow = $("widow");
     widow.textContent = "";
     if (v.widow !== null) {
-      widow.textContent = "You took the widow, " + v.widow + (v.discard !== null ? "; you discarded " + v.discard + "." : ".");
+      widow.textContent = v.discard !== null ? _("You took the widow, {tile}; you discarded {discard}.", { tile: v.widow, discard: v.discard }) :
+        _("You took the widow, {tile}.", { tile: v.widow });
     }
     const myTurn = legal.length > 0;
     choices.hidden = !(myTurn && (v.phase === "bidding" || v.phase === "trump"));
     if (myTurn && v.phase === "bidding") {
       ["pass", ...t.bids].forEach((c) => choices.append(choice(c, callText(c),
-        c === "pass" ? "Pass" : "Bid " + callText(c) + (c === 21 ? ": all 7 tricks" : ": " + c + " of the 7 tricks"), legal)));
+        c === "pass" ? _("Pass") : c === 21 ? _("Bid {call}: all 7 tricks", { call: callText(c) }) :
+          _("Bid {call}: {call} of the 7 tricks", { call: callText(c) }), legal)));
     } else if (myTurn && v.phase === "trump") {
-      t.trumps.forEach((x) => choices.append(choice(x, trumpName(x), "Name " + trumpName(x) + " as trump", legal)));
+      t.trumps.forEach((x) => choices.append(choice(x, trumpName(x), _("Name {trump} as trump", { trump: trumpName(x) }), legal)));
     }
-    const verbText = v.phase === "discard" ? "Discard" : "Play";
+    const verbText = v.phase === "discard" ? N_("Discard {tile}") : N_("Play {tile}");
     const tileTurn = myTurn && (v.phase === "play" || v.phase === "discard");
     const hand = $("hand");
     hand.replaceChildren();
@@ -802,14 +815,14 @@
       const ok = tileTurn && isLegal(tile, legal);
       const trump = trumps.includes(tile);
       const fromWidow = v.widow === tile;
-      const what = tile + (trump ? ", trump" : "") + (fromWidow ? ", from the widow" : "");
-      const label = tileTurn ? verbText + " " + what + (ok ? "" : " (not allowed now)") : what;
+      const what = tile + (trump ? _(", trump") : "") + (fromWidow ? _(", from the widow") : "");
+      const label = tileTurn ? _(verbText, { tile: what }) + (ok ? "" : _(" (not allowed now)")) : what;
       const b = el("button", { type: "button", class: "tile" + (ok ? " legal" : tileTurn ? " not-legal" : "") +
           (trump ? " trump" : "") + (fromWidow ? " from-widow" : ""),
         "aria-label": label, "data-tile": tile, "aria-disabled": tileTurn ? null : "true",
         onclick: () => { if (tileTurn) send(tile); },
         onkeydown: arrowKeys }, tileImg(tile, ""), el("span", { class: "tname", text: tile }),
-        trump || fromWidow ? el("span", { class: "badge", "aria-hidden": "true", text: trump ? "trump" : "widow" }) : null);
+        trump || fromWidow ? el("span", { class: "badge", "aria-hidden": "true", text: trump ? _("trump") : _("widow") }) : null);
       hand.append(el("li", {}, b));
     });
     section.dataset.tiles = String(tiles.length);
@@ -819,7 +832,7 @@
   function choice(action, text, label, legal) {
     const ok = isLegal(action, legal);
     return el("button", { type: "button", class: "choice " + (ok ? "legal" : "not-legal"),
-      "aria-label": label + (ok ? "" : " (not allowed now)"), "data-action": JSON.stringify(action),
+      "aria-label": label + (ok ? "" : _(" (not allowed now)")), "data-action": JSON.stringify(action),
       onclick: () => send(action), onkeydown: arrowKeys }, text);
   }
 
@@ -847,25 +860,26 @@
     const show = h && (t.over || v.phase === "bidding" && v.bids.length < t.players);
     if (!show) { section.hidden = true; return; }
     section.hidden = false;
-    $("last-h").textContent = "Hand " + h.number + (t.over ? ", the last" : ", just ended");
+    $("last-h").textContent = t.over ? _("Hand {n}, the last", { n: h.number }) : _("Hand {n}, just ended", { n: h.number });
     const body = $("last-body");
     body.replaceChildren();
     let text;
-    if (h.thrown_in) text = "Everybody passed: the hand was thrown in.";
-    else if (h.renege !== null) text = seatName(h.renege, t) + " reneged: the hand ended with the penalty.";
+    if (h.thrown_in) text = _("Everybody passed: the hand was thrown in.");
+    else if (h.renege !== null) text = _("{who} reneged: the hand ended with the penalty.", { who: seatName(h.renege, t) });
     else {
-      text = seatName(h.bidder, t) + " bid " + callText(h.bid) + " in " + trumpName(h.trump) + " and " +
-        (h.made ? "made it" : verb(h.bidder, t, "were set", "was set")) + ".";
+      const a = { who: seatName(h.bidder, t), call: callText(h.bid), trump: trumpName(h.trump) };
+      text = h.made ? _("{who} bid {call} in {trump} and made it.", a) :
+        verb(h.bidder, t, _("You bid {call} in {trump} and were set.", a), _("{who} bid {call} in {trump} and was set.", a));
     }
     body.append(el("p", { text: text }));
     if (!h.thrown_in) {
-      body.append(el("p", { text: "Tricks won: " + h.tricks_won.map((n, s) => seatName(s, t) + " " + n).join(", ") + "." }));
+      body.append(el("p", { text: _("Tricks won: {list}.", { list: h.tricks_won.map((n, s) => seatName(s, t) + " " + n).join(", ") }) }));
     }
-    body.append(el("p", { class: "deltas", text: "Score change: " +
-      h.deltas.map((d, i) => sideName(i, t) + " " + (d > 0 ? "+" : "") + d).join(", ") + "." }));
-    const tricks = el("div", { class: "last-tricks", "aria-label": "The hand's tricks" });
+    body.append(el("p", { class: "deltas", text: _("Score change: {list}.", { list:
+      h.deltas.map((d, i) => sideName(i, t) + " " + (d > 0 ? "+" : "") + d).join(", ") }) }));
+    const tricks = el("div", { class: "last-tricks", "aria-label": _("The hand's tricks") });
     h.tricks.forEach((tr, k) => {
-      const g = el("div", { class: "t", role: "img", "aria-label": "Trick " + (k + 1) + ": " + tr.tiles.join(", ") + ", won by " + seatName(tr.winner, t) });
+      const g = el("div", { class: "t", role: "img", "aria-label": _("Trick {n}: {tiles}, won by {who}", { n: k + 1, tiles: tr.tiles.join(", "), who: seatName(tr.winner, t) }) });
       tr.tiles.forEach((tile, i) => {
         const img = tileImg(tile, "");
         if ((tr.leader + i) % t.players === tr.winner) img.className = "w";
@@ -883,18 +897,18 @@
     section.hidden = false;
     const winner = v.winner;
     const scores = v.scores.map((n, i) => sideName(i, t) + " " + n).join(", ") + ".";
-    let text = t.partnership ? sideName(winner, t) + " wins the game" :
-      seatName(winner, t) + verb(winner, t, " win the game", " wins the game");
-    text += ": " + scores;
-    if (t.board) text = "The board is played (one hand, for the event's standings): " + scores;
+    let text = t.partnership ? _("{who} wins the game: {scores}", { who: sideName(winner, t), scores: scores }) :
+      verb(winner, t, _("You win the game: {scores}", { scores: scores }),
+        _("{who} wins the game: {scores}", { who: seatName(winner, t), scores: scores }));
+    if (t.board) text = _("The board is played (one hand, for the event's standings): {scores}", { scores: scores });
     $("over-text").textContent = text;
     followRematch(null, { table: t });
     const asked = (t.rematch || []).filter((s) => s !== t.seat);
     const askedText = $("rematch-asked");
     askedText.hidden = t.seat === null || !!t.next || !asked.length;
-    askedText.textContent = asked.length ?
-      asked.map((s) => nameOf(s, t)).join(" and ") + (asked.length > 1 ? " ask" : " asks") +
-      " to play again: choose “Play again” to join the next game." : "";
+    askedText.textContent = asked.length ? _n("{names} asks to play again: choose “Play again” to join the next game.",
+      "{names} ask to play again: choose “Play again” to join the next game.", asked.length,
+      { names: I.list(asked.map((s) => nameOf(s, t)), "and") }) : "";
     $("rematch").hidden = t.seat === null || !!t.next || !!t.board;
     $("over-watch").hidden = t.seat !== null || !!t.next;
     const link = $("record-link");
@@ -902,5 +916,5 @@
     link.setAttribute("download", "moon-" + roomId + ".json");
   }
 
-  connect();
+  I.ready.then(connect);
 })();

@@ -39,21 +39,18 @@ always solved.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import ClassVar
 
 import attrs
 
-from moonrules.analysis.solver import SolverCache, play_values
-from moonrules.bots.base import Knowledge, knowledge, view_legal_actions
-from moonrules.bots.basic import best_trumps, tile_value
-from moonrules.bots.sampled import Budget, ContractOption, contract_options, contract_tricks
+from moonrules.bots.base import Knowledge, knowledge
+from moonrules.bots.sampled import Budget, SampledSearch
 from moonrules.bots.sampling import Sampler
 from moonrules.bots.worlds import world
-from moonrules.game import Action, Bid, Discard, GameState, NameTrump, Pass, Phase, Play, PlayerView
+from moonrules.game import Action, Bid, GameState, Pass, PlayerView
 from moonrules.rules.auction import MOON
 from moonrules.rules.ruleset import RuleSet, Scoring
-from moonrules.rules.tiles import TILES, mask_of
 
 __all__ = ["PimcBot", "contract_points"]
 
@@ -71,7 +68,7 @@ def contract_points(rules: RuleSet, bid: int, tricks: int) -> float:
 
 
 @attrs.frozen(slots=True)
-class PimcBot:
+class PimcBot(SampledSearch):
     """PIMC over the double-dummy solver (see the module for the method and its limits)."""
 
     samples: int = 16
@@ -96,25 +93,10 @@ class PimcBot:
 
     name: ClassVar[str] = "pimc"
 
-    def act(self, view: PlayerView, rng: random.Random) -> Action:
-        legal = view_legal_actions(view)
-        if len(legal) == 1:
-            return legal[0]
-        phase = view.phase
-        if phase is Phase.PLAY:
-            return self._play(view, legal, rng)
-        if phase is Phase.BIDDING:
-            return self._call(view, legal, rng)
-        if phase is Phase.DISCARD:
-            return self._contract(view, rng, discarding=True)
-        return self._contract(view, rng, discarding=False)
+    # the search (the dispatch by phase, the play, the discard and trump) is
+    # SampledSearch's, shared with strong; pimc says how it draws deals and values tricks
 
-    # -- helpers --------------------------------------------------------
-
-    def _budget(self, samples: int, caches: list[SolverCache]) -> Budget:
-        return Budget.starting(samples, self.time_budget, self.node_budget, caches)
-
-    def _worlds(self, view: PlayerView, rng: random.Random, budget: Budget) -> Iterator[GameState]:
+    def _states(self, view: PlayerView, rng: random.Random, budget: Budget) -> Iterator[GameState]:
         know: Knowledge = knowledge(view)
         sampler = Sampler(know)
         done = 0
@@ -125,34 +107,25 @@ class PimcBot:
             if sampler.count == 1:
                 return
 
-    # -- play -----------------------------------------------------------
-
-    def _play(self, view: PlayerView, legal: tuple[Action, ...], rng: random.Random) -> Action:
-        assert view.bidder is not None and view.bid is not None and view.trump is not None
+    def _play_worth(self, view: PlayerView) -> Callable[[int], float]:
+        assert view.bidder is not None and view.bid is not None
         rules = view.rules
         sign = 1.0 if rules.side_of(view.seat) == rules.side_of(view.bidder) else -1.0
         bid = view.bid
-        totals = {a.tile: 0.0 for a in legal if isinstance(a, Play)}
-        cache = SolverCache()
-        for state in self._worlds(view, rng, self._budget(self.samples, [cache])):
-            for t, v in play_values(state, cache).items():
-                totals[t] += sign * contract_points(rules, bid, v)
-        trump = view.trump.value
-        best = max(totals, key=lambda t: (totals[t], -tile_value(t.index, trump), -t.index))
-        return Play(best)
+        return lambda v: sign * contract_points(rules, bid, v)
+
+    def _contract_worth(self, view: PlayerView) -> Callable[[int], float]:
+        rules, bid = view.rules, view.bid or 0
+        return lambda v: contract_points(rules, bid, v)
 
     # -- auction --------------------------------------------------------
 
     def _call(self, view: PlayerView, legal: tuple[Action, ...], rng: random.Random) -> Action:
-        rules = view.rules
-        bids = [a.amount for a in legal if isinstance(a, Bid)]
-        can_pass = any(isinstance(a, Pass) for a in legal)
-        know = knowledge(view)
-        held = mask_of(view.hand)
-        ranked = best_trumps(held, rules, know.unseen)
-        if can_pass and ranked[0][0] + self.hopeless < min(bids):
+        weighed = self._call_trumps(view, legal)
+        if weighed is None:
             return Pass()
-        trumps = [t for _, t in ranked[: self.candidates]]
+        bids, can_pass, trumps = weighed
+        rules = view.rules
         tricks = self._contract_tricks(
             view, rng, [(t, None) for t in trumps], self.bid_samples, bid=bids[0]
         )
@@ -166,42 +139,3 @@ class PimcBot:
         if can_pass and best_score < self.pass_margin:
             return Pass()
         return Bid(best_bid)
-
-    # -- discard and trump ----------------------------------------------
-
-    def _contract(self, view: PlayerView, rng: random.Random, *, discarding: bool) -> Action:
-        rules = view.rules
-        assert view.bid is not None
-        held = mask_of(view.hand)
-        options = contract_options(
-            view,
-            held,
-            knowledge(view).unseen,
-            discarding=discarding,
-            candidates=self.candidates,
-            discards=self.discards,
-        )
-        tricks = self._contract_tricks(view, rng, options, self.bid_samples, bid=view.bid)
-        best = max(
-            options,
-            key=lambda o: sum(contract_points(rules, view.bid or 0, v) for v in tricks[o]),
-        )
-        if discarding:
-            assert best[1] is not None
-            return Discard(TILES[best[1]])
-        return NameTrump(best[0])
-
-    def _contract_tricks(
-        self,
-        view: PlayerView,
-        rng: random.Random,
-        options: list[ContractOption],
-        samples: int,
-        *,
-        bid: int,
-    ) -> dict[ContractOption, list[int]]:
-        """For each (trump, discard) option, the double-dummy tricks of this seat as the
-        bidder over the same deals (``None``: the basic discard)."""
-        caches = {t: SolverCache() for t, _ in options}
-        budget = self._budget(samples, list(caches.values()))
-        return contract_tricks(self._worlds(view, rng, budget), view.seat, bid, options, caches)

@@ -34,26 +34,25 @@ on the machine's speed) stop early. At least one deal is always solved.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import ClassVar
 
 import attrs
 
-from moonrules.analysis.solver import SolverCache, play_values, solve
-from moonrules.bots.base import Knowledge, call_value, knowledge, view_legal_actions
-from moonrules.bots.basic import basic_discard, best_trumps, tile_value
+from moonrules.analysis.solver import SolverCache, solve
+from moonrules.bots.base import Knowledge, call_value, knowledge
+from moonrules.bots.basic import basic_discard, best_trumps
 from moonrules.bots.inference import inferred_deals, open_calls
 from moonrules.bots.model import call_chances, strength
 from moonrules.bots.pimc import contract_points
-from moonrules.bots.sampled import Budget, ContractOption, contract_options, contract_tricks
+from moonrules.bots.sampled import Budget, SampledSearch
 from moonrules.bots.sampling import Sampler
 from moonrules.bots.value import HandValue
 from moonrules.bots.worlds import complete_contract, world
-from moonrules.game import Action, Bid, Discard, GameState, NameTrump, Pass, Phase, Play, PlayerView
+from moonrules.game import Action, Bid, GameState, Pass, PlayerView
 from moonrules.rules.auction import MOON, PASS
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import Trump
-from moonrules.rules.tiles import TILES, mask_of
 
 __all__ = ["StrongBot", "contract_points"]
 
@@ -62,7 +61,7 @@ _PRUNE = 1e-3
 
 
 @attrs.frozen(slots=True)
-class StrongBot:
+class StrongBot(SampledSearch):
     """PIMC with inference and score-aware values (see the module for the method)."""
 
     samples: int = 24
@@ -102,23 +101,9 @@ class StrongBot:
 
     name: ClassVar[str] = "strong"
 
-    def act(self, view: PlayerView, rng: random.Random) -> Action:
-        legal = view_legal_actions(view)
-        if len(legal) == 1:
-            return legal[0]
-        phase = view.phase
-        if phase is Phase.PLAY:
-            return self._play(view, legal, rng)
-        if phase is Phase.BIDDING:
-            return self._call(view, legal, rng)
-        if phase is Phase.DISCARD:
-            return self._contract(view, rng, discarding=True)
-        return self._contract(view, rng, discarding=False)
-
-    # -- helpers --------------------------------------------------------
-
-    def _budget(self, samples: int, caches: list[SolverCache]) -> Budget:
-        return Budget.starting(samples, self.time_budget, self.node_budget, caches)
+    # the search (the dispatch by phase, the play, the discard and trump) is
+    # SampledSearch's, shared with pimc; strong draws deals by inference and values
+    # tricks by HandValue, and calls by playing out the rest of the auction
 
     def _worlds(
         self, view: PlayerView, rng: random.Random, budget: Budget
@@ -155,34 +140,29 @@ class StrongBot:
             score_aware=self.score_aware,
         )
 
-    # -- play -----------------------------------------------------------
+    def _states(self, view: PlayerView, rng: random.Random, budget: Budget) -> Iterator[GameState]:
+        return (state for state, _, _ in self._worlds(view, rng, budget))
 
-    def _play(self, view: PlayerView, legal: tuple[Action, ...], rng: random.Random) -> Action:
-        assert view.bidder is not None and view.bid is not None and view.trump is not None
-        bidder, bid = view.bidder, view.bid
+    def _play_worth(self, view: PlayerView) -> Callable[[int], float]:
+        assert view.bidder is not None and view.bid is not None
         value = self._value(view)
-        worth = [value(bidder, bid, t) for t in range(8)]
-        totals = {a.tile: 0.0 for a in legal if isinstance(a, Play)}
-        cache = SolverCache()
-        for state, _, _ in self._worlds(view, rng, self._budget(self.samples, [cache])):
-            for t, v in play_values(state, cache).items():
-                totals[t] += worth[v] + 1e-6 * v
-        trump = view.trump.value
-        best = max(totals, key=lambda t: (totals[t], -tile_value(t.index, trump), -t.index))
-        return Play(best)
+        worth = [value(view.bidder, view.bid, t) for t in range(8)]
+        return lambda v: worth[v] + 1e-6 * v
+
+    def _contract_worth(self, view: PlayerView) -> Callable[[int], float]:
+        assert view.bid is not None
+        value = self._value(view)
+        worth = [value(view.seat, view.bid, t) for t in range(8)]
+        return lambda v: worth[v] + 1e-6 * v
 
     # -- auction --------------------------------------------------------
 
     def _call(self, view: PlayerView, legal: tuple[Action, ...], rng: random.Random) -> Action:
-        rules = view.rules
-        bids = [a.amount for a in legal if isinstance(a, Bid)]
-        can_pass = any(isinstance(a, Pass) for a in legal)
-        know = knowledge(view)
-        held = mask_of(view.hand)
-        ranked = best_trumps(held, rules, know.unseen)
-        if can_pass and ranked[0][0] + self.hopeless < min(bids):
+        weighed = self._call_trumps(view, legal)
+        if weighed is None:
             return Pass()
-        trumps = [t for _, t in ranked[: self.candidates]]
+        bids, can_pass, trumps = weighed
+        rules = view.rules
         discount = self.partner_discount if rules.partnership else 0
         calls = tuple(call_value(c) for c in view.calls)
         caches = {t: SolverCache() for t in trumps}
@@ -239,44 +219,6 @@ class StrongBot:
                 if score > best_score:
                     best, best_score = b, score
         return Pass() if best == PASS else Bid(best)
-
-    # -- discard and trump ----------------------------------------------
-
-    def _contract(self, view: PlayerView, rng: random.Random, *, discarding: bool) -> Action:
-        assert view.bid is not None
-        held = mask_of(view.hand)
-        options = contract_options(
-            view,
-            held,
-            knowledge(view).unseen,
-            discarding=discarding,
-            candidates=self.candidates,
-            discards=self.discards,
-        )
-        tricks = self._contract_tricks(view, rng, options, self.bid_samples, bid=view.bid)
-        value = self._value(view)
-        worth = [value(view.seat, view.bid, t) for t in range(8)]
-        best = max(options, key=lambda o: sum(worth[v] + 1e-6 * v for v in tricks[o]))
-        if discarding:
-            assert best[1] is not None
-            return Discard(TILES[best[1]])
-        return NameTrump(best[0])
-
-    def _contract_tricks(
-        self,
-        view: PlayerView,
-        rng: random.Random,
-        options: list[ContractOption],
-        samples: int,
-        *,
-        bid: int,
-    ) -> dict[ContractOption, list[int]]:
-        """For each (trump, discard) option, the double-dummy tricks of this seat as the
-        bidder over the same deals (``None``: the basic discard)."""
-        caches = {t: SolverCache() for t, _ in options}
-        budget = self._budget(samples, list(caches.values()))
-        states = (state for state, _, _ in self._worlds(view, rng, budget))
-        return contract_tricks(states, view.seat, bid, options, caches)
 
 
 @attrs.frozen(slots=True)

@@ -403,7 +403,6 @@ def console_html(
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        '<meta name="referrer" content="no-referrer">',
         f"<title>{name} — director's console</title>",
         '<link rel="icon" href="/tiles/6-6.svg" type="image/svg+xml">',
         '<link rel="stylesheet" href="/static/table.css">',

@@ -717,7 +717,8 @@ class TableApp:
 
         console = console_for(self.config.db, self.config.synchronous)
         event, secret = request.path_params["event"], request.path_params["secret"]
-        headers = {**_HEADERS, "Cache-Control": "no-store"}
+        # same-origin: a form's POST carries its Origin (no-referrer would make it "null")
+        headers = {**_HEADERS, "Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
         try:
             played = await self._director_played(event, secret)
             if body is None:
@@ -726,7 +727,10 @@ class TableApp:
             elif len(body) > FORM_BYTES:
                 page = Page(413, "<!doctype html><title>Too large</title><p>The form is too large.")
             else:
-                same = self.origin_allowed(request.headers)
+                same = self.origin_allowed(request.headers) or (
+                    request.headers.get("origin") == "null"  # a browser's own fetch metadata
+                    and request.headers.get("sec-fetch-site") == "same-origin"
+                )
                 page = await asyncio.to_thread(
                     console.act, event, secret, body, same_origin=same, played=played
                 )

@@ -14,6 +14,7 @@ import functools
 import gettext
 import json
 import random
+import re
 import string
 from pathlib import Path
 
@@ -44,7 +45,14 @@ from moonrules import (
     legal_actions,
     new_game,
 )
-from moonrules.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_path, render, tricks
+from moonrules.i18n import (
+    LANGUAGES,
+    SOURCE_LANGUAGE,
+    catalog_path,
+    render,
+    translations,
+    tricks,
+)
 from moonrules.i18n.messages import MESSAGES, Message
 from moonrules.records import replay
 
@@ -369,28 +377,49 @@ def _check(
     return status, out, err
 
 
-def _ruling(out: str) -> str:
+def _ruling(out: str, lang: str = SOURCE_LANGUAGE) -> str:
     lines = out.splitlines()
-    return lines[lines.index("RULING") + 1]
+    return lines[lines.index(translations(lang).gettext("RULING")) + 1]
+
+
+_LETTERS = re.compile(r"[^\W\d_]{3,}")
+"""Three letters in a row: a word (short ones, "is", "a", are words in other languages too)."""
+
+
+def _words(line: str) -> set[str]:
+    return set(_LETTERS.findall(re.sub(r"[A-Z]+-\d+", "", line)))
 
 
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
 def test_check_rules_in_the_language_asked(
     lang: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Only the ruling's line changes: rendered from the refusal the replay raised, with its
-    clause; the hands, the "Why" steps and the verdict stay English, and so does the exit
-    status."""
+    """The whole report in the language asked: the ruling rendered from the refusal the
+    replay raised, with its clause; every line that has words has none of the English
+    line's, the lines keep their order and count, the exit status is the same."""
     status_en, english, _ = _check(capsys, monkeypatch)
     status, out, err = _check(capsys, monkeypatch, "--lang", lang)
     assert status == status_en == 1 and err == ""
     error = replay(json.loads(Path(RENEGE).read_text(encoding="utf-8")))
     assert error.violation is not None and error.violation.error is not None
-    assert _ruling(out) == "  " + render(error.violation.error, lang)
-    assert _ruling(out).endswith("(FOLLOW-2)") and _ruling(out) != _ruling(english)
-    assert [x for x in out.splitlines() if x != _ruling(out)] == [
-        x for x in english.splitlines() if x != _ruling(english)
-    ]
+    ruling = _ruling(out, lang)
+    assert ruling.endswith(render(error.violation.error, lang))
+    assert "(FOLLOW-2)" in ruling and ruling != _ruling(english)
+    from moonrules.i18n.report import quote_line
+
+    quoted = quote_line("FOLLOW-2", lang)
+    ours = [x for x in out.splitlines() if quoted is None or x != "  " + quoted]
+    theirs = english.splitlines()
+    assert len(ours) == len(theirs)
+    for mine, source in zip(ours, theirs, strict=True):
+        if _words(source) - {"RULING"}:
+            assert not (_words(mine) & _words(source) - _KEPT), (mine, source)
+    assert "(FOLLOW-2)" in ours[-1]
+
+
+_KEPT = {"renege", "penalty", "standard"}
+"""English words a translation keeps: an option (``renege = penalty``) and a preset
+(``standard``) are named as written."""
 
 
 def test_check_takes_the_language_of_the_environment(
@@ -492,3 +521,41 @@ def test_the_catalog_check_fails_on_a_broken_catalog(
     assert problems and all(p.startswith(f"{lang}/") for p in problems), problems
     assert any(problem in p for p in problems), problems
     assert main(["check", str(target)]) == 1
+
+
+# The whole report of every example, in every language
+
+
+def _example_reports() -> list[tuple[str, object]]:
+    from moonrules.arbitration import check, read_record
+
+    root = Path(__file__).resolve().parents[1] / "examples"
+    found = []
+    for path in sorted(root.iterdir()):
+        if path.suffix not in (".json", ".moon") or path.name == "verdicts.json":
+            continue
+        found.append((path.name, check(read_record(path.read_text(encoding="utf-8")))))
+    return found
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_every_line_of_every_example_report_is_translated(lang: str) -> None:
+    """The reports of every example record (a renege in each rule, a wrong score, a failed
+    and a held claim, a bid out of turn or twice, a clean game, a partnership game) have
+    no line left in English: every sentence the arbitration prints there has a message id,
+    and each ruling is told in ``lang``."""
+    from moonrules.arbitration import Report
+    from moonrules.i18n.report import report_in, ruling_text
+
+    reports = _example_reports()
+    assert len(reports) >= 8
+    rulings = 0
+    for name, report in reports:
+        assert isinstance(report, Report)
+        told = report_in(report, lang)
+        assert told.untranslated == (), (name, told.untranslated)
+        if report.ruling is not None:
+            rulings += 1
+            said = ruling_text(report, lang)
+            assert said is not None and f"({report.ruling.rule})" in said, (name, said)
+    assert rulings >= 5

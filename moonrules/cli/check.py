@@ -3,18 +3,17 @@
 Exit status: 0 the record is valid, 1 it breaks a rule (the ruling is printed), 2
 it cannot be read (the message names the line or field and what was expected).
 
-``--lang`` gives the ruling's sentence in another language (:mod:`moonrules.i18n`); the
-rest of the report (the hands, the "Why" steps, the verdict), ``--json`` and ``--html``
-stay English.
+``--lang`` gives the whole report in another language (:mod:`moonrules.i18n.report`): the
+hands, the ruling from the error's fields, its "why" steps, the clause quoted from the
+rulebook in that language, the verdict; ``--json`` and ``--html`` stay language-free
+(English).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 
 from moonrules.arbitration import (
@@ -25,8 +24,10 @@ from moonrules.arbitration import (
     read_record,
     report_html,
 )
+from moonrules.cli.lang import add_lang_argument, chosen_language, language
 from moonrules.cli.options import byte_count, check_output
-from moonrules.i18n import LANGUAGES, SOURCE_LANGUAGE, render
+from moonrules.i18n import SOURCE_LANGUAGE
+from moonrules.i18n.report import report_in
 from moonrules.records.annotations import describe, hand_actions, parse_annotations
 from moonrules.records.jsontext import (
     MAX_RAISED_BYTES,
@@ -56,63 +57,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="also write the report as a self-contained HTML page to FILE",
     )
-    p.add_argument(
-        "--lang",
-        metavar="LANG",
-        help=f"the language of the ruling's sentence: {', '.join(LANGUAGES)} (default: the "
-        "environment's locale, then English); the rest of the report stays English",
-    )
+    add_lang_argument(p, "the report")
     add_max_bytes(p)
 
 
-def language(given: str | None, environ: Mapping[str, str] = os.environ) -> tuple[str, str]:
-    """The language to rule in, and a one-line notice when ``given`` names none we have
-    (``""`` when all is well).
-
-    ``given`` is ``--lang``; without it, the first locale the environment sets (``LANGUAGE``,
-    ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), if it is of a language we have; else English.
-
-    >>> language("ru"), language("ru_RU.UTF-8")
-    (('ru', ''), ('ru', ''))
-    >>> language(None, {"LANG": "be_BY.UTF-8"}), language(None, {"LANG": "C.UTF-8"})
-    (('be', ''), ('en', ''))
-    >>> language("xx")
-    ('en', "no catalog for --lang 'xx'; the ruling is in English (en, az, be, hu, pa, ru)")
-    """
-    if given is not None:
-        lang = _language_of(given)
-        if lang is None:
-            shown = repr(given)[:40]
-            return SOURCE_LANGUAGE, (
-                f"no catalog for --lang {shown}; the ruling is in English ({', '.join(LANGUAGES)})"
-            )
-        return lang, ""
-    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(name, "")
-        if value:
-            return _language_of(value.split(":")[0]) or SOURCE_LANGUAGE, ""
-    return SOURCE_LANGUAGE, ""
-
-
-def _language_of(locale: str) -> str | None:
-    """The language of a locale name (``ru``, ``ru_RU.UTF-8``, ``ru-RU``), if we have it."""
-    lang = locale.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
-    return lang if lang in LANGUAGES else None
-
-
-def ruled_in(text: str, report: Report, lang: str) -> tuple[str, str]:
-    """The report's text with the ruling's sentence in ``lang`` (the clause ID kept), and a
-    one-line notice when it could not be (``""`` when all is well)."""
-    violation = report.replay.violation
-    ruling = report.ruling
-    if lang == SOURCE_LANGUAGE or ruling is None or violation is None or violation.error is None:
-        return text, ""
+def ruled_in(report: Report, lang: str) -> tuple[str, str]:
+    """The report's text in ``lang``, and a one-line notice when some of it could not be
+    (``""`` when all is well): a line no catalog entry matches stays English."""
+    if lang == SOURCE_LANGUAGE:
+        return format_report(report), ""
     try:
-        sentence = render(violation.error, lang)
+        told = report_in(report, lang)
     except MoonError as e:  # Babel is not installed
-        return text, f"the ruling is in English: {e}"
-    line = f"RULING\n  {ruling.text}\n"
-    return text.replace(line, f"RULING\n  {sentence}\n", 1), ""
+        return format_report(report), f"the report is in English: {e}"
+    if told.untranslated:
+        count = len(told.untranslated)
+        return told.text, f"{count} line(s) of the report have no translation yet and stay English"
+    return told.text, ""
 
 
 def add_max_bytes(p: argparse.ArgumentParser) -> None:
@@ -184,13 +145,11 @@ def unreadable(command: str, path: str, error: RecordError) -> int:
 def run(args: argparse.Namespace) -> int:
     if args.html:
         check_output(args.html, "--html")
-    lang, notice = language(args.lang)
-    if notice:
-        print(f"moonrules check: {notice}", file=sys.stderr)
+    lang = chosen_language(args, "check")
     try:
         source, name = load(args.record, args.max_bytes)
         report: Report = check(source)
-        text = json.dumps(report.to_json(), indent=2) if args.json else format_report(report)
+        text = json.dumps(report.to_json(), indent=2) if args.json else ""
     except RecordError as e:
         return unreadable("check", args.record, e)
     except MemoryError:
@@ -198,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
             "check", args.record, RecordError("", "the record is too large to check here")
         )
     if not args.json:
-        text, notice = ruled_in(text, report, lang)
+        text, notice = ruled_in(report, lang)
         if notice:
             print(f"moonrules check: {notice}", file=sys.stderr)
     print(text)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
 from moonrules.i18n.catalogs import DOMAIN, LANGUAGES
+from moonrules.i18n.rulebook import RULES_DOMAIN
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Message
@@ -25,12 +26,20 @@ LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 """The catalogs shipped in the package."""
 
 
-def expected_ids(domain: str = DOMAIN) -> dict[str, bool]:
-    """The message ids a catalog of ``domain`` must hold, each with whether it is a plural."""
+Key = tuple[str | None, str]
+"""A catalog entry: its context (``None`` for none) and its id (a plural's singular)."""
+
+
+def expected_ids(domain: str = DOMAIN) -> dict[Key, bool]:
+    """The entries a catalog of ``domain`` must hold, each with whether it is a plural."""
     if domain == DOMAIN:
         from moonrules.i18n.messages import MESSAGES
 
-        return {m if isinstance(m, str) else m[0]: not isinstance(m, str) for m in MESSAGES}
+        return {(None, m if isinstance(m, str) else m[0]): not isinstance(m, str) for m in MESSAGES}
+    if domain == RULES_DOMAIN:
+        from moonrules.i18n.rulebook import rule_messages
+
+        return {(context, text): plural for (context, text), plural in rule_messages().items()}
     raise ValueError(f"domain: no source for {domain!r}")
 
 
@@ -61,16 +70,17 @@ def _short(key: str) -> str:
 
 
 def _check_message(
-    where: str, lang: str, nplurals: int, message: Message, wanted: dict[str, bool]
+    where: str, lang: str, nplurals: int, message: Message, wanted: dict[Key, bool]
 ) -> Iterator[str]:
     """The problems of one entry: not of the source, fuzzy, untranslated, plural forms
     missing, placeholders not the source's."""
     ids = _forms(message.id)
-    shown = _short(ids[0])
-    if ids[0] not in wanted:
+    key: Key = (None if message.context is None else str(message.context), ids[0])
+    shown = _short(ids[0]) if key[0] is None else f"{key[0]}: {_short(ids[0])}"
+    if key not in wanted:
         yield f"{where}: {shown!r}: not a message of the source (obsolete?)"
         return
-    if wanted[ids[0]] != (len(ids) > 1):
+    if wanted[key] != (len(ids) > 1):
         yield f"{where}: {shown!r}: plural in one and not in the other"
         return
     if message.fuzzy:
@@ -98,7 +108,7 @@ def _check_message(
             )
 
 
-def check_catalog(path: Path, lang: str, wanted: dict[str, bool]) -> Iterator[str]:
+def check_catalog(path: Path, lang: str, wanted: dict[Key, bool]) -> Iterator[str]:
     """The problems of one ``.po`` file of ``lang`` whose ids must be ``wanted``."""
     from babel.messages.pofile import read_po
 
@@ -115,23 +125,25 @@ def check_catalog(path: Path, lang: str, wanted: dict[str, bool]) -> Iterator[st
     cldr = cldr_plural_forms(lang)
     if header.replace(" ", "") != cldr.replace(" ", ""):
         yield f"{where}: Plural-Forms is {header!r}, CLDR's is {cldr!r}"
-    seen: set[str] = set()
+    seen: set[Key] = set()
     for message in catalog:
         if message.id:
-            seen.add(_forms(message.id)[0])
+            context = None if message.context is None else str(message.context)
+            seen.add((context, _forms(message.id)[0]))
             yield from _check_message(where, lang, catalog.num_plurals, message, wanted)
     for message in catalog.obsolete.values():
         yield f"{where}: {_forms(message.id)[0][:60]!r}: obsolete entry left in"
-    for key in wanted:
-        if key not in seen:
-            yield f"{where}: {_short(key)!r}: missing"
+    for context, text in wanted:
+        if (context, text) not in seen:
+            shown = _short(text) if context is None else f"{context}: {_short(text)}"
+            yield f"{where}: {shown!r}: missing"
 
 
 def domains(locale_dir: Path) -> list[str]:
     """The catalogs' domains found in ``locale_dir`` that have a source here (the web
     table's ``table`` domain is another's, checked by its own test)."""
     found = {p.stem for p in locale_dir.glob("*/LC_MESSAGES/*.po")}
-    return sorted(d for d in found if d == DOMAIN)
+    return sorted(d for d in found if d in (DOMAIN, RULES_DOMAIN))
 
 
 def check_all(locale_dir: Path = LOCALE_DIR, languages: Iterable[str] = LANGUAGES) -> list[str]:

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a message id is one string, as the catalogs and grep see it)
 """The message ids of the catalogs: the English source sentences, with ``{name}`` placeholders.
 
 Each is a ``str``, or a pair (singular, plural) for a sentence with a ``{count}``. The
@@ -51,6 +52,217 @@ ALLOWED: Final = "Allowed: {allowed}."
 PASS: Final = "pass"
 TRICKS: Final = ("{count} trick", "{count} tricks")
 
+
+# The report's sentences, and the values in them that are words (moonrules.i18n.sentences)
+
+NONE: Final = "none"
+"""What was allowed, when nothing was."""
+
+CLAUSE: Final = "Clause {rule}: {text}"
+"""A clause quoted from the rulebook, at the end of a ruling."""
+
+AT_LINE: Final = "(line {line})"
+"""The line of the notation a ruling is on."""
+
+SIDES: Final[tuple[Message, ...]] = (
+    "seat {seat}",
+    "team {team} (seats {a} and {b})",
+)
+"""A side, as the report names it (``side_name``): a seat, or a team."""
+
+SEEDS: Final[tuple[Message, ...]] = ("(none)",)
+"""A record without a seed."""
+
+CALL_ITEMS: Final[tuple[Message, ...]] = (
+    "seat {seat} passes",
+    "seat {seat} bids {call}",
+)
+"""A call in the auction's line."""
+
+PLAY_ITEMS: Final[tuple[Message, ...]] = ("seat {seat} {tile}",)
+"""A play in a trick's line."""
+
+WHERE: Final[tuple[Message, ...]] = (
+    "Hand {hand}, trick {trick}",
+    "Hand {hand}, call {k}",
+    "Hand {hand}, score",
+    "Hand {hand}, claim",
+    "Hand {hand}, discard",
+    "Hand {hand}, trump",
+    "Hand {hand}, deal",
+)
+"""Where in the record a ruling is (its label)."""
+
+LEADS: Final[tuple[Message, ...]] = (
+    "a trump lead",
+    "a {n} lead",
+)
+"""What a lead called, in a renege's line."""
+
+SAID: Final[tuple[Message, ...]] = (
+    "passed",
+    "bid {call}",
+)
+"""A call, as a ruling on it says it."""
+
+WRONGS: Final[tuple[Message, ...]] = ("{side} {n} (should be {m})",)
+"""A side's wrong total on a score sheet."""
+
+DEFEAT: Final[tuple[Message, ...]] = ("trick {trick}: {plays} ({side} wins)",)
+"""A trick of the line of play that defeats a claim."""
+
+SIDE_DELTAS: Final[tuple[Message, ...]] = ("{side} {delta}",)
+"""What a side scores."""
+
+ENDS: Final[tuple[Message, ...]] = (
+    "after hand {hand}",
+    "in hand {hand}, during the auction ({side} to call)",
+    "in hand {hand}, before the discard ({side} to discard)",
+    "in hand {hand}, before trump is named ({side} to name it)",
+    "in hand {hand}, trick {trick} ({side} to play)",
+)
+"""Where an unfinished record ends."""
+
+LINES: Final[tuple[Message, ...]] = (
+    (
+        "Moon record check — rules: {label} ({count} player), seed {seed}",
+        "Moon record check — rules: {label} ({count} players), seed {seed}",
+    ),
+    (
+        "Moon record check — rules: {label} ({count} player, partnerships), seed {seed}",
+        "Moon record check — rules: {label} ({count} players, partnerships), seed {seed}",
+    ),
+    "Hand {hand} — seat {seat} bids first",
+    "Deal:   seat {seat}: {tiles}",
+    "seat {seat}: {tiles}",
+    "Widow:  {tile}",
+    "Auction: {calls}",
+    "Every player passed: the hand is thrown in and redealt (BID-7).",
+    "Seat {seat} wins the auction with a bid of {bid} (BID-6).",
+    "Seat {seat} takes the widow ({tile}) and discards {tile2}.",
+    "Trump: {n}s.",
+    "Trump: doubles.",
+    "Trump: no-trump.",
+    "Trick {trick}: seat {seat} leads — {plays} — {side} wins",
+    "Trick {trick}: seat {seat} leads — {plays} — (unfinished)",
+    (
+        "Result: {side} bid {bid} and took {count} trick: made (SCORE-1).",
+        "Result: {side} bid {bid} and took {count} tricks: made (SCORE-1).",
+    ),
+    (
+        "Result: {side} bid {bid} and took {count} trick: set (SCORE-1).",
+        "Result: {side} bid {bid} and took {count} tricks: set (SCORE-1).",
+    ),
+    "Tricks: {scores}.",
+    "Score: {deltas}; totals {scores} points.",
+    "Score: {deltas}; totals {scores} marks.",
+    "Score sheet: {scores} — correct.",
+    "Score sheet: {scores}",
+    "RULING",
+    "Why:",
+    "Checking stopped at {where}.",
+    "Verdict: valid — every step follows the rules.",
+    "Verdict: illegal ({rule}).",
+    "Verdict: wrong score ({rule}).",
+    "Verdict: the claim fails ({rule}).",
+    "Game over after hand {hand}: {side} wins, with points {scores} (END-1).",
+    "Game over after hand {hand}: {side} wins, with marks {scores} (END-1).",
+    "Game over after hand {hand}: {side} wins by making a bid of 21 (SCORE-4), with points {scores} (END-1).",
+    "Game over after hand {hand}: {side} wins by making a bid of 21 (SCORE-4), with marks {scores} (END-1).",
+    "The record has no hand.",
+    "The record ends {ends}; the game is not over.",
+    "Points: {scores}.",
+    "Marks: {scores}.",
+    "Seat {seat} claims all the remaining tricks: the claim holds (CLAIM-1): {side} is sure of {n} of the {m} remaining tricks however the others play.",
+    "Seat {seat} claims {n} tricks: the claim holds (CLAIM-1): {side} is sure of {k} of the {m} remaining tricks however the others play.",
+    "Renege: seat {seat} played {tile} on {lead} ({led}) while holding {tile2}, which follows ({rule}).",
+    "Renege: seat {seat} played {tile} on {lead} ({led}) while holding {tilelist}, which follow ({rule}).",
+    "Under renege = penalty the hand ends at once (RENEGE-2): seat {seat} is the bidder's side, so {side}'s contract of {bid} counts as set; the other players score the tricks they took before, and the unfinished trick counts for no one.",
+    "Under renege = penalty the hand ends at once (RENEGE-2): seat {seat} is a defender, so {side}'s contract of {bid} counts as made; the other players score the tricks they took before, and the unfinished trick counts for no one.",
+    "Claim: seat {seat} lays down their tiles and claims the last trick; the claim holds against every defence (CLAIM-1): the hand ends, and it goes to {side}.",
+    "Claim: seat {seat} lays down their tiles and claims all {n} remaining tricks; the claim holds against every defence (CLAIM-1): the hand ends, and they go to {side}.",
+    "Claim: seat {seat} lays down their tiles and claims {n} of the {m} remaining tricks; the claim holds against every defence (CLAIM-1): the hand ends, and {k} go to {side} and {r} to {side2}.",
+    "Illegal ({rule}).",
+    "Wrong score ({rule}).",
+    "The claim fails ({rule}).",
+    "The correct totals are: {scores}.",
+    "Legal calls for seat {seat} were: {allowed}.",
+    "Legal calls were: {allowed}.",
+    "Legal plays were: {allowed}.",
+    "Legal leads were: {allowed}.",
+    "Legal discards were: {allowed}.",
+    "Legal trumps were: {allowed}.",
+    "{side} {said}, but it was seat {seat}'s turn to call: the calls go clockwise from seat {first}, one each (BID-2), and only the player whose turn it is may act.",
+    "the score sheet gives {scores} after hand {hand}; the totals are {totals}: {wrongs}.",
+    "From {before}, the hand scores {deltalist}.",
+    "{side} claimed all {n} of the {m} remaining tricks, but {side2} can be held to {k}: however the claimant's side plays, the others have a defence.",
+    "{side} claimed {n} of the {m} remaining tricks, but {side2} can be held to {k}: however the claimant's side plays, the others have a defence.",
+    "One line of play that defeats the claim: {defeat}.",
+)
+"""The report's sentences (``moonrules check``): its lines, the ruling's sentences that no error of the library stands behind, and the verdict."""
+
+REASONS: Final[tuple[Message, ...]] = (
+    "the leader may lead any tile",
+    "{tile} is a double, and doubles are trump, so leading {tile} calls trumps",
+    "{tile} bears a {n}, and {n}s are trump, so leading {tile} calls trumps",
+    "no-trump: nothing is trump, so the double {tile} calls its number: {n}s",
+    "{tile} is not a trump, so the double {tile} calls its number: {n}s",
+    "no-trump: nothing is trump, so it calls the suit of its higher number, whichever end is written first: {n}s",
+    "{tile} is not a trump, so it calls the suit of its higher number, whichever end is written first: {n}s",
+    "{tile} is a double, and doubles are trump: it belongs to the trump suit and follows",
+    "{tile} bears a {n}, and {n}s are trump: it belongs to the trump suit and follows",
+    "{tile} is a double, and doubles are trump ({rule}), so it belongs to the trump suit only; it bears a {s}, but a trump is never a {s}: it does not follow {s}s",
+    "{tile} bears a {n}, and {n}s are trump ({rule}), so it belongs to the trump suit only; it bears a {s}, but a trump is never a {s}: it does not follow {s}s",
+    "{tile} is a double, and doubles are trump ({rule}), so it belongs to the trump suit only; it is not a {s}: it does not follow {s}s",
+    "{tile} bears a {n}, and {n}s are trump ({rule}), so it belongs to the trump suit only; it is not a {s}: it does not follow {s}s",
+    "{tile} is not a trump: it does not follow a trump lead",
+    "the double {tile} belongs to suit {s}: it follows {s}s",
+    "{tile} is not a trump and bears a {s}, so it belongs to suit {s} (and suit {o}): it follows {s}s",
+    "{tile} bears no {s}: it does not follow {s}s",
+    "but the first lead of a hand must be a trump when the leader holds one, and the hand holds {tiles}",
+    "{tile} follows, so it may be played",
+    "the hand holds {tile}, which is a trump; a player who can follow must",
+    "the hand holds {tiles}, which are trumps; a player who can follow must",
+    "the hand holds {tile}, which follows suit {s}; a player who can follow must",
+    "the hand holds {tiles}, which follow suit {s}; a player who can follow must",
+    "the hand holds {tile}, which follows suit {s} ({fake} bears a {s} but is a trump, and does not count); a player who can follow must",
+    "the hand holds {tiles}, which follow suit {s} ({fake} bears a {s} but is a trump, and does not count); a player who can follow must",
+    "the hand holds {tile}, which follows suit {s} ({fake} bear a {s} but is a trump, and does not count); a player who can follow must",
+    "the hand holds {tiles}, which follow suit {s} ({fake} bear a {s} but is a trump, and does not count); a player who can follow must",
+    "the hand holds no trump, so any tile may be played",
+    "the hand holds no {s}, so any tile may be played",
+    "the auction goes clockwise from the first bidder, one call each",
+    "only the player whose turn it is may act",
+    "the auction is one round: each player calls once, clockwise",
+    "only the player whose turn it is may act, in the current phase",
+    "a claim holds only if the claimant's side wins the claimed tricks against every legal line of play by the others",
+    "a hand thrown in scores nothing",
+    "seat {seat} reneged: the hand ended and the offending side is set",
+    "partners' tricks count together: team 0 took {a}, team 1 took {b}",
+    "{side} bid {bid} and took {n}: made (at least {m})",
+    "{side} bid {bid} and took {n}: set (fewer than {m})",
+    "{side} bid {bid} (all 7 tricks) and took {n}: made (at least {m})",
+    "{side} bid {bid} (all 7 tricks) and took {n}: set (fewer than {m})",
+    "marks: a made contract gives the bidder one mark",
+    "marks: a set gives every other side one mark",
+    "{side} scores the bid: {delta}",
+    "{side} loses the bid: {delta}",
+    "every other side scores a point a trick: {sidedeltas}",
+    "a made 21 wins the game outright for {side}",
+    "{side} has reached {n} and leads",
+    "a tie at the top: play goes on",
+    "call {k}: seat {seat} passes",
+    "call {k}: seat {seat} bids {call}: a bid of these rules, the first bid",
+    "call {k}: seat {seat} bids {call}: a bid of these rules, higher than the earlier bid of {high}",
+    "every player passed: the hand is thrown in",
+    "a bid of 21 ends the auction at once",
+    "the highest bid wins: {side} with {bid}",
+    "everyone before passed, so the last player must bid",
+    "{side} claimed all {n} remaining tricks and the claim held against every defence: the hand ended there, {k} to {side2}",
+    "{side} claimed {n} of the {m} and the claim held against every defence: the hand ended there, {k} to {side2}, and the other {r} to the other team",
+)
+"""The "why" steps of a ruling or an explanation: the reasons of ``moonrules.arbitration``."""
+
 MESSAGES: Final[tuple[Message, ...]] = (
     TRICK_1,
     LEAD_2,
@@ -72,6 +284,22 @@ MESSAGES: Final[tuple[Message, ...]] = (
     ALLOWED,
     PASS,
     TRICKS,
+    NONE,
+    CLAUSE,
+    AT_LINE,
+    *SIDES,
+    *SEEDS,
+    *CALL_ITEMS,
+    *PLAY_ITEMS,
+    *WHERE,
+    *LEADS,
+    *SAID,
+    *WRONGS,
+    *DEFEAT,
+    *SIDE_DELTAS,
+    *ENDS,
+    *LINES,
+    *REASONS,
 )
 """Every message id, in the catalogs' order."""
 

@@ -1,0 +1,79 @@
+"""``--lang``: the language a command speaks to players in (:mod:`moonrules.i18n`).
+
+Without ``--lang`` the language is the environment's locale (``LANGUAGE``, ``LC_ALL``,
+``LC_MESSAGES``, ``LANG``, the first set), if it is one we have, else English. A
+``--lang`` we have no catalog for is not an error: the command speaks English and says so
+in one line on stderr. ``--json`` output stays language-free whatever the language.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping
+
+from moonrules.i18n import LANGUAGES, SOURCE_LANGUAGE
+
+
+def add_lang_argument(p: argparse.ArgumentParser, what: str = "the report") -> None:
+    """The ``--lang LANG`` option of a command that prints sentences for players."""
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=f"the language of {what}: {', '.join(LANGUAGES)} (default: the environment's "
+        "locale, then English); --json stays language-free",
+    )
+
+
+def language(given: str | None, environ: Mapping[str, str] = os.environ) -> tuple[str, str]:
+    """The language to speak, and a one-line notice when ``given`` names none we have
+    (``""`` when all is well).
+
+    ``given`` is ``--lang``; without it, the first locale the environment sets (``LANGUAGE``,
+    ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), if it is of a language we have; else English.
+
+    >>> language("ru"), language("ru_RU.UTF-8")
+    (('ru', ''), ('ru', ''))
+    >>> language(None, {"LANG": "be_BY.UTF-8"}), language(None, {"LANG": "C.UTF-8"})
+    (('be', ''), ('en', ''))
+    >>> language(None, {"LANGUAGE": "hu:en", "LANG": "ru_RU.UTF-8"})
+    ('hu', '')
+    >>> language("xx")
+    ('en', "no catalog for --lang 'xx'; speaking English (en, az, be, hu, pa, ru)")
+    """
+    if given is not None:
+        lang = _language_of(given)
+        if lang is None:
+            shown = repr(given)[:40]
+            return SOURCE_LANGUAGE, (
+                f"no catalog for --lang {shown}; speaking English ({', '.join(LANGUAGES)})"
+            )
+        return lang, ""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if value:
+            for part in value.split(":"):
+                lang = _language_of(part)
+                if lang is not None:
+                    return lang, ""
+            return SOURCE_LANGUAGE, ""
+    return SOURCE_LANGUAGE, ""
+
+
+def _language_of(locale: str) -> str | None:
+    """The language of a locale name (``ru``, ``ru_RU.UTF-8``, ``ru-RU``), if we have it."""
+    lang = locale.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    return lang if lang in LANGUAGES else None
+
+
+def chosen_language(args: argparse.Namespace, command: str) -> str:
+    """The language of ``args.lang`` (or the environment's), the notice printed on stderr
+    as ``moonrules COMMAND: …`` when there is one."""
+    lang, notice = language(getattr(args, "lang", None))
+    if notice:
+        print(f"moonrules {command}: {notice}", file=sys.stderr)
+    return lang
+
+
+__all__ = ["add_lang_argument", "chosen_language", "language"]

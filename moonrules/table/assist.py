@@ -11,12 +11,14 @@ tile of another hand or a number that depends on one.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Callable
 from typing import Final
 
 from moonrules.analysis.advise import advise
-from moonrules.bots import Bot
+from moonrules.bots import Bot, knowledge
+from moonrules.bots.basic import best_trumps
 from moonrules.game import (
     Bid,
     ClaimDoesNotHold,
@@ -28,29 +30,50 @@ from moonrules.game import (
     apply_claim,
 )
 from moonrules.records.record import JSON
+from moonrules.rules.tiles import mask_of
 
 HINT_SAMPLES: Final = 24
 """Deals bidding advice samples for a hint (a few seconds on one core)."""
+
+HINT_TRUMPS: Final = 3
+"""Trumps the advice weighs when the bot does not say how many it weighs (``candidates``)."""
+
+
+def advice_seed(seed: str) -> int:
+    """The seed of the advice's sample deals for a hint seeded ``seed``: from the whole
+    text (each hint of a room its own deals), a whole number below 2**48."""
+    return int.from_bytes(hashlib.sha256(f"moonrules/hint/{seed}".encode()).digest()[:6], "big")
 
 
 def hint(make: Callable[[], Bot], view: PlayerView, seed: str) -> tuple[JSON, JSON]:
     """In a worker: the action the bot ``make`` takes in ``view`` (as records write it),
     and in the auction bidding advice's chances for the seat's tiles (else ``None``):
     ``{"samples", "best": {"bid", "trump", "expected_score"}, "bids": [{"bid", "trump",
-    "p_make"}, …]}``, each bid with the trump under which it is likeliest made."""
+    "p_make"}, …]}``, each bid with the trump under which it is likeliest made.
+
+    The advice weighs the trumps the bot weighs: the best by the basic estimate
+    (:func:`~moonrules.bots.basic.best_trumps`, as the bots rank them), as many as the
+    bot's ``candidates`` (:data:`HINT_TRUMPS` for a bot without). Weighing every trump
+    the rules offer on a few deals showed, for a bid no trump makes often, whichever of
+    nine noisy chances came out highest, ties to the first trump in the rules' order
+    (blanks): a trump the hand is short in."""
     from moonrules.table.wire import action_json
 
-    action = make().act(view, random.Random(seed))
+    bot = make()
+    action = bot.act(view, random.Random(seed))
     if view.phase is not Phase.BIDDING:
         return action_json(action), None
     calls = [c.amount if isinstance(c, Bid) else 0 for c in view.calls]
+    ranked = best_trumps(mask_of(view.hand), view.rules, knowledge(view).unseen)
+    weighed = getattr(bot, "candidates", HINT_TRUMPS)
     a = advise(
         view.hand,
         view.rules,
         calls=calls,
+        trumps=[t for _, t in ranked[: max(1, int(weighed))]],
         samples=HINT_SAMPLES,
         min_samples=HINT_SAMPLES,
-        seed=int.from_bytes(seed.encode()[:6].ljust(6, b"\0"), "big"),
+        seed=advice_seed(seed),
     )
     bids: list[JSON] = []
     for amount in sorted({b.bid for t in a.trumps for b in t.bids}):
@@ -98,4 +121,4 @@ def claim(
         return "refused", None, e.rule, e.message
 
 
-__all__ = ["CLAIM_BUDGET", "HINT_SAMPLES", "claim", "hint"]
+__all__ = ["CLAIM_BUDGET", "HINT_SAMPLES", "HINT_TRUMPS", "advice_seed", "claim", "hint"]

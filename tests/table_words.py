@@ -56,7 +56,7 @@ def script_ids(name: str) -> list[MessageId]:
     out: list[MessageId] = []
     with open(STATIC / name, "rb") as f:
         for _line, msg, _comments, _context in extract(
-            "javascript", f, {"_": (1,), "N_": (1,), "_n": (1, 2)}, strip_comment_tags=True
+            "javascript", f, {"_": (1,), "N_": (1,), "_n": (1, 2), "Nn_": (1, 2)}, strip_comment_tags=True
         ):
             out.append((str(msg[0]), str(msg[1])) if isinstance(msg, tuple) else str(msg))
     return out

@@ -623,13 +623,16 @@ def claim_notice(before: GameState, done: Hand) -> dict[str, JSON]:
         )
     tiles = " ".join(str(t) for t in reversed(laid))
     if claim.tricks == left and left == 1:
-        text = table_text("{seat} claimed the last trick, laying down {tiles}: the claim holds.")
+        text = table_text(
+            "{seat} claimed the last trick, laying down {tiles}: the claim holds (CLAIM-1)."
+        )
     elif claim.tricks == left:
         text = table_text(
             (
-                "{seat} claimed the {count} remaining trick, laying down {tiles}: the claim holds.",
+                "{seat} claimed the {count} remaining trick, laying down {tiles}: the claim holds "
+                "(CLAIM-1).",
                 "{seat} claimed all {count} remaining tricks, laying down {tiles}: the claim "
-                "holds.",
+                "holds (CLAIM-1).",
             ),
             n=left,
         )
@@ -637,9 +640,9 @@ def claim_notice(before: GameState, done: Hand) -> dict[str, JSON]:
         text = table_text(
             (
                 "{seat} claimed {count} of the {left} remaining tricks, laying down {tiles}: "
-                "the claim holds.",
+                "the claim holds (CLAIM-1).",
                 "{seat} claimed {count} of the {left} remaining tricks, laying down {tiles}: "
-                "the claim holds.",
+                "the claim holds (CLAIM-1).",
             ),
             n=claim.tricks,
             left=left,

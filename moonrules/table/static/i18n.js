@@ -100,6 +100,8 @@ window.MoonI18n = (function () {
 
   function N_(id) { return id; }  // marks a message id for extraction; looked up later
 
+  function Nn_(one, many) { return [one, many]; }  // marks a plural message id, likewise
+
   // CLDR's list pattern: kind "and" or "or"
   function list(items, kind) {
     const p = cat && cat.list ? cat.list[kind || "and"] : null;
@@ -279,7 +281,7 @@ window.MoonI18n = (function () {
     return c;
   })();
 
-  return { _: _, _n: _n, N_: N_, list: list, wire: wire, applyStatic: applyStatic, ready: ready,
+  return { _: _, _n: _n, N_: N_, Nn_: Nn_, list: list, wire: wire, applyStatic: applyStatic, ready: ready,
     compilePlural: compilePlural, plural: plural,
     lang: () => (cat ? cat.lang : "en") };
 })();

@@ -11,7 +11,7 @@
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get("token");
   const I = window.MoonI18n;
-  const _ = I._, _n = I._n, N_ = I.N_;
+  const _ = I._, _n = I._n, N_ = I.N_, Nn_ = I.Nn_;
   const TRUMP_NAMES = { 0: N_("blanks (0s)"), 1: N_("aces (1s)"), 2: N_("deuces (2s)"), 3: N_("treys (3s)"),
     4: N_("fours (4s)"), 5: N_("fives (5s)"), 6: N_("sixes (6s)"), doubles: N_("doubles"), none: N_("no trump") };
   const SUIT_NAMES = { 0: N_("blanks"), 1: N_("aces"), 2: N_("deuces"), 3: N_("treys"), 4: N_("fours"),
@@ -267,10 +267,10 @@
     const v = last.view;
     const a = msg.action;
     let what;
-    if (v.phase === "bidding") what = a === "pass" ? _("The strong bot would pass.") : _("The strong bot would bid {call}.", { call: callText(a) });
-    else if (v.phase === "trump") what = _("The strong bot would name {trump} as trump.", { trump: trumpName(a) });
-    else if (v.phase === "discard") what = _("The strong bot would discard {tile}.", { tile: a });
-    else what = _("The strong bot would play {tile}.", { tile: a });
+    if (v.phase === "bidding") what = a === "pass" ? _("the strong bot would pass.") : _("the strong bot would bid {call}.", { call: callText(a) });
+    else if (v.phase === "trump") what = _("the strong bot would name {trump} as trump.", { trump: trumpName(a) });
+    else if (v.phase === "discard") what = _("the strong bot would discard {tile}.", { tile: a });
+    else what = _("the strong bot would play {tile}.", { tile: a });
     box.replaceChildren(el("strong", { text: _("Hint:") }), " " + what);
     const ad = msg.advice;
     if (ad) {
@@ -455,12 +455,36 @@
     return _("You may play {tiles}.", { tiles: orList(legal) });
   }
 
+  // The library's sentences about a seat's own move, said to that seat in the second person.
+  const YOU = {
+    "Seat {seat} does not hold the tile {tile}.": N_("You do not hold the tile {tile}."),
+    "Seat {seat} led {tile} while holding a trump: the first lead of the hand must be a trump.":
+      N_("You led {tile} while holding a trump: the first lead of the hand must be a trump."),
+    "Seat {seat} played {tile} on a trump lead while holding {count} trump: a trump lead must be followed with a trump.":
+      Nn_("You played {tile} on a trump lead while holding {count} trump: a trump lead must be followed with a trump.",
+        "You played {tile} on a trump lead while holding {count} trumps: a trump lead must be followed with a trump."),
+    "Seat {seat} played {tile} while holding {count} tile of the suit led: the suit led must be followed.":
+      Nn_("You played {tile} while holding {count} tile of the suit led: the suit led must be followed.",
+        "You played {tile} while holding {count} tiles of the suit led: the suit led must be followed."),
+    "Seat {seat} may not act now: it is not their turn, or not the time for that action.":
+      N_("You may not act now: it is not your turn, or not the time for that action."),
+    "Seat {seat} cannot make this claim: a claim is made on one's turn during play, of a number of tricks the rules allow.":
+      N_("You cannot make this claim: a claim is made on one's turn during play, of a number of tricks the rules allow."),
+    "The claim of seat {seat} does not hold: the others have a line of play against it, and play goes on.":
+      N_("Your claim does not hold: the others have a line of play against it, and play goes on."),
+  };
+
   // A refusal: the server's sentence (message ids and fields) in the page's language.
   function showRefusal(msg) {
     const box = $("refusal");
     const t = last ? last.table : null;
     box.replaceChildren();
-    const sentence = I.wire(msg.text, (s) => (t ? seatName(s, t) : _("Seat {n}", { n: s + 1 })),
+    let text = msg.text;
+    if (text && text.domain === "moonrules" && t && t.seat !== null && text.args && text.args.seat === t.seat) {
+      const k = Array.isArray(text.key) ? text.key[0] : text.key;
+      if (Object.prototype.hasOwnProperty.call(YOU, k)) text = Object.assign({}, text, { domain: "table", key: YOU[k] });
+    }
+    const sentence = I.wire(text, (s) => (t ? seatName(s, t) : _("Seat {n}", { n: s + 1 })),
       { libSeat: (s) => String(s + 1) });
     box.append(el("strong", { text: _("Not allowed") }));
     if (msg.rule) box.append(" (", el("span", { class: "rule", text: msg.rule }), ")");

@@ -28,6 +28,14 @@
         The strong bot against its targets: duplicate against pimc (three players, then
         partnership), whole games against two pimc and against two basic, decision times;
         each block headed by the command that measures it alone, then met / NOT met.
+    python bench/bots.py cheat [--deals 200] [--seed 1] [--workers 2] [--strong-deals 60]
+                               [--log FILE] [--only all,auction,...]
+        Where the points are: a diagnostic pimc that is told hidden tiles (SeeingPimc,
+        bench-only: no level, no name in the bots' table) against pimc, duplicate on hand 1
+        of seeded standard deals: told everything everywhere, only in the auction, discard
+        and trump, only in the play, only the widow, only the trumps; each by role; and
+        how often strong decides otherwise than pimc in pimc's games. With --log each hand
+        is appended as it finishes; ``cheat --from-log FILE`` prints the figures so far.
     python bench/bots.py model-data --out FILE [--rules standard] [--play]; model-fit FILE
         Calls, trumps and hand results of pimc bots, and the fit of the call model to them.
     python bench/bots.py calibrate [--rules standard] [--deals 300]
@@ -42,20 +50,33 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import shlex
 import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import attrs
 
+from moonrules.bots.base import Bot, Knowledge, knowledge
+from moonrules.bots.basic import best_trumps
 from moonrules.bots.match import DuplicateHand, GameResult, HandResult, run_match
+from moonrules.bots.pimc import PimcBot
+from moonrules.bots.sampled import Budget
+from moonrules.bots.sampling import Sampler
+from moonrules.bots.strong import StrongBot
+from moonrules.bots.worlds import world
 from moonrules.cli.match import lineup, report
+from moonrules.game import GameState, PlayerView
 from moonrules.rules.ruleset import RuleSet, as_rules
+from moonrules.rules.suits import is_trump
+from moonrules.rules.tiles import TILES, mask_of
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -660,6 +681,249 @@ def model_fit(args: argparse.Namespace) -> None:
         )
 
 
+# ---------------------------------------------------------------------------
+# Where the points are: a pimc that is told the hidden tiles (a diagnostic, never a level)
+
+AUCTION_PHASES = frozenset({"bidding", "discard", "trump"})
+CHEATS: dict[str, tuple[frozenset[str], str, str]] = {
+    "all": (AUCTION_PHASES | {"play"}, "all", "every tile, in every phase"),
+    "auction": (AUCTION_PHASES, "all", "every tile, in the auction, discard and trump only"),
+    "play": (frozenset({"play"}), "all", "every tile, in the play only"),
+    "widow": (AUCTION_PHASES, "widow", "the widow only, in the auction, discard and trump"),
+    "trumps": (
+        AUCTION_PHASES,
+        "trumps",
+        "where the others' tiles of the trumps it weighs lie (the widow too if one is), "
+        "in the auction, discard and trump",
+    ),
+}
+"""The diagnostic's variants: (the phases in which it is told, what it is told, what that is)."""
+
+
+@attrs.frozen(slots=True)
+class SeeingPimc(PimcBot):
+    """DIAGNOSTIC ONLY, not a player: ``pimc`` that, in ``phases``, is told where some hidden
+    tiles lie (``learns``: ``all`` every tile, so that the true deal is its one world;
+    ``widow`` the widow; ``trumps`` the tiles of the trumps it weighs), read from the true
+    state the bench puts in ``truth`` before each of its decisions. The rest is drawn as
+    pimc draws it, uniformly among the deals consistent with the view and what it was told.
+    Made only by ``bench/bots.py cheat``: it is in no table of bots (``BOTS``, the table's
+    levels) and no command line of the package can seat it."""
+
+    phases: frozenset[str] = frozenset()
+    learns: str = "all"
+    truth: list[GameState] = attrs.field(factory=list, eq=False)
+
+    def _told(self, view: PlayerView, know: Knowledge, state: GameState) -> int:
+        """The mask of the unseen tiles whose place the bot is told."""
+        if self.learns == "all":
+            return know.unseen
+        if self.learns == "widow":
+            w = state.hand.widow
+            return (1 << w) & know.unseen if w >= 0 else 0
+        if view.trump is not None:
+            trumps = [view.trump]
+        else:
+            ranked = best_trumps(mask_of(view.hand), view.rules, know.unseen)
+            trumps = [t for _, t in ranked[: self.candidates]]
+        told = 0
+        for i, tile in enumerate(TILES):
+            if any(is_trump(tile, t) for t in trumps):
+                told |= 1 << i
+        return told & know.unseen
+
+    def _states(self, view: PlayerView, rng: random.Random, budget: Budget) -> Iterator[GameState]:
+        if view.phase.value not in self.phases or not self.truth:
+            yield from PimcBot._states(self, view, rng, budget)
+            return
+        state = self.truth[0]
+        know = knowledge(view)
+        true_hands = [
+            0 if s == view.seat else state.hand.hands[s] & know.unseen for s in range(view.players)
+        ]
+        true_extra = know.unseen
+        for h in true_hands:
+            true_extra &= ~h
+        told = self._told(view, know, state)
+        rest = attrs.evolve(
+            know,
+            unseen=know.unseen & ~told,
+            counts=tuple(c - (true_hands[s] & told).bit_count() for s, c in enumerate(know.counts)),
+            extra=know.extra - (true_extra & told).bit_count(),
+        )
+        sampler = Sampler(rest)
+        done = 0
+        while budget.more(done):
+            hands, extra = sampler.draw(rng)
+            hands = tuple(h | (t & told) for h, t in zip(hands, true_hands, strict=True))
+            yield world(view, know, hands, extra | (true_extra & told))
+            done += 1
+            if sampler.count == 1:
+                return
+
+
+def _diagnostic_bot(name: str) -> Bot:
+    """``pimc``, ``strong``, or ``see/VARIANT`` (a SeeingPimc of :data:`CHEATS`)."""
+    if name == "pimc":
+        return PimcBot()
+    if name == "strong":
+        return StrongBot()
+    phases, learns, _ = CHEATS[name.removeprefix("see/")]
+    return SeeingPimc(phases=phases, learns=learns)
+
+
+def _cheat_hand(job: tuple[str, int, int, int, tuple[str, ...]]) -> dict[str, Any]:
+    """One duplicate hand (deal ``index`` of ``seed``, hand 1) with the bots seated; the bots'
+    generators are those of ``bench/bots.py duplicate`` (a pimc draws the same numbers as
+    in a duplicate match of the same seed). With ``seats`` all pimc and ``--strong-deals``,
+    each choice a pimc makes is also put to ``strong`` (its own generator), and whether
+    they differ is kept by phase."""
+    import random
+
+    from moonrules.bots.base import view_legal_actions
+    from moonrules.bots.match import _hand_result, deal_seed
+    from moonrules.game import apply, legal_actions, new_game, view
+
+    preset, seed, index, arrangement, lineup = job
+    rules = as_rules(preset)
+    compare = lineup[-1] == "+strong"
+    seats = lineup[:-1] if compare else lineup
+    bots = [_diagnostic_bot(n) for n in seats]
+    strong = _diagnostic_bot("strong") if compare else None
+    rngs = [
+        random.Random(f"moonrules/duplicate/{seed}/{index}/{s}/{n}") for s, n in enumerate(seats)
+    ]
+    state = new_game(rules, deal_seed(seed, index))
+    differ: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    k = 0
+    while not state.is_over and state.hand_number <= 1:
+        seat = state.to_act
+        assert seat is not None
+        v = view(state, seat)
+        bot = bots[seat]
+        if isinstance(bot, SeeingPimc):
+            bot.truth[:] = [state]
+        action = bot.act(v, rngs[seat])
+        if strong is not None and len(view_legal_actions(v)) > 1:
+            other = strong.act(v, random.Random(f"cheat/strong/{seed}/{index}/{k}"))
+            differ[v.phase.value][0] += 1
+            differ[v.phase.value][1] += other != action
+        if action not in legal_actions(state):
+            raise ValueError(f"{seats[seat]} at seat {seat} chose {action}, not legal")
+        state = apply(state, action)
+        k += 1
+    hand = _hand_result(state, 1)
+    return {
+        "index": index,
+        "arrangement": arrangement,
+        "seats": list(seats),
+        "hand": attrs.asdict(hand),
+        "differ": dict(differ),
+    }
+
+
+def _cheat_figures(rows: list[dict[str, Any]]) -> list[str]:
+    """The table of the diagnosis from its hands (a log read so far, or a finished run)."""
+    from moonrules.bots.match import duplicate_summary, wilson
+
+    rules = as_rules("standard")
+    lines = [
+        f"{'told':<8} {'deals':>5} {'gain a hand (95% CI)':<24} {'as bidder':<24} "
+        f"{'as defender':<24} {'bid % see/pimc':>14}"
+    ]
+    by: dict[str, list[DuplicateHand]] = defaultdict(list)
+    differ: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for r in rows:
+        seats: tuple[str, ...] = tuple(r["seats"])
+        h = r["hand"]
+        hand = HandResult(h["bidder"], h["bid"], h["made"], tuple(h["seat_points"]))
+        cheat = next((n for n in seats if n.startswith("see/")), None)
+        if cheat is not None:
+            by[cheat].append(DuplicateHand(r["index"], r["arrangement"], seats, hand))
+        for phase, (n, d) in r["differ"].items():
+            differ[phase][0] += n
+            differ[phase][1] += d
+
+    def ci(m: float, c: tuple[float, float]) -> str:
+        return f"{m:+.2f} [{c[0]:+.2f}, {c[1]:+.2f}]"
+
+    for variant in CHEATS:
+        hands = by.get("see/" + variant)
+        if not hands:
+            continue
+        s = duplicate_summary(rules, hands)
+        d = s.differences[0]
+        share = {b.name: 100 * b.bid_share for b in s.bots}
+        lines.append(
+            f"{variant:<8} {d.deals:>5} {ci(d.mean, d.ci):<24} {ci(d.bidding, d.bidding_ci):<24} "
+            f"{ci(d.defending, d.defending_ci):<24} "
+            f"{share['see/' + variant]:6.1f}/{share['pimc']:<6.1f}"
+        )
+    for variant, (_, _, what) in CHEATS.items():
+        lines.append(f"  {variant}: told {what}")
+    if differ:
+        lines.append("decisions where strong would choose otherwise than pimc (pimc's games):")
+        total = [0, 0]
+        for phase in ("bidding", "discard", "trump", "play"):
+            n, d = differ.get(phase, [0, 0])
+            total[0] += n
+            total[1] += d
+            if n:
+                lo, hi = wilson(d, n)
+                lines.append(
+                    f"  {phase:<8} {d:>5} of {n:<6} {100 * d / n:5.1f}% "
+                    f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+                )
+        lo, hi = wilson(total[1], total[0])
+        lines.append(
+            f"  {'all':<8} {total[1]:>5} of {total[0]:<6} {100 * total[1] / total[0]:5.1f}% "
+            f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+        )
+    return lines
+
+
+def cheat(args: argparse.Namespace) -> None:
+    """Where the points are: each variant of the diagnostic against pimc, duplicate."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from moonrules.bots.match import arrangements
+
+    if args.from_log:
+        rows = [json.loads(x) for x in Path(args.from_log).read_text().splitlines() if x.strip()]
+        for line in _cheat_figures(rows):
+            print(line)
+        return
+    rules = as_rules("standard")
+    variants = args.only.split(",") if args.only else list(CHEATS)
+    jobs = []
+    for i in range(args.deals):
+        if i < args.strong_deals:
+            jobs.append(("standard", args.seed, i, 0, ("pimc",) * rules.players + ("+strong",)))
+        for v in variants:
+            seatings = arrangements(rules, seating(f"see/{v},pimc", rules))
+            jobs.extend(("standard", args.seed, i, k, s) for k, s in enumerate(seatings))
+    start = time.perf_counter()
+    rows = []
+    log = open(args.log, "a") if args.log else None  # noqa: SIM115
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for row in pool.map(_cheat_hand, jobs, chunksize=1):
+            rows.append(row)
+            if log is not None:
+                log.write(json.dumps(row) + "\n")
+                log.flush()
+            if len(rows) % 50 == 0:
+                print(
+                    f"{len(rows)}/{len(jobs)} hands, {time.perf_counter() - start:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    if log is not None:
+        log.close()
+    print(f"standard rules, deals of seed {args.seed}; {time.perf_counter() - start:.0f} s")
+    for line in _cheat_figures(rows):
+        print(line)
+
+
 def _model_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """The commands that fit the bots' models: calibrate, model-data, model-fit."""
     c = sub.add_parser("calibrate")
@@ -723,10 +987,19 @@ def main() -> None:
     g.add_argument("--basic-games", type=int, default=300)
     g.add_argument("--workers", type=int, default=2)
     g.add_argument("--seed", type=int, default=1)
+    c = sub.add_parser("cheat")
+    c.add_argument("--deals", type=int, default=200)
+    c.add_argument("--strong-deals", type=int, default=60)
+    c.add_argument("--workers", type=int, default=2)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--only", default="")
+    c.add_argument("--log")
+    c.add_argument("--from-log")
     _model_commands(sub)
     args = p.parse_args()
     commands = {
         "duplicate": duplicate,
+        "cheat": cheat,
         "auctions": auctions,
         "targets": targets,
         "model-fit": model_fit,

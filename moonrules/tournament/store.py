@@ -16,7 +16,11 @@ table (created alike if missing).
 Beside the log, ``event_rooms (event, round, tbl, board, room)`` keeps the web table's room
 of each board played there (:meth:`EventStore.add_room`, written by
 ``tournament run --table``; created on first use): the event's page links to them. It is
-not part of the log (the same log gives the same standings without it).
+not part of the log (the same log gives the same standings without it). Beside it,
+``event_room_links (event, room, links)`` keeps the seats' links ``tournament run --table``
+printed for each room (a JSON list, ``null`` for a bot's seat), so that a run resumed finds
+them (:meth:`EventStore.room_links`): they hold the seats' tokens, which whoever reads the
+database could play; the event's pages never show them.
 
 Beside it too, ``event_directors (event, secret)`` keeps the director's secret of each
 event, hashed (SHA-256 of a :func:`secrets.token_urlsafe` of 32 bytes): the key of the
@@ -104,6 +108,14 @@ CREATE TABLE IF NOT EXISTS event_rooms (
     board INTEGER NOT NULL,
     room TEXT NOT NULL,
     PRIMARY KEY (event, round, tbl, board)
+)
+"""
+_LINKS: Final = """
+CREATE TABLE IF NOT EXISTS event_room_links (
+    event TEXT NOT NULL,
+    room TEXT NOT NULL,
+    links TEXT NOT NULL,
+    PRIMARY KEY (event, room)
 )
 """
 _DIRECTORS: Final = """
@@ -196,8 +208,15 @@ class EventStore:
         makes it :class:`TournamentError` (:func:`_taken`)."""
         raise NotImplementedError
 
-    def _add_room(self, key: tuple[str, int, int, int], room: str) -> bool:
-        """Insert the room of ``key`` (event, round, table, board); false if it has one."""
+    def _add_room(
+        self, key: tuple[str, int, int, int], room: str, links: str | None = None
+    ) -> bool:
+        """Insert the room of ``key`` (event, round, table, board), and its seats' ``links``
+        (JSON) if given, in one transaction; false if it has one."""
+        raise NotImplementedError
+
+    def _links(self, event: str) -> list[tuple[str, str]]:
+        """(room, links) of each room of ``event`` kept with its links."""
         raise NotImplementedError
 
     def _rooms(self, event: str) -> list[tuple[int, int, int, str]]:
@@ -281,10 +300,26 @@ class EventStore:
         with self._lock:
             return {(r, t, b): room for r, t, b, room in self._rooms(event)}
 
-    def add_room(self, event: str, rnd: int, table: int, board: int, room: str) -> None:
+    def room_links(self, event: str) -> dict[str, tuple[str | None, ...]]:
+        """The seats' links kept with each room of ``event`` (:meth:`add_room`), by room."""
+        check_event_id(event)
+        with self._lock:
+            rows = self._links(event)
+        return {room: tuple(json.loads(text)) for room, text in rows}
+
+    def add_room(
+        self,
+        event: str,
+        rnd: int,
+        table: int,
+        board: int,
+        room: str,
+        links: Sequence[str | None] | None = None,
+    ) -> None:
         """Keep the room of the web table where ``board`` is played at ``table`` in round
-        ``rnd`` (its spectators' address, on the event's page): refused in one line for a
-        table or board the log has not seated, or one that has a room already."""
+        ``rnd`` (its spectators' address, on the event's page), and its seats' ``links`` if
+        given (:meth:`room_links`): refused in one line for a table or board the log has not
+        seated, or one that has a room already."""
         state = self.state(event)
         seated = state.seating(rnd)
         if seated is None or seated.table(table) is None or board not in seated.boards:
@@ -292,7 +327,8 @@ class EventStore:
                 f"event {quote(event)}: round {rnd}, table {table}, board {board} is not seated"
             )
         with self._lock:
-            if not self._add_room((event, rnd, table, board), room):
+            text = None if links is None else json.dumps(list(links))
+            if not self._add_room((event, rnd, table, board), room, text):
                 raise TournamentError(
                     f"event {quote(event)}: round {rnd}, table {table}, board {board} has a "
                     "room already"
@@ -518,18 +554,45 @@ class _SqliteStore(EventStore):
             raise StoreError(f"{self.where}: {first_line(e)}") from None
         return state
 
-    def _add_room(self, key: tuple[str, int, int, int], room: str) -> bool:
+    def _add_room(
+        self, key: tuple[str, int, int, int], room: str, links: str | None = None
+    ) -> bool:
+        db = self._db
         try:
-            self._db.execute(_ROOMS)
-            self._db.execute(
-                "INSERT INTO event_rooms (event, round, tbl, board, room) VALUES (?, ?, ?, ?, ?)",
-                (*key, room),
-            )
+            db.execute(_ROOMS)
+            db.execute(_LINKS)
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute(
+                    "INSERT INTO event_rooms (event, round, tbl, board, room) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (*key, room),
+                )
+                if links is not None:
+                    db.execute(
+                        "INSERT INTO event_room_links (event, room, links) VALUES (?, ?, ?)",
+                        (key[0], room, links),
+                    )
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            db.execute("COMMIT")
         except sqlite3.IntegrityError:
             return False
         except sqlite3.Error as e:
             raise StoreError(f"{self.where}: {first_line(e)}") from None
         return True
+
+    def _links(self, event: str) -> list[tuple[str, str]]:
+        try:
+            rows = self._db.execute(
+                "SELECT room, links FROM event_room_links WHERE event = ?", (event,)
+            ).fetchall()
+        except sqlite3.OperationalError:  # no link was ever kept: no table
+            return []
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
+        return [(str(a), str(b)) for a, b in rows]
 
     def _rooms(self, event: str) -> list[tuple[int, int, int, str]]:
         try:
@@ -683,19 +746,43 @@ class _PgStore(EventStore):
             raise StoreError(f"{self.where}: {first_line(e)}") from None
         return state
 
-    def _add_room(self, key: tuple[str, int, int, int], room: str) -> bool:
+    def _add_room(
+        self, key: tuple[str, int, int, int], room: str, links: str | None = None
+    ) -> bool:
         psycopg = _driver()
         try:
             with self._db.transaction():
                 self._db.execute(_ROOMS)
+                self._db.execute(_LINKS)
                 row = self._db.execute(
                     "INSERT INTO event_rooms (event, round, tbl, board, room) "
                     "VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING 1",
                     (*key, room),
                 ).fetchone()
+                if row is not None and links is not None:
+                    self._db.execute(
+                        "INSERT INTO event_room_links (event, room, links) VALUES (%s, %s, %s) "
+                        "ON CONFLICT DO NOTHING",
+                        (key[0], room, links),
+                    )
         except psycopg.Error as e:
             raise StoreError(f"{self.where}: {first_line(e)}") from None
         return row is not None
+
+    def _links(self, event: str) -> list[tuple[str, str]]:
+        psycopg = _driver()
+        try:
+            if not (
+                self._db.execute("SELECT to_regclass('event_room_links') IS NOT NULL").fetchone()
+                or [False]
+            )[0]:
+                return []
+            rows = self._db.execute(
+                "SELECT room, links FROM event_room_links WHERE event = %s", (event,)
+            ).fetchall()
+        except psycopg.Error as e:
+            raise StoreError(f"{self.where}: {first_line(e)}") from None
+        return [(str(a), str(b)) for a, b in rows]
 
     def _rooms(self, event: str) -> list[tuple[int, int, int, str]]:
         psycopg = _driver()

@@ -82,7 +82,7 @@ def event(server: Server) -> str:
     for rnd, board in [(1, 1), (1, 2), (2, 3)]:  # played by people (here, by bots for them)
         job = BoardJob(t.rules, t.seed, rnd, 1, board, ("basic",) * 3, people[rnd])
         entries.append(play_board(job))
-    room = server.create("standard", {})["room"]
+    room = str(server.create("standard", {})["room"])
     with open_store(server.db) as store:
         store.create("spring", entries)
         store.add_room("spring", 2, 1, 4, room)
@@ -220,7 +220,7 @@ def test_a_boards_review_in_a_browser(server: Server, event: str, browser: Any) 
 
 def test_a_board_rooms_end_in_a_browser(server: Server, browser: Any, tmp_path: Path) -> None:
     """A tournament's board at its end: the hand's points, no rematch offered."""
-    body = {"bots": {"1": "basic", "2": "basic"}, "hints": False}
+    body: dict[str, Any] = {"bots": {"1": "basic", "2": "basic"}, "hints": False}
     body["board"] = {"seed": 9, "names": ["Ann Lee", "Basil", "Bea"]}
     status, room, _ = server.request(
         "POST", "/api/rooms", json.dumps(body).encode(), {"Content-Type": "application/json"}

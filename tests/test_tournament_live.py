@@ -289,7 +289,7 @@ def test_bad_tables_refused_in_one_line_nothing_written(
 def test_a_board_room_is_one_hand_of_its_seed_with_fixed_names(server: Server) -> None:
     from moonrules import new_game
 
-    body = {
+    body: dict[str, Any] = {
         "rules": "standard",
         "bots": {"2": "basic"},
         "hints": False,
@@ -342,6 +342,12 @@ def test_a_room_only_for_a_seated_board_and_once(tmp_path: Path) -> None:
         with pytest.raises(TournamentError, match="has a room already"):
             store.add_room("club", 1, 1, 2, "xyz")
         assert store.rooms("club") == {(1, 1, 2): "abc"}
+        assert store.room_links("club") == {}  # kept without its links
+        store.add_room("club", 1, 2, 1, "def", ["http://t/rooms/def#token=x", None, "y"])
+        with pytest.raises(TournamentError, match="has a room already"):
+            store.add_room("club", 1, 2, 1, "ghi", ["z", None, None])
+        assert store.room_links("club") == {"def": ("http://t/rooms/def#token=x", None, "y")}
+        assert store.rooms("club") == {(1, 1, 2): "abc", (1, 2, 1): "def"}
         with pytest.raises(StoreError, match="no event"):
             store.add_room("other", 1, 1, 2, "abc")
 
@@ -362,7 +368,7 @@ def test_a_run_stopped_mid_round_resumes_where_its_log_stands(server: Server) ->
     with open_store(server.db) as store:
         create_event(store, t, "again")
         with pytest.raises(_Stopped):
-            live.run_live(t, store, "again", server.url, poll=0.1, say=[].append, rooms_opened=stop)
+            live.run_live(t, store, "again", server.url, poll=0.1, say=print, rooms_opened=stop)
         assert [e["type"] for e in store.entries("again")] == ["event", "seating"]
         (room,) = first
         assert store.rooms("again") == {(1, 1, 1): room.room}
@@ -375,10 +381,10 @@ def test_a_run_stopped_mid_round_resumes_where_its_log_stands(server: Server) ->
         players += [play(server, link or "", k) for k, (_, link) in enumerate(room.seats)]
 
         def opened_room(new: live.BoardRoom) -> None:  # board 2: board 1's links go on to it
-            assert all(link is None for _, link in new.seats)  # (this run never saw them)
             for k, (_, link) in enumerate(room.seats):
                 assert link is not None
                 moved = link.replace(f"/rooms/{room.room}#", f"/rooms/{new.room}#")
+                assert new.seats[k][1] == moved  # this run found board 1's links, kept
                 players.append(play(server, moved, 10 + k))
 
         said: list[str] = []
@@ -397,6 +403,8 @@ def test_a_run_stopped_mid_round_resumes_where_its_log_stands(server: Server) ->
         p.join(60)
         assert p.error is None, p.error
     assert any("board 1: being played (the links given before)" in line for line in said)
+    for name, link in room.seats:  # printed again: the links kept with the room
+        assert f"  {name}: {link}" in said
     assert [(r.table, r.board) for r in outcome.rooms] == [(1, 2)]  # board 1's room reused
     assert outcome.results == 4 and outcome.refused == ()
     assert sorted((r.table, r.board) for r in state.results) == [(1, 1), (1, 2), (2, 1), (2, 2)]

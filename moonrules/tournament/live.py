@@ -12,6 +12,14 @@ as soon as it is played. A table's boards are played one after another: when a b
 ends, the next board's room is opened ``after`` it (the same seats' links; each page goes
 there by itself).
 
+Each room is kept with the event (:meth:`~moonrules.tournament.store.EventStore.add_room`),
+and so are its seats' links: a run that stopped and is resumed (``--resume``) finds the rooms
+opened for the round and prints their links again, and opens no new room for a board that
+has one. A table that cannot be reached while the rooms are played (a server killed and
+started again on the same database, which keeps every game) is waited for, up to
+``patience`` seconds: nothing is lost, each room's game goes on where it stood, and its
+record is kept when it ends.
+
 When a room's game ends its record (``GET /rooms/{room}/record``) is appended to the log as
 that table's result through :meth:`~moonrules.tournament.store.EventStore.append`, which
 checks it with :func:`~moonrules.tournament.log.fold`: a record refused (a ruling against
@@ -43,12 +51,25 @@ from moonrules.tournament.movement import Round, Table
 from moonrules.tournament.run import BoardJob, _next_round, _Player
 from moonrules.tournament.store import EventStore
 
-__all__ = ["BoardRoom", "LiveOutcome", "board_request", "check_table", "run_live"]
+__all__ = [
+    "BoardRoom",
+    "LiveOutcome",
+    "TableUnreachable",
+    "board_request",
+    "check_table",
+    "run_live",
+]
 
 HTTP_TIMEOUT: Final = 15.0
 """Seconds a request to the table may take."""
+PATIENCE: Final = 600.0
+"""Seconds a run waits for a table that cannot be reached before it stops (to be resumed)."""
 TABLE_NAME_MAX: Final = 24
 """The longest name a seat of the table has (``moonrules.table.wire.MAX_NAME``)."""
+
+
+class TableUnreachable(TournamentError):
+    """The table cannot be reached, or answers that it cannot serve now (5xx): one line."""
 
 
 @attrs.frozen(slots=True)
@@ -105,7 +126,7 @@ def _http(url: str, body: Mapping[str, Any] | None = None) -> tuple[int, Any]:
         status, text = e.code, e.read()
     except (urllib.error.URLError, OSError) as e:
         reason = getattr(e, "reason", e)
-        raise TournamentError(f"the table at {url} cannot be reached ({reason})") from None
+        raise TableUnreachable(f"the table at {url} cannot be reached ({reason})") from None
     try:
         return status, json.loads(text)
     except ValueError:
@@ -176,6 +197,8 @@ def room_record(base: str, room: str) -> dict[str, Any] | None:
     status, answer = _http(f"{base}/rooms/{room}/record")
     if status == 409:
         return None
+    if status >= 500:
+        raise TableUnreachable(f"room {room}: the table answered {status} for its record")
     if status != 200 or not isinstance(answer, dict):
         raise TournamentError(f"room {room}: the table answered {status} for its record")
     return answer
@@ -192,6 +215,7 @@ def run_live(
     say: Callable[[str], None] = print,
     rooms_opened: Callable[[BoardRoom], None] | None = None,
     resume: bool = False,
+    patience: float = PATIENCE,
 ) -> LiveOutcome:
     """Run event ``event`` of ``t`` (created in ``store`` already, its header alone) with the
     table at ``base`` (``http://host:port``): see the module. ``say`` is told each line for
@@ -199,8 +223,11 @@ def run_live(
 
     ``resume``: the event has begun (a run stopped, or its table restarted): it goes on where
     its log stands. A round seated is not seated again; a board with a result is not played
-    again; a board whose room was opened is waited for in that room (its players' links are
-    those printed before); the others are played or opened as in a first run."""
+    again; a board whose room was opened is waited for in that room (its players' links,
+    kept with it, are printed again); the others are played or opened as in a first run.
+
+    ``patience``: the seconds a table that cannot be reached is waited for (see the module)
+    before the run stops with :class:`TableUnreachable`."""
     planned = t.movement()
     state = store.state(event)
     if store.lines(event)[0] != dumps_entry(header(t, planned)):
@@ -209,7 +236,7 @@ def run_live(
         raise TournamentError(
             f"event {quote(event)} has begun already: resume it (--resume), or give a new id"
         )
-    run = _Live(t, store, event, base.rstrip("/"), say, rooms_opened, state)
+    run = _Live(t, store, event, base.rstrip("/"), say, rooms_opened, state, patience)
     player = _Player(jobs)
     failed = True
     try:
@@ -222,14 +249,22 @@ def run_live(
             for entry in player.play(bots):
                 run.state = store.append(event, entry).state
                 run.results += 1
-            while waiting:
-                waiting = run.collect(waiting)
-                if waiting:
+            left: list[BoardRoom | _After] = list(waiting)
+            while left:
+                left = run.collect(left)
+                if left:
                     time.sleep(poll)
         failed = False
     finally:
         player.close(failed)
     return LiveOutcome(tuple(run.opened), run.results, tuple(run.refusals))
+
+
+@attrs.frozen(slots=True)
+class _After:
+    """The table's next board is to be opened after ``room`` (over, its result kept)."""
+
+    room: BoardRoom
 
 
 class _Live:
@@ -244,18 +279,25 @@ class _Live:
         say: Callable[[str], None],
         rooms_opened: Callable[[BoardRoom], None] | None,
         state: EventState,
+        patience: float = PATIENCE,
     ) -> None:
         self.t, self.store, self.event, self.base = t, store, event, base
         self.say, self.rooms_opened, self.state = say, rooms_opened, state
+        self.patience = patience
         self.opened: list[BoardRoom] = []
         self.refusals: list[str] = []
         self.results = 0
+        self.links: dict[str, tuple[str | None, ...]] = {}
+        """The seats' links kept with each room of the event (read as each round begins)."""
+        self.down_since: float | None = None
+        """When the table was first found unreachable (``None`` while it answers)."""
 
     def tables(self, rnd: Round) -> tuple[list[BoardJob], list[BoardRoom]]:
         """The boards of the round's all-bot tables still to play, and the rooms of its
         tables with people still being played (opened now, or by an earlier run)."""
         t, n, state = self.t, rnd.number, self.state
         known = self.store.rooms(self.event)
+        self.links = self.store.room_links(self.event)
         bots: list[BoardJob] = []
         waiting: list[BoardRoom] = []
         for table in rnd.tables:
@@ -284,20 +326,36 @@ class _Live:
                 f"round {n}, table {table.number}, board {b}: being played (the links given "
                 f"before): watch {room.watch}"
             )
+            for name, link in room.seats:
+                if link is not None:
+                    self.say(f"  {name}: {link}")
         return bots, waiting
 
     def _known(self, n: int, table: Table, b: int, room: str) -> BoardRoom:
-        """A room opened by an earlier run (its links are not known: only their hashes)."""
+        """A room opened by an earlier run, with the seats' links kept with it (each on
+        this run's table address; ``None`` for a bot's seat, or a room kept without them)."""
         names = self.state.seat_names(n, table)
+        kept = self.links.get(room, ())
+        links: list[str | None] = []
+        for seat in range(len(names)):
+            link = kept[seat] if seat < len(kept) else None
+            token = None if link is None or "#" not in link else link.split("#", 1)[1]
+            links.append(None if token is None else f"{self.base}/rooms/{room}#{token}")
         return BoardRoom(
-            n, table.number, b, room, f"{self.base}/rooms/{room}", tuple((m, None) for m in names)
+            n,
+            table.number,
+            b,
+            room,
+            f"{self.base}/rooms/{room}",
+            tuple(zip(names, links, strict=True)),
         )
 
     def open(self, n: int, table: Table, b: int, after: BoardRoom | None = None) -> BoardRoom:
         """Open the room of board ``b`` at ``table`` (after the table's board ``after``), keep
         it with the event, print its links."""
         room = open_room(self.base, self.state, n, table, b, after)
-        self.store.add_room(self.event, n, table.number, b, room.room)
+        links = [link for _, link in room.seats]
+        self.store.add_room(self.event, n, table.number, b, room.room, links)
         self.opened.append(room)
         self.say(f"round {n}, table {table.number}, board {b}: watch {room.watch}")
         if after is not None:
@@ -309,11 +367,22 @@ class _Live:
             self.rooms_opened(room)
         return room
 
-    def collect(self, waiting: list[BoardRoom]) -> list[BoardRoom]:
-        """Keep the record of each room whose game is over; the rooms still being played."""
-        left = []
-        for room in waiting:
-            record = room_record(self.base, room.room)
+    def collect(self, waiting: list[BoardRoom | _After]) -> list[BoardRoom | _After]:
+        """Keep the record of each room whose game is over; the rooms still being played
+        (and the rooms still to open after a room over, while the table cannot be reached)."""
+        left: list[BoardRoom | _After] = []
+        down: TableUnreachable | None = None
+        for item in waiting:
+            try:
+                if isinstance(item, _After):
+                    left.extend(self._then(item.room))
+                    continue
+                record = room_record(self.base, item.room)
+            except TableUnreachable as e:
+                down = e
+                left.append(item)
+                continue
+            room = item
             if record is None:
                 left.append(room)
                 continue
@@ -334,8 +403,32 @@ class _Live:
                 )
                 self.refusals.append(line)
                 self.say(line)
-            left.extend(self._then(room))
+            try:
+                left.extend(self._then(room))
+            except TableUnreachable as e:
+                down = e
+                left.append(_After(room))
+        self._reached(down)
         return left
+
+    def _reached(self, down: TableUnreachable | None) -> None:
+        """Note whether the table answered; stop once it has not for ``patience`` seconds."""
+        now = time.monotonic()
+        if down is None:
+            if self.down_since is not None:
+                self.say(f"the table at {self.base} answers again: the rooms go on")
+            self.down_since = None
+            return
+        if self.down_since is None:
+            self.down_since = now
+            self.say(
+                f"{down}: waiting for it (the results kept are safe; its games go on when it is "
+                "started again on its database)"
+            )
+        elif now - self.down_since > self.patience:
+            raise TableUnreachable(
+                f"{down}, for {self.patience:g} s: stopped; once it is back, go on with --resume"
+            )
 
     def _then(self, room: BoardRoom) -> list[BoardRoom]:
         """The room of the table's next board once ``room``'s is played (none after its

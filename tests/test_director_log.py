@@ -100,8 +100,12 @@ def test_impossible_forbidden_pairs_are_refused_with_the_line_and_reason(
         ('[["A", "A"]]', "its own table"),
         ('[["A", "B"], ["B", "A"]]', "forbidden twice"),
         ('[["A"]]', "two names"),
+        ('[["A", "B"]]\nscoring = "points"', "not kept in swiss events yet"),
     ]:
-        f.write_text(f.read_text().splitlines()[0] + "\n" + _rest(bad))
+        rest = _rest(bad)
+        if "swiss" in why:
+            rest = rest.replace("three-seat", "swiss")
+        f.write_text(f.read_text().splitlines()[0] + "\n" + rest)
         assert main(["tournament", "plan", str(f)]) == 2
         err = capsys.readouterr().err.strip()
         assert why in err and "line 6" in err and "\n" not in err, err
@@ -337,3 +341,39 @@ def test_a_log_read_back_keeps_its_forbid(log: Log, tmp_path: Path) -> None:
     write_log(path, [*log, _forbid(2, "R3", "R4")])
     assert fold(read_log(path)).forbidden_in(2) == (("R1", "R2"), ("R3", "R4"))
     assert fold(read_log(path)).forbidden_in(1) == (("R1", "R2"),)
+
+
+def test_a_substitute_who_played_is_flagged_and_never_rated(log: Log) -> None:
+    """A substitute (a bot) plays round 2 for R3: the standings flag R3, the ratings rate
+    every other player of the games and never the substitute."""
+    pytest.importorskip("openskill")
+    from moonrules.tournament.ratings import ratings
+    from moonrules.tournament.run import BoardJob, play_board
+    from moonrules.tournament.scoring import standings
+
+    t = parse_tournament(EVENT)
+    sub = {
+        "type": "action",
+        "action": "substitute",
+        "round": 2,
+        "entry": "R3",
+        "player": "R3",
+        "substitute": {"name": "Stand-in", "bot": "basic"},
+        "reason": "R3 was called away",
+    }
+    entries = [*log, sub]
+    rnd = next_round(fold(entries), 2)
+    entries.append(seating_entry(rnd))
+    state = fold(entries)
+    for table in rnd.tables:
+        bots = tuple(b or "basic" for b in state.seat_bots(2, table))
+        names = state.seat_names(2, table)
+        entries.append(play_board(BoardJob(t.rules, t.seed, 2, table.number, 2, bots, names)))
+    state = fold(entries)
+    assert any("Stand-in" in r.players for r in state.results if r.round == 2)
+    row = next(r for r in standings(state).rows if r.entry == "R3")
+    assert any("substitute" in f for f in row.flags), row.flags
+    rated = ratings(state)
+    rated_names = {p.name for p in rated.players}
+    assert "Stand-in" not in rated_names and {"R1", "R2", "R4"} <= rated_names
+    assert rated.substitutes == ("Stand-in",)

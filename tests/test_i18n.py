@@ -407,8 +407,9 @@ def test_check_rules_in_the_language_asked(
     assert "(FOLLOW-2)" in ruling and ruling != _ruling(english)
     from moonrules.i18n.report import quote_line
 
-    quoted = quote_line("FOLLOW-2", lang)
-    ours = [x for x in out.splitlines() if quoted is None or x != "  " + quoted]
+    quoted = quote_line("FOLLOW-2", lang)  # the clause, quoted from the rulebook in lang
+    assert quoted is not None and out.splitlines().count("  " + quoted) == 1
+    ours = [x for x in out.splitlines() if x != "  " + quoted]
     theirs = english.splitlines()
     assert len(ours) == len(theirs)
     for mine, source in zip(ours, theirs, strict=True):

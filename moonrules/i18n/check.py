@@ -10,6 +10,7 @@ file, the message and what is wrong; the command exits 1 on any, 0 when there is
 
 from __future__ import annotations
 
+import re
 import string
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -50,6 +51,19 @@ def fields(text: str) -> tuple[str, ...] | None:
     except ValueError:
         return None
     return tuple(sorted(names))
+
+
+_NOTATION: Final = re.compile(r"`[^`]+`|[A-Z]+-\d+|\d+-\d+|\d+")
+
+
+def notation(text: str) -> set[str]:
+    """What a translation of the rulebook keeps as it is: clause IDs, tiles, numbers and
+    ``code``.
+
+    >>> sorted(notation("the 6-4 wins (TRICK-2); `renege = stop`, 7 tricks"))
+    ['6-4', '7', 'TRICK-2', '`renege = stop`']
+    """
+    return set(_NOTATION.findall(text))
 
 
 def _forms(value: object) -> tuple[str, ...]:
@@ -94,6 +108,16 @@ def _check_message(
         return
     if empty:
         yield f"{where}: {shown!r}: not translated"
+        return
+    if key[0] is not None:  # the rulebook: no placeholders, the notation kept as it is
+        for form in forms:
+            lost = notation(ids[0]) - notation(form)
+            added = notation(form) - notation(ids[0])
+            if lost or added:
+                yield (
+                    f"{where}: {shown!r}: the notation differs from the English "
+                    f"(missing {sorted(lost)}, added {sorted(added)})"
+                )
         return
     source = fields(ids[0])
     if source is None or any(fields(i) != source for i in ids):
@@ -167,10 +191,25 @@ def check_all(locale_dir: Path = LOCALE_DIR, languages: Iterable[str] = LANGUAGE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m moonrules.i18n check [LOCALE_DIR]``: the problems, one a line; exit 1 on any."""
+    """``python -m moonrules.i18n check [LOCALE_DIR]``: the problems, one a line; exit 1 on
+    any. ``python -m moonrules.i18n rulebook [--check]``: build ``docs/rules.<lang>.md``
+    from the catalogs (with ``--check``, exit 1 if one is out of date)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["rulebook"] and len(args) <= 2 and args[1:] in ([], ["--check"]):
+        from moonrules.i18n.rulebook import write_all
+
+        changed = write_all(check_only=args[1:] == ["--check"])
+        for path in changed:
+            print(path)
+        verb = "out of date" if args[1:] else "written"
+        print(f"moonrules.i18n rulebook: {len(changed)} file(s) {verb}", file=sys.stderr)
+        return 1 if changed and args[1:] else 0
     if not args or args[0] != "check" or len(args) > 2:
-        print("usage: python -m moonrules.i18n check [LOCALE_DIR]", file=sys.stderr)
+        print(
+            "usage: python -m moonrules.i18n check [LOCALE_DIR]\n"
+            "       python -m moonrules.i18n rulebook [--check]",
+            file=sys.stderr,
+        )
         return 2
     locale_dir = Path(args[1]) if len(args) == 2 else LOCALE_DIR
     if not locale_dir.is_dir():

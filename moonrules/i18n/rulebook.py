@@ -193,28 +193,57 @@ def build(lang: str, spec_text: str) -> str:
         return text
 
     label = {name: say("label", name) for name in LABELS}
-    out = [
-        f"# {say('title', TITLE)}",
-        "",
-        f'!!! note "{lang}"',
-        f"    {say('note', NOTE)}",
-        "",
-    ]
+    out = [f"# {say('title', TITLE)}", "", f"> {say('note', NOTE)}", ""]
     for section in parse(spec_text):
         out += [f"## {say('section', section.heading)}", ""]
         for clause in section.clauses:
-            out.append(f"### {clause.id} — {say(f'{clause.id} title', clause.title)}")
+            title = say(f"{clause.id} title", clause.title)
+            out.append(f"### {clause.id} — {title} {{ #{clause.id} }}")
             out.append("")
             for k, paragraph in enumerate(clause.paragraphs, 1):
                 out += [say(f"{clause.id} {k}", paragraph), ""]
             for name, rest in clause.meta:
-                out += [f"*{label[name]}:* {rest}", ""]
+                shown = f"`{rest}`" if name == "Option" else rest
+                out += [f"*{label[name]}:* {shown}", ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def build_home(lang: str) -> str:
+    """The docs site's home page in ``lang`` (``docs/index.<lang>.md``): the rulebook's
+    title, the note that English is normative, and the way to the rulebook."""
+    lang = checked_language(lang)
+    title = _say(lang, "title", TITLE)
+    note = _say(lang, "note", NOTE)
+    if title is None or note is None:
+        raise KeyError(f"{lang}/rules.po has no title or note")
+    return f"# {title}\n\n> {note}\n\n[{title}](rules.md)\n"
+
+
+def home_path(lang: str) -> Path:
+    """Where the home page in ``lang`` is on the docs site."""
+    return DOCS / f"index.{checked_language(lang)}.md"
 
 
 def doc_path(lang: str) -> Path:
     """Where the rulebook in ``lang`` is on the docs site."""
     return DOCS / f"rules.{checked_language(lang)}.md"
+
+
+def write_all(spec_text: str | None = None, *, check_only: bool = False) -> list[str]:
+    """Build ``docs/rules.<lang>.md`` for every translated language from the catalogs
+    (``check_only``: write nothing); the files that were, or would be, changed."""
+    text = SPEC.read_text(encoding="utf-8") if spec_text is None else spec_text
+    changed = []
+    for lang in TRANSLATED:
+        for path, built in (
+            (doc_path(lang), build(lang, text)),
+            (home_path(lang), build_home(lang)),
+        ):
+            if not path.is_file() or path.read_text(encoding="utf-8") != built:
+                changed.append(str(path.relative_to(ROOT)))
+                if not check_only:
+                    path.write_text(built, encoding="utf-8")
+    return changed
 
 
 TRANSLATED: Final = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
@@ -227,9 +256,12 @@ __all__ = [
     "Clause",
     "Section",
     "build",
+    "build_home",
     "clause_text",
     "doc_path",
     "entries",
+    "home_path",
     "parse",
     "rule_messages",
+    "write_all",
 ]

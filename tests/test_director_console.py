@@ -128,6 +128,10 @@ def test_the_console_shows_the_event_behind_its_secret(
     assert 'id="round-2"' in page and "not seated" in page
     assert page.count('<form class="dform') == 6  # five actions and round 1's approval
     assert _seq(page) == str(len(_log(server).splitlines()) + 1)
+    status, page, _ = server.request(
+        "GET", f"/events/club/director/{secrets['club']}?done=2:approve"
+    )
+    assert status == 200 and 'class="notice' not in page  # entry 2 is a seating: no notice
     for event, secret in [
         ("club", secrets["other"]),  # another event's secret
         ("club", "x" * 43),
@@ -285,6 +289,9 @@ def test_a_refused_action_leaves_the_log_byte_identical(
     shown = _notice(page)
     assert shown.startswith("Refused: ") and reason in shown and "\n" not in shown, shown
     assert _log(server, "other") == before
+    # the refused form, and it alone, comes back as it was filled in
+    forms = ("adjustment", "withdrawal", "substitute", "forbid", "late-entry")
+    assert page.count('value="why"') == (fields["action"] in forms)
 
 
 def test_forgeries_and_double_submissions_are_refused(

@@ -364,7 +364,7 @@ def rulings(
     return out
 
 
-def _notice(done: str | None, refused: str | None) -> str:
+def _notice(done: str | None, refused: str | None, entries: list[dict[str, Any]]) -> str:
     if refused is not None:
         return (
             '<p class="notice refused" role="alert"><strong>Refused:</strong> '
@@ -373,7 +373,8 @@ def _notice(done: str | None, refused: str | None) -> str:
     if done:
         seq, _, kind = done.partition(":")
         name = ACTION_NAMES.get(kind)
-        if seq.isdigit() and name is not None:
+        kept = seq.isdigit() and 1 <= int(seq) <= len(entries)
+        if kept and name is not None and entries[int(seq) - 1].get("action") == kind:
             return (
                 f'<p class="notice done" role="status">{escape(name)}: kept as entry {seq} of '
                 "the log.</p>"
@@ -414,7 +415,7 @@ def console_html(
         f'<p class="sub">{name} · director\'s console</p>',
         f'<p class="conn"><a href="/events/{escape(event)}">the event\'s page</a></p></header>',
         "<main>",
-        _notice(done, refused),
+        _notice(done, refused, entries),
         _waiting(state, entries, played),
         _rounds_html(state, action, seq),
         _forms(state, action, seq, form),
@@ -548,7 +549,8 @@ def _field(label: str, control: str) -> str:
     return f"<label>{escape(label)} {control}</label>"
 
 
-def _forms(state: EventState, action: str, seq: int, form: Mapping[str, str]) -> str:
+def _blocks(state: EventState, form: Mapping[str, str]) -> dict[str, str]:
+    """Each action's fields (its reason last), filled in from ``form``."""
     names = list(state.entry_names)
     unseated = next((n for n in range(1, state.rounds + 1) if state.seating(n) is None), None)
     latest = state.seatings[-1].number if state.seatings else 1
@@ -651,6 +653,14 @@ def _forms(state: EventState, action: str, seq: int, form: Mapping[str, str]) ->
             ),
         ],
     }
+    return {k: "".join(fields) + reason for k, fields in blocks.items()}
+
+
+def _forms(state: EventState, action: str, seq: int, form: Mapping[str, str]) -> str:
+    """The actions' forms: the one refused given back as it was filled in."""
+    kind = form.get("action", "")
+    blank = _blocks(state, {})
+    filled = _blocks(state, form) if kind in blank else blank
     notes = {
         "late-entry": "From a round not yet seated; each board of the rounds missed counts "
         "the value stated.",
@@ -664,15 +674,15 @@ def _forms(state: EventState, action: str, seq: int, form: Mapping[str, str]) ->
     parts = [
         '<section class="panel" aria-labelledby="act-h"><h2 id="act-h">Director\'s actions</h2>'
     ]
-    for k, fields in blocks.items():
+    for k in blank:
         opened = " open" if kind == k else ""
+        fields = filled[k] if kind == k else blank[k]
         parts.append(
             f'<details class="daction" id="{k}"{opened}>'
             f"<summary>{escape(ACTION_NAMES[k])}</summary>"
             f'<p class="hint">{escape(notes[k])}</p>'
             f'<form class="dform" method="post" action="{action}">{_hidden(k, seq)}'
-            + "".join(fields)
-            + reason
+            + fields
             + f'<button type="submit">{escape(ACTION_NAMES[k])}</button></form></details>'
         )
     parts.append("</section>")

@@ -4,13 +4,16 @@ store, and the invariant of every director's action: a refused one changes nothi
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from postgres_support import postgres_server_fixture, postgres_url_fixture  # noqa: F401
 
 from moonrules.cli.main import main
 from moonrules.tournament.errors import TournamentError
@@ -298,8 +301,16 @@ def test_refused_actions_change_nothing(log: Log, actions: list[dict[str, Any]])
     assert fold([*log, *accepted]) == state
 
 
-def test_the_stores_director_secret(log: Log, tmp_path: Path) -> None:
-    db = tmp_path / "e.sqlite3"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database of each kind: a SQLite path, a ``postgresql://`` URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "events.sqlite3")
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
+def test_the_stores_director_secret(log: Log, db: str) -> None:
     with open_store(db) as store:
         made = store.create("six", log)
         other = store.create("other", log[:1])
@@ -313,8 +324,11 @@ def test_the_stores_director_secret(log: Log, tmp_path: Path) -> None:
         again = store.new_director_secret("six")
         assert store.director_allowed("six", again)
         assert not store.director_allowed("six", made.director)  # the old one stops working
-    raw = db.read_bytes()
-    assert again.encode() not in raw and made.director.encode() not in raw  # kept hashed
+        kept = store._director("six")  # what the database holds: the hash alone
+        assert kept == hashlib.sha256(again.encode()).hexdigest()
+    if not db.startswith("postgresql"):
+        raw = Path(db).read_bytes()
+        assert again.encode() not in raw and made.director.encode() not in raw
 
 
 def test_director_link_prints_a_new_link(
@@ -377,3 +391,18 @@ def test_a_substitute_who_played_is_flagged_and_never_rated(log: Log) -> None:
     rated_names = {p.name for p in rated.players}
     assert "Stand-in" not in rated_names and {"R1", "R2", "R4"} <= rated_names
     assert rated.substitutes == ("Stand-in",)
+
+
+def test_run_db_prints_the_director_link_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "t.toml"
+    f.write_text(EVENT)
+    db = tmp_path / "e.sqlite3"
+    assert main(["tournament", "run", str(f), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    (line,) = [x for x in out.splitlines() if x.startswith("director's console")]
+    found = re.search(r"/events/six-bots/director/([A-Za-z0-9_-]+) ", line)
+    assert found is not None, line
+    with open_store(db) as store:
+        assert store.director_allowed("six-bots", found.group(1))

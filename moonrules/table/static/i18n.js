@@ -68,7 +68,7 @@ window.MoonI18n = (function () {
   // -- looking up and formatting ---------------------------------------------------
 
   function fill(text, args) {
-    return text.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (m, k) =>
+    return text.replace(/\{([A-Za-z0-9_]+)\}/g, (m, k) =>
       args && Object.prototype.hasOwnProperty.call(args, k) ? String(args[k]) : m);
   }
 
@@ -248,7 +248,8 @@ window.MoonI18n = (function () {
       try { localStorage.setItem(KEY, sel.value); } catch (e) { /* private mode */ }
       const u = new URL(location.href);
       u.searchParams.delete("lang");
-      location.replace(u.toString());
+      if (u.toString() === location.href) location.reload();  // (a change of hash alone does not load)
+      else location.replace(u.toString());
     });
     label.append(hidden, sel);
     bar.append(label);

@@ -1,0 +1,318 @@
+"""The table page in the reader's language, in headless Chromium (issue 49).
+
+* The page's own renderer (``static/i18n.js``) against Python's: its plural rule (the
+  ``Plural-Forms`` expression, compiled by the page) gives the form gettext gives for every
+  count, its lists are CLDR's (Babel's ``format_list``), and a refusal's clause reads as
+  ``moonrules.i18n.render`` says it, in each language.
+* Two seats of one room in Russian and in Hungarian: each is refused in its own language,
+  and no text of one reaches the other; the switch is remembered; a browser language with
+  no catalog gets English and a one-line notice.
+* A whole game in the pseudo-locale ``en-XA`` at 390x844: on every turn, every text the
+  page shows (and every label it gives a screen reader) carries the pseudo-locale's
+  accents, but for tile names, numbers, clause IDs, the room's id and the player's name;
+  and nothing scrolls sideways.
+* Punjabi: the page names a font that has Gurmukhi and is installed. The screenshots of
+  the page in Russian and in Punjabi at phone width (``docs/guides/table/``) are made with
+  ``MOONRULES_SCREENSHOTS=docs/guides/table``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from table_support import Server
+
+from moonrules import STANDARD
+from moonrules.i18n import render
+from moonrules.i18n import table_catalog as tc
+from moonrules.i18n.catalogs import LANGUAGES
+from moonrules.records.values import rules_json
+
+pytest.importorskip("starlette")
+pytest.importorskip("babel")
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="Chromium is not installed (Debian package 'chromium'); apt-get install -y chromium",
+)
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    with Server(tmp_path_factory.mktemp("i18n") / "table.sqlite3") as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def ready(page: Any) -> None:
+    page.wait_for_function("() => window.MoonI18n && document.getElementById('lang-switch')")
+
+
+# -- the page's renderer is Python's ------------------------------------------------------
+
+RENDER = """([lang, texts]) => fetch('/i18n/' + lang + '.json').then(r => r.json()).then(c => {
+  const f = MoonI18n.compilePlural(c.plural.expr);
+  const plurals = [];
+  for (let n = 0; n <= 250; n++) plurals.push(f(n));
+  let refused = 0;
+  for (const bad of ['alert(1)', 'n; fetch()', 'constructor', 'n ? 1', '(n']) {
+    try { MoonI18n.compilePlural(bad); } catch (e) { refused++; }
+  }
+  return {
+    plurals: plurals, refused: refused,
+    lists: [MoonI18n.list(['6-6', '5-5'], 'and'),
+            MoonI18n.list(['6-6', '5-5', '4-4', '3-3'], 'and'),
+            MoonI18n.list(['4', '5', '21'], 'or')],
+    clauses: texts.map(t => MoonI18n.wire(t, s => 'seat ' + s,
+                                         { withAllowed: true, libSeat: s => String(s) })),
+  };
+})"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_counts_lists_and_rules_as_python_does(
+    server: Server, browser: Any, lang: str
+) -> None:
+    from babel.lists import format_list
+    from test_i18n import refusals
+
+    errors = refusals()
+    page = browser.new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    ready(page)
+    got = page.evaluate(RENDER, [lang, [tc.clause_text(e) for e in errors]])
+    page.close()
+    assert got["plurals"] == [tc.plural_index(lang, n) for n in range(251)]
+    assert got["refused"] == 5  # no text but a plural expression is compiled
+    assert got["lists"] == [
+        format_list(["6-6", "5-5"], locale=lang),
+        format_list(["6-6", "5-5", "4-4", "3-3"], locale=lang),
+        format_list(["4", "5", "21"], style="or", locale=lang),
+    ]
+    assert got["clauses"] == [render(e, lang) for e in errors]
+
+
+# -- each seat in its own language -----------------------------------------------------
+
+CYRILLIC = re.compile("[\u0400-\u04ff]")
+HUNGARIAN = re.compile("[őűáéíóúöü]", re.IGNORECASE)
+
+
+def refuse_a_name(page: Any) -> str:
+    page.wait_for_selector("#name-form:not([hidden])", timeout=30_000)
+    page.fill("#name-input", "Seat 3")
+    page.click("#name-form button[type=submit]")
+    page.wait_for_selector("#refusal:not([hidden])", timeout=30_000)
+    return str(page.inner_text("#refusal"))
+
+
+def test_two_seats_of_one_room_each_in_its_language(server: Server, browser: Any) -> None:
+    room = server.create("standard", {"2": "basic"})
+    ru = browser.new_context(locale="ru-RU", viewport=PHONE).new_page()
+    hu = browser.new_context(locale="hu-HU").new_page()
+    errors: list[str] = []
+    for page in (ru, hu):
+        page.on("pageerror", lambda e: errors.append(str(e)))
+    ru.goto(room["seats"][0]["url"])  # the browser's language: no ?lang=
+    hu.goto(room["seats"][1]["url"])
+    said_ru, said_hu = refuse_a_name(ru), refuse_a_name(hu)
+    assert said_ru.startswith("Нельзя: «Seat 3» читается как подпись"), said_ru
+    assert said_hu.startswith("Nem szabályos: A(z) „Seat 3” úgy hangzik"), said_hu
+    body_ru, body_hu = ru.inner_text("body"), hu.inner_text("body")
+    assert not HUNGARIAN.search(body_ru.replace("Magyar", "")), body_ru
+    assert not CYRILLIC.search(body_hu.replace("Беларуская", "").replace("Русский", "")), body_hu
+    assert ru.evaluate("document.documentElement.lang") == "ru"
+    assert hu.evaluate("document.documentElement.lang") == "hu"
+    # the switch: chosen once, remembered by the browser, on every page of the table
+    ru.select_option("#lang-switch", "be")
+    ru.wait_for_function("() => document.documentElement.lang === 'be'")
+    ready(ru)
+    assert "Як гуляць" in ru.inner_text("body")
+    again = ru.context.new_page()
+    again.goto(server.url + "/")
+    ready(again)
+    assert again.evaluate("document.documentElement.lang") == "be"
+    assert "Новы пакой" in again.inner_text("body")
+    # a language without a catalog: English, and one line that says so
+    de = browser.new_page(locale="de-DE")
+    de.goto(room["seats"][0]["url"])
+    ready(de)
+    de.wait_for_selector(".lang-notice")
+    assert de.inner_text(".lang-notice") == "No translation for “de-DE”: the page is in English."
+    assert de.evaluate("document.documentElement.lang") == "en"
+    assert errors == []
+    for page in (ru, hu, again, de):
+        page.close()
+
+
+# -- the pseudo-locale: nothing left untranslated, nothing too wide ----------------------
+
+UNTRANSLATED = """([room, name]) => {
+  const bad = [];
+  const exempt = (s) => s.replace(/[0-6]-[0-6]/g, '').replace(/\\b[A-Z]+-\\d+\\b/g, '')
+    .split(room).join('').split(name).join('');
+  const seen = (e) => e && e.checkVisibility({ visibilityProperty: true }) &&
+    !e.closest('#lang-switch, [hidden]');
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const n = walk.currentNode, e = n.parentElement;
+    const text = n.nodeValue.trim();
+    if (!text || !e || e.closest('script, style')) continue;
+    const shown = seen(e) ||
+      (e.closest('.visually-hidden, option') && !e.closest('[hidden], #lang-switch'));
+    if (shown && /[A-Za-z]/.test(exempt(text))) bad.push(text);
+  }
+  for (const e of document.querySelectorAll('[aria-label], [title], img[alt]')) {
+    if (!seen(e)) continue;
+    for (const a of ['aria-label', 'title', 'alt']) {
+      const v = e.getAttribute(a);
+      if (v && /[A-Za-z]/.test(exempt(v))) bad.push(a + '=' + v);
+    }
+  }
+  if (/[A-Za-z]/.test(exempt(document.title))) bad.push('title=' + document.title);
+  const doc = document.documentElement;
+  return { bad: bad, scroll: doc.scrollWidth, width: innerWidth };
+}"""
+
+NEXT = """() => !document.getElementById('game-over').hidden ||
+  document.querySelector('#choices button.legal, #hand button.legal') !== null ||
+  document.body.dataset.hold !== undefined"""
+
+
+def look(page: Any, room: str, seen: list[str]) -> None:
+    got = page.evaluate(UNTRANSLATED, [room, "Ann"])
+    assert got["bad"] == [], got["bad"]
+    assert got["scroll"] <= got["width"], f"the page scrolls sideways: {got}"
+    seen.append(page.inner_text("body"))
+
+
+def test_a_whole_game_in_the_pseudo_locale_on_a_phone(server: Server, browser: Any) -> None:
+    rules = rules_json(attrs.evolve(STANDARD, target=7))
+    room = server.create(rules, {"1": "basic", "2": "basic"})
+    page = browser.new_page(viewport=PHONE)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(room["seats"][0]["url"].replace("#", "?lang=en-XA#"))
+    page.wait_for_selector("#name-form:not([hidden])", timeout=30_000)
+    seen: list[str] = []
+    look(page, room["room"], seen)
+    page.fill("#name-input", "Ann")
+    page.click("#name-form button[type=submit]")
+    rng = random.Random(49)
+    done = {"refused": 0, "hint": 0, "held": 0}
+    for _ in range(400):
+        page.wait_for_function(NEXT, timeout=60_000)
+        look(page, room["room"], seen)
+        if not page.locator("#game-over").is_hidden():
+            break
+        if page.evaluate("() => document.body.dataset.hold") is not None:
+            done["held"] += 1
+            with contextlib.suppress(playwright_api.Error):
+                page.click("#trick-area", timeout=5_000)
+            continue
+        wrong = page.locator("#hand button.not-legal")
+        if not done["refused"] and wrong.count() and page.locator("#trick li").count():
+            wrong.first.click()
+            page.wait_for_selector("#refusal:not([hidden])", timeout=30_000)
+            look(page, room["room"], seen)
+            assert "⟦Ýöû þļåýéð" in page.inner_text("#refusal"), page.inner_text("#refusal")
+            done["refused"] = 1
+            continue
+        if not done["hint"] and page.locator("#choices button.legal").count():
+            page.click("#hint")
+            page.wait_for_function(
+                "() => document.getElementById('hint-box').textContent.includes('ƀöţ')",
+                timeout=60_000,
+            )
+            look(page, room["room"], seen)
+            done["hint"] = 1
+        legal = page.locator("#choices button.legal, #hand button.legal")
+        passing = page.locator("#choices button.legal[data-action='\"pass\"']")
+        target = (
+            passing
+            if passing.count() and rng.random() < 0.8
+            else legal.nth(rng.randrange(max(1, legal.count())))
+        )
+        before = page.evaluate(
+            "() => document.body.dataset.seq + '/' + document.body.dataset.refusals"
+        )
+        try:
+            target.click(timeout=5_000)
+        except playwright_api.Error:
+            continue
+        page.wait_for_function(
+            "b => document.body.dataset.seq + '/' + document.body.dataset.refusals !== b",
+            arg=before,
+            timeout=60_000,
+        )
+    assert not page.locator("#game-over").is_hidden(), "the game did not end"
+    assert done["hint"] == 1 and done["held"] >= 3, done
+    assert errors == [], errors
+    assert len(seen) > 20
+    page.close()
+
+
+# -- Gurmukhi, and the screenshots of the docs ----------------------------------------------
+
+
+def gurmukhi_fonts() -> set[str]:
+    fc = shutil.which("fc-list")
+    if fc is None:
+        pytest.skip("fontconfig's fc-list is not installed")
+    out = subprocess.run([fc, ":lang=pa", "family"], capture_output=True, text=True, check=True)
+    return {f.strip() for line in out.stdout.splitlines() for f in line.split(",") if f.strip()}
+
+
+@pytest.mark.parametrize("lang", ["ru", "pa"])
+def test_the_page_in_russian_and_punjabi_on_a_phone(
+    server: Server, browser: Any, tmp_path: Path, lang: str
+) -> None:
+    keep = os.environ.get("MOONRULES_SCREENSHOTS")
+    out = Path(keep) if keep else tmp_path
+    out.mkdir(parents=True, exist_ok=True)
+    room = server.create("standard", {"1": "basic", "2": "basic"})
+    page = browser.new_page(viewport=PHONE, locale=lang)
+    page.goto(room["seats"][0]["url"])
+    page.wait_for_selector("#name-form:not([hidden])", timeout=30_000)
+    page.fill("#name-input", "Ann")
+    page.click("#name-form button[type=submit]")
+    page.wait_for_function(NEXT, timeout=60_000)
+    assert page.evaluate("document.documentElement.lang") == lang
+    body = page.inner_text("body")
+    script = "[\u0400-\u04ff]" if lang == "ru" else "[\u0a00-\u0a7f]"
+    assert len(re.findall(script, body)) > 200, body
+    left = re.sub(
+        r"[0-6]-[0-6]|Ann|English|Magyar|Azərbaycanca|CLAIM-1|Tab|Enter|Space|pimc", "", body
+    )
+    left = left.replace(room["room"], "")
+    assert not re.search("[A-Za-z]{2,}", left), re.findall("[A-Za-z]{2,}", left)
+    if lang == "pa":
+        family = page.evaluate("getComputedStyle(document.body).fontFamily")
+        named = {f.strip().strip('"') for f in family.split(",")}
+        have = gurmukhi_fonts()
+        assert named & have, (
+            f"no font the page names for Punjabi ({family}) is installed with Gurmukhi "
+            f"({sorted(have) or 'none'}): install Debian's fonts-lohit-guru or fonts-noto-core"
+        )
+    page.screenshot(path=str(out / f"table-{lang}-phone.png"))
+    page.close()

@@ -21,7 +21,7 @@ from moonrules.tournament.errors import TournamentError
 from moonrules.tournament.event import parse_tournament
 from moonrules.tournament.log import append, dumps_entry, fold, read_log, write_log
 from moonrules.tournament.run import run_event
-from moonrules.tournament.scoring import board_scores, neuberg, standings
+from moonrules.tournament.scoring import board_scores, duplicate_hands, neuberg, standings
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMAS = ROOT / "spec" / "schema"
@@ -108,7 +108,8 @@ def _kind(name: str) -> str:
 def test_the_duplicate_comparison_agrees_with_match_duplicate(played: tuple[Log, Log]) -> None:
     """Each table's board is ``match --duplicate``'s deal in that seating, played alike; so
     the per-board, per-seat comparison (points less the seat's mean) is the same computed
-    from ``run_duplicate``'s hands, and so is ``duplicate_summary`` of those hands."""
+    from ``run_duplicate``'s hands, and ``duplicate_summary`` of the event's own hands (from
+    its records) is that of ``run_duplicate``'s same hands."""
     _, log = played
     results = [e for e in log if e["type"] == "result"]
     lineups = {tuple(sorted(_kind(n) for n in e["record"]["players"])) for e in results}
@@ -118,20 +119,21 @@ def test_the_duplicate_comparison_agrees_with_match_duplicate(played: tuple[Log,
             hands[(h.index, h.seats)] = h
     state = fold(log)
     matched: list[DuplicateHand] = []
-    ours: list[DuplicateHand] = []
-    for r in state.results:
+    ours = duplicate_hands(state)  # worked out from the event's records alone
+    assert len(ours) == len(state.results) == 8
+    for r, mine in zip(state.results, ours, strict=True):
         seats = tuple(_kind(n) for n in r.players)
         theirs = hands[(r.board - 1, seats)]
         assert theirs.hand.seat_points == r.points
+        assert (mine.index, mine.seats, mine.hand) == (theirs.index, theirs.seats, theirs.hand)
+        assert mine.arrangement == arrangements("standard", sorted(seats)).index(seats)
         matched.append(theirs)
-        lineup = sorted(seats)
-        k = arrangements("standard", lineup).index(seats)
-        ours.append(DuplicateHand(r.board - 1, k, seats, theirs.hand))
     for s in board_scores(state):
         same = [h for h in matched if h.index == s.board - 1]
         mean = Fraction(sum(h.hand.seat_points[s.position] for h in same), len(same))
         assert s.points is not None and s.score == s.points - mean
     assert duplicate_summary("standard", ours) == duplicate_summary("standard", matched)
+    assert {h.hand.bidder for h in ours} != {-1}  # (hands bid and played, not all thrown in)
 
 
 def test_standings_are_a_pure_function_of_the_log(played: tuple[Log, Log], tmp_path: Path) -> None:

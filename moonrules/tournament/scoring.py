@@ -31,12 +31,15 @@ import io
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from moonrules.tournament.log import EventState, fold
 from moonrules.tournament.movement import positions_of
+
+if TYPE_CHECKING:
+    from moonrules.bots.match import DuplicateHand
 
 __all__ = [
     "TIE_BREAKS",
@@ -44,6 +47,7 @@ __all__ = [
     "Standing",
     "Standings",
     "board_scores",
+    "duplicate_hands",
     "neuberg",
     "standings",
 ]
@@ -415,3 +419,25 @@ def _order(
             ranked.append((e, why))
         ranked[-1] = (ranked[-1][0], "score")
     return ranked
+
+
+def duplicate_hands(log: EventState | Iterable[Mapping[str, Any]]) -> list[DuplicateHand]:
+    """The event's results as ``match --duplicate``'s hands
+    (:class:`~moonrules.bots.match.DuplicateHand`), for
+    :func:`~moonrules.bots.match.duplicate_summary`: board ``b`` is deal ``b - 1``, the seats
+    are named by the bots' levels (a person by the entry's name), the arrangement is the
+    seating's place among :func:`~moonrules.bots.match.arrangements` of its names sorted,
+    and the hand's result is worked out from the record, replayed, as a match works it out
+    from the game it played. In the log's order."""
+    from moonrules.bots.match import DuplicateHand, _hand_result, arrangements
+    from moonrules.records.record import from_record
+
+    state = log if isinstance(log, EventState) else fold(log)
+    levels = {p.name: p.bot for e in state.entries for p in e.players if p.bot is not None}
+    out = []
+    for r in state.results:
+        seats = tuple(levels.get(name) or name for name in r.players)
+        k = arrangements(state.rules, sorted(seats)).index(seats)
+        game = from_record(dict(r.record))
+        out.append(DuplicateHand(r.board - 1, k, seats, _hand_result(game, 1)))
+    return out

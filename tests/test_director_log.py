@@ -406,3 +406,30 @@ def test_run_db_prints_the_director_link_once(
     assert found is not None, line
     with open_store(db) as store:
         assert store.director_allowed("six-bots", found.group(1))
+
+
+def test_the_forbidden_pairs_fit_the_schemas(log: Log) -> None:
+    """The file's ``forbidden`` (read as TOML) and the log's header and forbid action."""
+    import json
+    import tomllib
+
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+    from referencing import Registry, Resource
+
+    schemas = Path(__file__).resolve().parents[1] / "spec" / "schema"
+    resources = []
+    for path in sorted(schemas.glob("*.schema.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((schema["$id"], Resource.from_contents(schema)))
+    registry = Registry().with_resources(resources)
+
+    def errors(name: str, value: Any) -> list[str]:
+        schema = json.loads((schemas / f"{name}.schema.json").read_text(encoding="utf-8"))
+        v = Draft202012Validator(schema, registry=registry)
+        return [e.message for e in v.iter_errors(value)]
+
+    assert errors("tournament", tomllib.loads(EVENT)) == []
+    assert errors("tournament", {**tomllib.loads(EVENT), "forbidden": [["R1"]]}) != []
+    for entry in [*log, _forbid(2, "R3", "R4")]:
+        assert errors("event-log", entry) == [], entry
+    assert errors("event-log", {**_forbid(2, "R3", "R4"), "entries": ["R3"]}) != []

@@ -579,6 +579,14 @@ def _hand_record_html(t: Mapping[str, Any], seats: Sequence[str]) -> str:
     return f'<div class="handrecord">{"".join(parts)}</div>'
 
 
+def _positions(players: Sequence[str], positions: int) -> list[str]:
+    """The name of each position of a result: a seat's player, or a side's two (seats
+    ``p`` and ``p + 2`` of a partnership) joined by ``&``."""
+    return [
+        " & ".join(n for s, n in enumerate(players) if s % positions == p) for p in range(positions)
+    ]
+
+
 def _traveller_html(event: str, rnd: int, t: Mapping[str, Any]) -> str:
     b = t["board"]
     rows = []
@@ -587,7 +595,7 @@ def _traveller_html(event: str, rnd: int, t: Mapping[str, Any]) -> str:
         seats = seats or r["players"]
         names = " · ".join(
             f'<span class="sp">{escape(name)} <b>{_points(p)}</b></span>'
-            for name, p in zip(r["players"], r["points"], strict=False)
+            for name, p in zip(_positions(r["players"], len(r["points"])), r["points"], strict=True)
         )
         links = ""
         if r["record"] is not None:

@@ -562,7 +562,10 @@ def _hand_record_html(t: Mapping[str, Any], seats: Sequence[str]) -> str:
     parts = [f'<ul class="hands">{"".join(rows)}</ul>']
     dd = t.get("double_dummy")
     if dd is None:
-        parts.append('<p class="dd wait">Double-dummy values: being worked out.</p>')
+        parts.append(
+            '<p class="dd wait">Double-dummy values: being worked out; reload the page in a '
+            "moment.</p>"
+        )
     else:
         heads = [_trump_head(x) for x in dd["trumps"]]
         head = "".join(f'<th scope="col" title="{name}">{short}</th>' for short, name in heads)

@@ -571,25 +571,39 @@ class TableApp:
         data = await asyncio.to_thread(event_json, *got)
         return JSONResponse(data, headers={**_HEADERS, "Cache-Control": "no-store"})
 
-    async def _event_double_dummy(self, state: EventState) -> None:
+    async def _event_double_dummy(self, state: EventState, wait: float = 10.0) -> None:
         """Work out, in a worker of the players' help, the double-dummy values of the boards
-        every table has played that are not kept yet (once per deal; a page asked meanwhile
-        says they are being worked out)."""
+        every table has played that are not kept yet: one job per deal, started once (a
+        second page asking meanwhile waits for the same job), waited for up to ``wait``
+        seconds; the page says the values it has not are being worked out."""
         from moonrules.table import events
-        from moonrules.table.botpool import HELP, BotFailed
 
+        jobs: dict[Any, asyncio.Task[None]] = getattr(self, "_dd_jobs", None) or {}
+        self._dd_jobs: dict[Any, asyncio.Task[None]] = jobs
         wanted = events.double_dummy_missing(state)
         if not wanted or self.table is None:
             return
+        for key in wanted:
+            if key not in jobs:
+                jobs[key] = asyncio.get_running_loop().create_task(self._event_deal(*key))
+        running = [jobs[k] for k in wanted]
+        await asyncio.wait(running, timeout=wait)
+        for k in wanted:
+            if k in jobs and jobs[k].done():
+                del jobs[k]
+
+    async def _event_deal(self, rules: Any, deal: tuple[int, ...]) -> None:
+        from moonrules.table import events
+        from moonrules.table.botpool import HELP, BotFailed
+
         try:
-            values = await self.table.bots.run(
-                HELP, events.double_dummy_all, (wanted,), what="the double-dummy values"
+            (values,) = await self._table().bots.run(
+                HELP, events.double_dummy_all, ([(rules, deal)],), what="the double-dummy values"
             )
         except BotFailed as e:
             log.warning("events: %s", e)
             return
-        for (rules, deal), v in zip(wanted, values, strict=True):
-            events.remember_double_dummy(rules, deal, v)
+        events.remember_double_dummy(rules, deal, values)
 
     async def event_ratings_json(self, request: Request) -> Response:
         from moonrules.table.events import event_ratings

@@ -7,8 +7,8 @@ shows the standings as the log gives them, the rounds and tables with the watch 
 names as text (one has markup in it), fits the width, and reloads itself while a board is
 played; each board's hand record once every table has played it (the tiles as the table's
 pictures, the double-dummy values the solver gives, each table's contract), the review
-linked from it, and the ratings. ``MOONRULES_SCREENSHOTS=DIR`` keeps the screenshots (the director's guide shows
-those of ``docs/guides/tournaments/``).
+linked from it, and the ratings. ``MOONRULES_SCREENSHOTS=DIR`` keeps the screenshots (the
+director's guide shows those of ``docs/guides/tournaments/``).
 """
 
 from __future__ import annotations
@@ -186,8 +186,9 @@ def check_ratings(page: Any, server: Server, state: Any) -> None:
     assert rows.count() == len(want.players)
     for row, r in zip(rows.all(), want.ranked(), strict=True):
         cells = row.locator("td").all_inner_texts()
-        assert cells[1] == r.name and cells[2].startswith(str(r.elo))
-        assert ("P" in cells[2]) == r.provisional and ("bot (" in cells[4]) == (r.bot is not None)
+        bot = "" if r.bot is None else f" bot ({r.bot})"
+        assert cells[1] == r.name + bot and cells[2].startswith(str(r.elo))
+        assert ("P" in cells[2]) == r.provisional and cells[3] == str(r.games)
     status, data, _ = server.request("GET", "/events/spring/ratings.json")
     assert status == 200 and data["ratings"] == want.to_json()["ratings"]
     assert data["event"] == "spring"

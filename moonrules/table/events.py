@@ -633,14 +633,12 @@ def _ratings_html(event: str, state: EventState) -> str:
 
     rows = []
     for k, r in enumerate(got.ranked(), 1):
-        notes = []
-        if r.bot is not None:
-            notes.append(f"bot ({r.bot})")
+        bot = "" if r.bot is None else f' <span class="lvl">bot ({escape(r.bot)})</span>'
         mark = ' <abbr class="prov" title="provisional">P</abbr>' if r.provisional else ""
         rows.append(
-            f"<tr><td class=num>{k}</td><td>{escape(r.name)}</td>"
+            f"<tr><td class=num>{k}</td><td>{escape(r.name)}{bot}</td>"
             f'<td class=num title="mu {r.mu:.2f}, sigma {r.sigma:.2f}">{r.elo}{mark}</td>'
-            f"<td class=num>{r.games}</td><td class=notes>{escape('; '.join(notes))}</td></tr>"
+            f"<td class=num>{r.games}</td></tr>"
         )
     subs = ""
     if got.substitutes:
@@ -654,7 +652,7 @@ def _ratings_html(event: str, state: EventState) -> str:
         "names and marked.</p>",
         '<div class="scroll"><table class="standings ratings">',
         "<thead><tr><th class=num>Rank</th><th>Player</th><th class=num>Rating</th>"
-        "<th class=num>Games</th><th>Notes</th></tr></thead>",
+        "<th class=num>Games</th></tr></thead>",
         f"<tbody>{''.join(rows)}</tbody></table></div>",
         subs,
         f'<p class="export">Export: <a href="/events/{escape(event)}/ratings.json">JSON</a></p>',

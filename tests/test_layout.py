@@ -188,10 +188,13 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "moonrules.engine.batch_tables": ("numpy",),
     "moonrules.engine.batch_jax": ("numpy", "jax", "pgx"),
     "moonrules.tournament.ratings": ("openskill",),
+    "moonrules.bots.auction_value": ("numpy",),
+    "moonrules.bots.train": ("lightgbm", "numpy"),
     "i18n": ("babel",),
 }
 """The libraries of the optional extras, by the one subpackage (or module: the batched
-engine, extra ``[batch]``; the tournament's ratings, extra ``[ratings]``) that may import
+engine, extra ``[batch]``; the tournament's ratings, extra ``[ratings]``; the learned
+auction values, read with numpy, trained with LightGBM, extra ``[train]``) that may import
 them."""
 
 

@@ -29,6 +29,7 @@ from moonrules.bots.inference import (
     open_calls,
     play_likelihood,
 )
+from moonrules.bots.learned import LearnedBot
 from moonrules.bots.match import bot_by_name, play_game
 from moonrules.bots.model import call_chances, strength, trump_chances
 from moonrules.bots.pimc import PimcBot
@@ -45,6 +46,7 @@ FAST_STRONG = StrongBot(samples=3, bid_samples=2, node_budget=3000)
 TINY_STRONG = StrongBot(samples=2, bid_samples=1, candidates=1, discards=1, node_budget=1)
 FAST_PIMC = PimcBot(samples=3, bid_samples=2, node_budget=3000)
 TINY_PIMC = PimcBot(samples=2, bid_samples=1, candidates=1, discards=1, node_budget=1)
+TINY_LEARNED = LearnedBot(strong=TINY_STRONG)
 
 
 def _walk(preset: str, seed: int, steps: int) -> list[GameState]:
@@ -109,7 +111,7 @@ def test_a_bot_cannot_see_hidden_tiles(preset: str) -> None:
         v, w = view(s, 0), view(t, 0)
         assert v == w
         _public_types(v)
-        for bot in (RandomBot(), BasicBot(), TINY_PIMC, TINY_STRONG):
+        for bot in (RandomBot(), BasicBot(), TINY_PIMC, TINY_STRONG, TINY_LEARNED):
             assert bot.act(v, random.Random(seed)) == bot.act(w, random.Random(seed))
 
 

@@ -1,8 +1,9 @@
 """Players: bots that see only their seat's view, from random to strong.
 
 A bot is any object with a ``name`` and ``act(view, rng) -> Action`` (see
-:class:`~moonrules.bots.base.Bot`); :func:`bot_by_name` makes the four shipped here
-(``random``, ``basic``, ``pimc`` the search baseline, ``strong``), and
+:class:`~moonrules.bots.base.Bot`); :func:`bot_by_name` makes the five shipped here
+(``random``, ``basic``, ``pimc`` the search baseline, ``strong``, and ``learned``, which calls
+with the learned value of the auction), and
 :mod:`moonrules.bots.match` plays them against each other.
 """
 

@@ -31,6 +31,7 @@ import attrs
 
 from moonrules.bots.base import Bot
 from moonrules.bots.basic import BasicBot, RandomBot
+from moonrules.bots.learned import LearnedBot
 from moonrules.bots.pimc import PimcBot
 from moonrules.bots.strong import StrongBot
 from moonrules.game import Action, GameState, Phase, apply, legal_actions, new_game, view
@@ -62,6 +63,7 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "basic": BasicBot,
     "pimc": PimcBot,
     "strong": StrongBot,
+    "learned": LearnedBot,
 }
 """The bots shipped, by name."""
 
@@ -71,7 +73,8 @@ class UnknownBot(MoonError):
 
 
 def bot_by_name(name: str) -> Bot:
-    """A new bot of the level called ``name`` (``random``, ``basic``, ``pimc`` or ``strong``)."""
+    """A new bot of the level called ``name`` (``random``, ``basic``, ``pimc``, ``strong`` or
+    ``learned``)."""
     key = name.strip().lower() if isinstance(name, str) else name
     try:
         return BOTS[key]()

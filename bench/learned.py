@@ -1,0 +1,373 @@
+"""Measure the ``learned`` bot against ``pimc`` by seat swaps on duplicate deals.
+
+For each deal (the first hand of a seeded game, :func:`moonrules.bots.match.deal_seed`) the
+hand is played once by three ``pimc`` bots (the baseline), then once per seat with that
+seat's bot swapped, every seat drawing on the same random generator as in the baseline
+(common random numbers). A seat's gain is its points in the swapped hand minus its points
+in the baseline; a deal's gain is the mean over the three seats. Swaps:
+
+* ``bid``: the learned calls, everything else ``pimc``'s (the bot runs ``pimc``'s call too,
+  drawing the same numbers, so a hand whose calls do not change is the baseline hand, and
+  is not played again);
+* ``play``: ``pimc``'s calls, ``strong``'s discard, trump and play;
+* ``full``: the ``learned`` bot.
+
+    python bench/learned.py swap --swap bid --deals 2000 --workers 2 --out bid.jsonl
+    python bench/learned.py report bid.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from moonrules.bots.base import Bot
+from moonrules.bots.learned import LearnedBot
+from moonrules.bots.match import deal_seed, play_game
+from moonrules.bots.pimc import PimcBot
+from moonrules.bots.strong import StrongBot
+from moonrules.game import Action, GameState, Phase, PlayerView, new_game, view
+from moonrules.rules.ruleset import as_rules
+
+RULES = as_rules("standard")
+
+
+class _Timed:
+    """A bot whose call decisions are timed (the learned part)."""
+
+    def __init__(self, inner: Bot, name: str) -> None:
+        self.inner = inner
+        self.name = name
+        self.times: list[float] = []
+
+    def act(self, v: PlayerView, rng: random.Random) -> Action:
+        t0 = time.perf_counter()
+        a = self.inner.act(v, rng)
+        self.times.append(time.perf_counter() - t0)
+        return a
+
+
+class SwapBid:
+    """``pimc`` with the learned calls (``pimc``'s call is still drawn, so that the random
+    numbers stay those of ``pimc``)."""
+
+    name = "learned-bid"
+
+    def __init__(self) -> None:
+        self.pimc = PimcBot()
+        self.learned = LearnedBot()
+        self.call_times: list[float] = []
+
+    def act(self, v: PlayerView, rng: random.Random) -> Action:
+        a = self.pimc.act(v, rng)
+        if v.phase is Phase.BIDDING:
+            t0 = time.perf_counter()
+            b = self.learned.act(v, random.Random(0))
+            self.call_times.append(time.perf_counter() - t0)
+            return b
+        return a
+
+
+class SwapPlay:
+    """``pimc``'s calls, ``strong``'s discard, trump and play."""
+
+    name = "strong-play"
+
+    def __init__(self) -> None:
+        self.pimc = PimcBot()
+        self.strong = StrongBot()
+
+    def act(self, v: PlayerView, rng: random.Random) -> Action:
+        if v.phase is Phase.BIDDING:
+            return self.pimc.act(v, rng)
+        return self.strong.act(v, rng)
+
+
+def _rng(seed: int, index: int, seat: int) -> random.Random:
+    return random.Random(f"moonrules/swap/{seed}/{index}/{seat}")
+
+
+def _hand(state: GameState) -> dict[str, Any]:
+    h = state.history[0] if state.history else state.hand
+    deltas = h.deltas or (0,) * RULES.sides
+    return {"bidder": h.bidder, "bid": h.bid, "points": [deltas[s] for s in range(3)]}
+
+
+def deal(job: tuple[str, int, int]) -> dict[str, Any]:
+    swap, seed, index = job
+    dseed = deal_seed(seed, index)
+    calls: list[tuple[int, Action]] = []
+
+    def seen(state: GameState, seat: int, action: Action) -> None:
+        if state.phase is Phase.BIDDING:
+            calls.append((seat, action))
+
+    t0 = time.process_time()
+    base, _ = play_game(
+        RULES,
+        dseed,
+        [PimcBot() for _ in range(3)],
+        [_rng(seed, index, s) for s in range(3)],
+        max_hands=1,
+        on_action=seen,
+    )
+    out: dict[str, Any] = {"index": index, "base": _hand(base), "seats": [], "times": []}
+    for s in range(3):
+        if swap == "bid":
+            bot: Any = SwapBid()
+            # the auction up to this seat's call is the baseline's: is its call the same?
+            state = new_game(RULES, dseed)
+            same = True
+            for seat, action in calls:
+                if seat == s:
+                    mine = bot.act(view(state, s), _rng(seed, index, s))
+                    same = mine == action
+                    break
+                state = _apply(state, action)
+            out["times"].extend(bot.call_times)
+            if same:
+                out["seats"].append(out["base"])
+                continue
+            bot = SwapBid()
+        elif swap == "play":
+            bot = SwapPlay()
+        else:
+            bot = _Timed(LearnedBot(), "learned")
+        bots: list[Any] = [PimcBot() for _ in range(3)]
+        bots[s] = bot
+        state, _ = play_game(
+            RULES, dseed, bots, [_rng(seed, index, k) for k in range(3)], max_hands=1
+        )
+        out["seats"].append(_hand(state))
+        if isinstance(bot, _Timed):
+            out["times"].extend(bot.times)
+    out["cpu"] = time.process_time() - t0
+    return out
+
+
+def _auction_dd(state: GameState, bots: Sequence[Any], rngs: Sequence[random.Random]) -> Any:
+    """The auction, discard and trump from ``state`` by ``bots``, the contract scored by its
+    double-dummy tricks (the defenders share theirs evenly), as ``bench/bots.py auctions``."""
+    from moonrules.analysis.solver import solve
+
+    while state.phase is not Phase.PLAY and state.hand_number == 1 and not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        state = _apply(state, bots[seat].act(view(state, seat), rngs[seat]))
+    calls = [c for c in state.hand.contract.calls] if state.hand_number == 1 else []
+    if state.hand_number != 1 or state.phase is not Phase.PLAY:
+        return {"bidder": -1, "bid": 0, "points": [0.0, 0.0, 0.0]}, calls
+    bidder, bid = state.bidder, state.bid
+    assert bidder is not None and bid is not None
+    t = solve(state)
+    made = t >= (7 if bid == 21 else bid)
+    pts = [float(bid if made else -bid) if s == bidder else (7 - t) / 2 for s in range(3)]
+    return {"bidder": bidder, "bid": bid, "points": pts}, calls
+
+
+def deal_dd(job: tuple[str, int, int]) -> dict[str, Any]:
+    """The bidding-only swap of one deal, each contract scored double dummy (no play)."""
+    _, seed, index = job
+    dseed = deal_seed(seed, index)
+    t0 = time.process_time()
+    start = new_game(RULES, dseed)
+    base, calls = _auction_dd(
+        start, [PimcBot() for _ in range(3)], [_rng(seed, index, s) for s in range(3)]
+    )
+    out: dict[str, Any] = {"index": index, "base": base, "seats": [], "times": []}
+    order = [(start.first_bidder + k) % 3 for k in range(len(calls))]
+    for s in range(3):
+        bot = SwapBid()
+        state = start
+        same = True
+        for seat, call in zip(order, calls, strict=True):
+            if seat == s:
+                mine = bot.act(view(state, s), _rng(seed, index, s))
+                same = _call_number(mine) == call
+                break
+            state = _apply(state, _action_of(call))
+        out["times"].extend(bot.call_times)
+        if same:
+            out["seats"].append(base)
+            continue
+        bots: list[Any] = [PimcBot() for _ in range(3)]
+        bots[s] = SwapBid()
+        hand, _ = _auction_dd(start, bots, [_rng(seed, index, k) for k in range(3)])
+        out["seats"].append(hand)
+    out["cpu"] = time.process_time() - t0
+    return out
+
+
+def _call_number(action: Action) -> int:
+    from moonrules.bots.base import call_value
+
+    return call_value(action)
+
+
+def _action_of(call: int) -> Action:
+    from moonrules.game import Bid, Pass
+
+    return Pass() if call == 0 else Bid(call)
+
+
+def _apply(state: GameState, action: Action) -> GameState:
+    from moonrules.game import apply
+
+    return apply(state, action)
+
+
+def swap(args: argparse.Namespace) -> None:
+    jobs = [(args.swap, args.seed, i) for i in range(args.start, args.start + args.deals)]
+    run = deal_dd if args.swap == "bid-dd" else deal
+    t0 = time.perf_counter()
+    with args.out.open("a") as fh:
+        if args.workers <= 1:
+            results = map(run, jobs)
+            for k, res in enumerate(results, 1):
+                fh.write(json.dumps(res) + "\n")
+                fh.flush()
+                if k % 20 == 0:
+                    print(f"{k} deals {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+        else:
+            with ProcessPoolExecutor(args.workers) as pool:
+                for k, res in enumerate(pool.map(run, jobs, chunksize=2), 1):
+                    fh.write(json.dumps(res) + "\n")
+                    fh.flush()
+                    if k % 20 == 0:
+                        print(f"{k} deals {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+    print(f"{args.deals} deals in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+
+
+def _ci(values: Sequence[float]) -> str:
+    n = len(values)
+    mean = sum(values) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / max(1, n - 1))
+    half = 1.96 * sd / math.sqrt(n)
+    return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
+
+
+def report(args: argparse.Namespace) -> None:
+    rows = [json.loads(line) for p in args.files for line in p.open()]
+    total, bidding, defending = [], [], []
+    changed = 0
+    for r in rows:
+        base = r["base"]
+        t = b = d = 0.0
+        for s, hand in enumerate(r["seats"]):
+            changed += hand is not base and hand != base
+            for h, sign in ((hand, 1.0), (base, -1.0)):
+                p = sign * h["points"][s]
+                t += p
+                if h["bidder"] == s:
+                    b += p
+                elif h["bidder"] >= 0:
+                    d += p
+        total.append(t / 3)
+        bidding.append(b / 3)
+        defending.append(d / 3)
+    times = sorted(x for r in rows for x in r["times"])
+    cpu = sum(r["cpu"] for r in rows)
+    print(f"deals {len(rows)}, seat-hands changed {changed}, cpu {cpu:.0f}s")
+    print(f"points a hand: {_ci(total)}")
+    print(f"  as bidder:   {_ci(bidding)}")
+    print(f"  as defender: {_ci(defending)}")
+    if times:
+        med = times[len(times) // 2]
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        print(f"decision time: median {med:.4f}s, p95 {p95:.4f}s over {len(times)} decisions")
+
+
+LEVELS = ("random", "basic", "pimc", "strong", "learned")
+
+
+def _levels_job(job: tuple[int, tuple[str, ...], int]) -> dict[str, Any]:
+    seed, seats, index = job
+    from moonrules.bots.match import bot_by_name
+
+    bots = [bot_by_name(n) for n in seats]
+    rngs = [random.Random(f"moonrules/levels/{seed}/{index}/{s}/{n}") for s, n in enumerate(seats)]
+    state, _ = play_game(RULES, deal_seed(seed, index), bots, rngs, max_hands=1)
+    return {"index": index, "seats": list(seats), **_hand(state)}
+
+
+def levels(args: argparse.Namespace) -> None:
+    """A seeded all-bot round robin: every three levels, in every seating, on each deal
+    (the first hand of a seeded game), each hand rated with openskill by its points."""
+    import itertools
+
+    from moonrules.tournament.ratings import Game, new_ratings, update
+
+    jobs = [
+        (args.seed, seats, i)
+        for i in range(args.deals)
+        for trio in itertools.combinations(LEVELS, 3)
+        for seats in itertools.permutations(trio)
+    ]
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        hands = list(pool.map(_levels_job, jobs, chunksize=4))
+    took = time.perf_counter() - t0
+    rated = new_ratings("moonrules levels")
+    for h in hands:
+        teams = tuple((n,) for n in h["seats"])
+        bots = tuple((n, n) for n in h["seats"])
+        rated = update(rated, Game(teams, tuple(h["points"]), bots=bots))
+    points: dict[str, list[int]] = {n: [] for n in LEVELS}
+    for h in hands:
+        for s, n in enumerate(h["seats"]):
+            points[n].append(h["points"][s])
+    out = {
+        "rules": "standard",
+        "command": f"python bench/learned.py levels --deals {args.deals} --seed {args.seed}",
+        "hands": len(hands),
+        "seconds": round(took),
+        "model": rated.model,
+        "levels": [
+            {
+                "level": r.name,
+                "rating": r.elo,
+                "mu": round(r.mu, 3),
+                "sigma": round(r.sigma, 3),
+                "points_per_hand": round(sum(points[r.name]) / len(points[r.name]), 3),
+            }
+            for r in rated.ranked()
+        ],
+    }
+    args.out.write_text(json.dumps(out, indent=1) + "\n")
+    print(json.dumps(out, indent=1))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python bench/learned.py")
+    sub = parser.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("swap")
+    s.add_argument("--swap", choices=("bid", "bid-dd", "play", "full"), default="bid")
+    s.add_argument("--deals", type=int, default=100)
+    s.add_argument("--start", type=int, default=0)
+    s.add_argument("--seed", type=int, default=48)
+    s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--out", type=Path, required=True)
+    s.set_defaults(run=swap)
+    r = sub.add_parser("report")
+    r.add_argument("files", type=Path, nargs="+")
+    r.set_defaults(run=report)
+    v = sub.add_parser("levels")
+    v.add_argument("--deals", type=int, default=6)
+    v.add_argument("--seed", type=int, default=7)
+    v.add_argument("--workers", type=int, default=1)
+    v.add_argument("--out", type=Path, default=Path("moonrules/bots/levels.json"))
+    v.set_defaults(run=levels)
+    args = parser.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,94 @@
+"""``learned``: ``strong`` whose calls come from the learned value of the auction.
+
+Each call is valued with the models of :mod:`moonrules.bots.auction_value`, trained on
+tens of thousands of deals labelled by the double-dummy solver
+(:mod:`moonrules.bots.train`), in place of a few sampled deals:
+
+* a **bid** of ``b`` is worth, under the best of the hand's candidate trumps, the mean
+  over the tricks model's chances of 0 … 7 tricks of what ending the hand with that
+  many tricks on ``b`` is worth to the seat (:class:`~moonrules.bots.value.HandValue`,
+  score-aware as ``strong``);
+* a **pass** is worth what the defence model expects the seat to score defending (or
+  nothing when the hand is thrown in).
+
+The discard, the trump and the play are ``strong``'s, and so is the call where the models
+do not apply: rules other than the three-player standard rules they were trained on, and
+hands that may end the game (valued by the chance to win it). The bot reads only its
+seat's view. Its calls need numpy (the ``[batch]`` or ``[train]`` extra), to read the trees.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, ClassVar
+
+import attrs
+
+from moonrules.bots.base import call_value, view_legal_actions
+from moonrules.bots.strong import StrongBot
+from moonrules.bots.value import HandValue
+from moonrules.game import Action, Bid, Pass, Phase, PlayerView
+from moonrules.rules.auction import PASS
+from moonrules.rules.ruleset import RuleSet, as_rules
+from moonrules.rules.tiles import mask_of
+
+if TYPE_CHECKING:
+    from moonrules.bots.auction_value import Models
+
+__all__ = ["LearnedBot", "trained_for"]
+
+_TRAINED = as_rules("standard")
+
+
+def trained_for(rules: RuleSet) -> bool:
+    """Whether the models apply to ``rules`` (they were trained on the standard rules; the
+    target and the tie rule do not change a hand's value in relative points)."""
+    return attrs.evolve(rules, target=_TRAINED.target, tie=_TRAINED.tie) == _TRAINED
+
+
+@attrs.frozen(slots=True)
+class LearnedBot:
+    """``strong`` with its calls valued by the learned models (see the module)."""
+
+    strong: StrongBot = attrs.field(factory=StrongBot)
+    """The bot that discards, names trump and plays, and calls where the models do not apply."""
+    bid_margin: float = 0.0
+    """What a bid must be worth over passing, in relative points."""
+
+    name: ClassVar[str] = "learned"
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action:
+        if view.phase is Phase.BIDDING and trained_for(view.rules):
+            legal = view_legal_actions(view)
+            if len(legal) > 1:
+                value = HandValue.for_hand(
+                    view.rules, view.seat, view.scores, view.tricks_won, view.first_bidder
+                )
+                if not value.by_game:
+                    # numpy (the [batch] or [train] extra) is needed only here
+                    from moonrules.bots.auction_value import models
+
+                    return self._call(view, legal, value, models())
+        return self.strong.act(view, rng)
+
+    def _call(
+        self, view: PlayerView, legal: tuple[Action, ...], value: HandValue, m: Models
+    ) -> Action:
+        """The call worth most to the seat under the models."""
+        rules = view.rules
+        seat = view.seat
+        held = mask_of(view.hand)
+        position = (seat - view.first_bidder) % rules.players
+        calls = tuple(call_value(c) for c in view.calls)
+        chances = m.trick_chances(held, rules, position, calls)
+        best, best_score = PASS, float("-inf")
+        if any(isinstance(a, Pass) for a in legal):
+            best_score = m.defence_value(held, rules, position, calls)
+        for a in legal:
+            if not isinstance(a, Bid):
+                continue
+            worth = [value(seat, a.amount, k) for k in range(8)]
+            score = max(float(p @ worth) for p in chances.values()) - self.bid_margin
+            if score > best_score:
+                best, best_score = a.amount, score
+        return Pass() if best == PASS else Bid(best)

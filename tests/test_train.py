@@ -1,0 +1,141 @@
+"""The learned value of the auction: its data, its numpy evaluator, the shipped trees, the bot."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+import moonrules as m
+from moonrules.bots import auction_value as av
+from moonrules.bots import train
+from moonrules.bots.learned import LearnedBot, trained_for
+from moonrules.bots.match import bot_by_name, play_game
+from moonrules.bots.strong import StrongBot
+from moonrules.game import Bid, Deal, Pass, Phase, view
+from moonrules.rules.tiles import tiles
+
+STANDARD = m.rules_by_name("standard")
+
+
+def _data(count: int, seed: int) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = []
+    k = 0
+    while len(rows) < count:
+        ex = train.example(STANDARD, seed * 1000 + k)
+        k += 1
+        if ex is not None:
+            rows.append(ex)
+    return {
+        "held": np.array([r["held"] for r in rows], dtype=np.int64),
+        "position": np.array([r["position"] for r in rows], dtype=np.int8),
+        "calls": np.array(
+            [list(r["calls"]) + [-1] * (3 - len(r["calls"])) for r in rows], dtype=np.int16
+        ),
+        "trumps": np.array([r["trumps"] for r in rows], dtype=np.int8),
+        "tricks": np.array([r["tricks"] for r in rows], dtype=np.int8),
+        "defence": np.array([r["defence"] for r in rows], dtype=np.float64),
+    }
+
+
+@pytest.fixture(scope="module")
+def data() -> dict[str, Any]:
+    return _data(40, 7)
+
+
+def test_examples_are_seeded_and_labelled_by_the_solver() -> None:
+    a, b = train.example(STANDARD, 3), train.example(STANDARD, 3)
+    assert a == b and a is not None
+    assert a != train.example(STANDARD, 4)
+    assert len(a["trumps"]) == av.CANDIDATES and all(0 <= t <= 7 for t in a["tricks"])
+    # the seat's calls come after the calls drawn before it, one per earlier seat
+    assert len(a["calls"]) == a["position"]
+    # the features: the seat's seven tiles, the calls before it
+    held = sum(1 << t.index for t in tiles("6-6 6-5 6-4 6-3 6-2 6-1 5-5"))
+    feats = av.hand_features(held, STANDARD, 1, (5,))
+    assert len(feats) == len(av.HAND_FEATURES) and sum(feats[:28]) == 7
+    assert feats[28 + 6] == 6 and feats[35] == 2  # six tiles with a six, two doubles
+    assert feats[-4:] == [1.0, 5.0, 1.0, 6.0]  # position, high bid, bids before, lowest open
+
+
+def test_numpy_evaluator_equals_lightgbm(data: dict[str, Any]) -> None:
+    lgb = pytest.importorskip("lightgbm", reason="lightgbm (the [train] extra) is not installed")
+    del lgb
+    tricks, defence, _ = train.fit(STANDARD, data, seed=1, rounds=12, min_leaf=5)
+    xt, _, xd, _ = train.matrices(STANDARD, data)
+    ft, fd = train.forest_of(tricks), train.forest_of(defence)
+    assert ft.classes == 8 and fd.classes == 1
+    np.testing.assert_allclose(ft.predict(xt), tricks.predict(xt), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(fd.predict(xd), defence.predict(xd), rtol=0, atol=1e-9)
+    # not a constant: the predictions differ between rows
+    assert np.ptp(fd.predict(xd)) > 0 and np.ptp(ft.predict(xt)[:, 0]) > 0
+
+
+def test_a_tiny_seeded_training_run_is_deterministic(data: dict[str, Any], tmp_path: Path) -> None:
+    pytest.importorskip("lightgbm", reason="lightgbm (the [train] extra) is not installed")
+    digests = []
+    for k in range(2):
+        tricks, defence, _ = train.fit(STANDARD, data, seed=3, rounds=8, min_leaf=5)
+        digests.append(train.save_models(tricks, defence, tmp_path / f"m{k}.npz"))
+    assert digests[0] == digests[1]
+    loaded = av.load(tmp_path / "m0.npz")
+    xt, _, _, _ = train.matrices(STANDARD, data)
+    np.testing.assert_allclose(loaded.tricks.predict(xt), tricks.predict(xt), atol=1e-9)
+
+
+def test_the_shipped_trees_are_the_recorded_ones() -> None:
+    """The digest of ``auction_value.npz`` is recorded with the commands that made it."""
+    folder = resources.files("moonrules.bots")
+    shipped = folder.joinpath("auction_value.npz").read_bytes()
+    record = json.loads(folder.joinpath("auction_value.json").read_text())
+    assert hashlib.sha256(shipped).hexdigest() == record["sha256"]
+    assert "python -m moonrules.bots.train fit" in record["commands"]["fit"]
+    assert len(shipped) < 5_000_000
+    models = av.models()
+    held = sum(1 << t.index for t in tiles("6-6 6-5 6-4 6-3 5-5 4-4 3-3"))
+    chances = models.trick_chances(held, STANDARD, 0, ())
+    for p in chances.values():
+        assert p.shape == (8,) and abs(p.sum() - 1) < 1e-9
+    weak = sum(1 << t.index for t in tiles("2-1 3-2 4-1 5-2 6-1 4-3 5-3"))
+    strong_mean = max(float(p @ np.arange(8)) for p in chances.values())
+    weak_mean = max(
+        float(p @ np.arange(8)) for p in models.trick_chances(weak, STANDARD, 0, ()).values()
+    )
+    assert strong_mean > 5.5 > 3.5 > weak_mean
+
+
+def _deal_for_seat0(hand0: str, seed: int = 1) -> m.GameState:
+    """A deal in which seat 0 (the first to call) holds ``hand0``."""
+    s = m.new_game("standard", seed, first_bidder=0)
+    mine = tiles(hand0)
+    rest = [t for t in STANDARD.tile_set.tiles if t not in mine]
+    random.Random(seed).shuffle(rest)
+    hands = [list(mine), rest[0:7], rest[7:14]]
+    return m.with_deal(s, Deal.of(hands, rest[14]))
+
+
+def test_learned_bids_strong_hands_and_passes_weak_ones() -> None:
+    bot = LearnedBot()
+    strong = view(_deal_for_seat0("6-6 6-5 6-4 6-3 5-5 4-4 3-3"), 0)
+    weak = view(_deal_for_seat0("2-1 3-2 4-1 5-2 6-1 4-3 5-3"), 0)
+    assert strong.phase is Phase.BIDDING
+    assert isinstance(bot.act(strong, random.Random(0)), Bid)
+    assert bot.act(weak, random.Random(0)) == Pass()
+
+
+def test_learned_plays_legal_games_and_is_registered() -> None:
+    assert trained_for(STANDARD) and not trained_for(m.rules_by_name("partnership"))
+    assert isinstance(bot_by_name("learned"), LearnedBot)
+    fast = LearnedBot(strong=StrongBot(samples=2, bid_samples=2))
+    for preset in ("standard", "partnership"):
+        rules = m.rules_by_name(preset)
+        bots = [fast, bot_by_name("basic")] * 2
+        rngs = [random.Random(s) for s in range(rules.players)]
+        state, _ = play_game(rules, 4, bots[: rules.players], rngs, max_hands=1)
+        assert state.hand_number >= 2 or state.is_over

@@ -13,7 +13,10 @@ time is most of this module's time). Deeper runs behind ``MOONRULES_DEEP``.
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import Any
 
+import attrs
 import pytest
 
 # Compiling is most of this module's time: XLA's backend compiles here without its LLVM
@@ -259,28 +262,85 @@ def test_the_functions_are_built_once_per_rule_set() -> None:
 
 
 pgx = pytest.importorskip("pgx", reason="the pgx environment needs pgx (extra [jax])")
+from pgx._src import api_test  # type: ignore[import-untyped]  # noqa: E402  (pgx's checks)
+
+SHORT = attrs.evolve(rules_by_name("marks"), target=2)
+"""The pgx environment's rules in these tests: marks to 2, so that random games end within a
+few hands (to 7 marks, or 21 points, a random game takes hundreds or thousands of steps)."""
+
+PGX_BATCH = 4
+"""Games in a pgx batch: pgx's ``api_test_batch`` plays 4 at a time, and these tests play as
+many, so that its checks run the programs compiled here."""
 
 
-def test_the_pgx_environment_in_lockstep_with_engine() -> None:
-    """pgx's ``jax.vmap(env.init)`` / ``jax.vmap(env.step)`` on games of the marks rules,
-    each beside its engine until it ends: the seat to act, the mask, the observation,
-    the rewards per player (the side's score change) and the end of the game; a finished
-    game stays terminal, with pgx's all-True mask and zero rewards."""
+class _Memo:
+    """``jax.jit`` and ``jax.vmap`` memoised per function, for pgx's ``api_test`` module: it
+    wraps ``env.init`` and ``env.step`` afresh (``jax.jit(jax.vmap(env.step))``), and jax
+    keeps a compiled program per jitted function, so it would compile again what this
+    module compiled (tens of seconds on a loaded machine). Everything else is jax's."""
+
+    def __init__(self) -> None:
+        self._vmapped: dict[object, object] = {}
+        self._jitted: dict[object, object] = {}
+
+    def vmap(self, fun: object) -> object:
+        if fun not in self._vmapped:
+            self._vmapped[fun] = jax.vmap(fun)
+        return self._vmapped[fun]
+
+    def jit(self, fun: object) -> object:
+        if fun not in self._jitted:
+            self._jitted[fun] = jax.jit(fun)
+        return self._jitted[fun]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(jax, name)
+
+
+MEMO = _Memo()
+
+
+@pytest.fixture(scope="module")
+def short_env() -> object:
     from moonrules.engine.batch_jax import pgx_env
 
-    env = pgx_env("marks")
+    return pgx_env(SHORT)
+
+
+def _pgx_ids(env: object) -> object:
+    """pgx's ``EnvId`` (the ids ``_validate_state`` admits: pgx's own games only) with the id
+    of ``env`` added."""
+    from typing import Literal, get_args
+
+    return Literal[(*get_args(api_test.EnvId), env.id)]  # type: ignore[attr-defined]
+
+
+def test_the_pgx_environment_in_lockstep_with_engine(
+    short_env: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pgx's ``jax.vmap(env.init)`` / ``jax.vmap(env.step)`` on games of the marks rules (to 2
+    marks), each beside its engine until it ends: the seat to act, the mask, the
+    observation, the rewards per player (the side's score change) and the end of the game;
+    a finished game stays terminal, with pgx's all-True mask and zero rewards. At every step
+    each game's state passes pgx's own state checks (``_validate_state``, the seat to act,
+    the terminal mask, zero rewards at ``init``), and ``state.env_id`` is ``env.id``."""
+    env: Any = short_env
     assert isinstance(env, pgx.Env)
-    assert env.num_players == 3 and env.id == "moonrules-marks"
-    f = functions_for("marks")
-    n = 6
-    init = jax.jit(jax.vmap(env.init))
-    step = jax.jit(jax.vmap(env.step))
-    state = init(jax.random.split(jax.random.PRNGKey(8), n))
+    assert env.num_players == 3 and env.id == "moonrules-custom"
+    assert pgx_env_of("marks").id == "moonrules-marks"
+    monkeypatch.setattr(api_test, "EnvId", _pgx_ids(env))
+    f = functions_for(SHORT)
+    n = PGX_BATCH
+    init = MEMO.jit(MEMO.vmap(env.init))
+    step = MEMO.jit(MEMO.vmap(env.step))
+    state = init(jax.random.split(jax.random.PRNGKey(8), n))  # type: ignore[operator]
+    _pgx_checks(env, state, n, first=True)
     games = state._games
     engines = [_new_engine(f, games, i) for i in range(n)]
     side_of = batch_tables(f.rules).side_of
     key = jax.random.PRNGKey(9)
     finished = [False] * n
+    counts = [0] * n
     for _ in range(2000):
         if all(finished):
             break
@@ -297,7 +357,10 @@ def test_the_pgx_environment_in_lockstep_with_engine() -> None:
         actions = np.asarray(f.random_actions(state._games, k1))
         actions = np.where(finished, 0, actions)
         before = [e.scores for e in engines]
-        state = step(state, actions, jax.random.split(k2, n))
+        state = step(state, actions, jax.random.split(k2, n))  # type: ignore[operator]
+        counts = [c + (not done) for c, done in zip(counts, finished, strict=True)]
+        assert np.asarray(state._step_count).tolist() == counts  # a terminal state stays
+        _pgx_checks(env, state, n, first=False)
         rewards = np.asarray(state.rewards)
         terminated = np.asarray(state.terminated)
         for i, e in enumerate(engines):
@@ -316,3 +379,61 @@ def test_the_pgx_environment_in_lockstep_with_engine() -> None:
                 deal = deal_of(state._games, i)
                 engines[i] = Engine.from_state(with_deal(e.to_state(), deal))
     assert all(finished)
+
+
+def pgx_env_of(rules: str) -> Any:
+    from moonrules.engine.batch_jax import pgx_env
+
+    return pgx_env(rules)
+
+
+def _pgx_checks(env: Any, state: Any, n: int, *, first: bool) -> None:
+    """pgx's own checks of a state (``pgx._src.api_test``), on each game of a batch."""
+    host = jax.device_get(state)
+    for i in range(n):
+        one = jax.tree_util.tree_map(lambda x, i=i: x[i], host)
+        assert one.env_id == env.id
+        api_test._validate_state(one)
+        api_test._validate_legal_actions(one)
+        if not bool(one.terminated):
+            api_test._validate_current_player(one)
+        if first:
+            api_test._validate_init_reward(one)
+            assert one.legal_action_mask.sum() != 0
+
+
+def test_pgx_api_test_batch(short_env: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    """pgx's own ``api_test_batch``: random games of 4 to their end, then ``state.save_svg``.
+
+    pgx 2.6's single-state ``api_test`` (``api_test_single``) is not run: it fails for every
+    game, pgx's own tic-tac-toe included (``pgx.make("tic_tac_toe")``: its ``act_randomly``
+    draws ``jax.random.categorical(..., axis=1)`` from a single state's one-dimensional mask:
+    ``IndexError: index 1 is out of bounds for axis 0 with size 1``). Its state checks run on
+    every step of the lockstep test above instead."""
+    monkeypatch.setattr(api_test, "jax", MEMO)
+    api_test.api_test_batch(short_env, num=1)
+
+
+def test_a_moon_state_has_a_picture(short_env: object, tmp_path: Path) -> None:
+    """pgx's visualizer draws only pgx's games: a Moon state draws itself (``to_svg``,
+    ``save_svg``): each seat's tiles, the widow, the seat to act, the scores; a batch one
+    game below the other."""
+    import xml.etree.ElementTree as ET
+
+    from moonrules.engine.batch_jax import state_svg
+
+    env: Any = short_env
+    init = MEMO.jit(MEMO.vmap(env.init))
+    batch = init(jax.random.split(jax.random.PRNGKey(3), PGX_BATCH))  # type: ignore[operator]
+    one = jax.tree_util.tree_map(lambda x: x[0], batch)
+    path = tmp_path / "moon.svg"
+    one.save_svg(path)
+    root = ET.fromstring(path.read_text())
+    tiles = [str(g.get("data-tile")) for g in root.iter("{http://www.w3.org/2000/svg}g")]
+    dealt = deal_of(batch._games, 0)
+    assert sorted(tiles) == sorted(
+        [str(t) for hand in dealt.hands for t in hand] + [str(dealt.widow)]
+    )
+    assert "Seat 1" in one.to_svg() and "▶" in one.to_svg()
+    many = ET.fromstring(state_svg(SHORT, batch._games))
+    assert len([g for g in many.iter("{http://www.w3.org/2000/svg}g")]) == PGX_BATCH * 22

@@ -496,11 +496,6 @@ def _tournament(r: _Reader, data: Mapping[str, Any]) -> Tournament:
     clocks = _clocks(r, data["clocks"]) if "clocks" in data else None
     given = _given(r, data, fmt, entries, per, rounds)
     apart = _forbidden(r, data.get("forbidden", []), entries)
-    if apart and fmt == "swiss":  # its later rounds are paired by the run, not yet told of them
-        raise r.fail(
-            ("forbidden",),
-            "forbidden pairings are not kept in swiss events yet (three-seat, mitchell, howell)",
-        )
     event = Tournament(name, fmt, rules, seed, scoring, rounds, per, entries, clocks, given, apart)
     _check_plan(r, event)
     return event

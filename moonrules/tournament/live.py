@@ -48,7 +48,7 @@ from moonrules.tournament.errors import TournamentError
 from moonrules.tournament.event import Tournament
 from moonrules.tournament.log import EventState, dumps_entry, header, seating_entry
 from moonrules.tournament.movement import Round, Table
-from moonrules.tournament.run import BoardJob, _next_round, _Player
+from moonrules.tournament.run import BoardJob, _Player, next_seating
 from moonrules.tournament.store import EventStore
 
 __all__ = [
@@ -243,7 +243,7 @@ def run_live(
         for number in range(1, t.rounds + 1):
             rnd = run.state.seating(number)
             if rnd is None:
-                rnd = _next_round(t, planned, run.state, number)
+                rnd = next_seating(t, run.state, number)
                 run.state = store.append(event, seating_entry(rnd)).state
             bots, waiting = run.tables(rnd)
             for entry in player.play(bots):

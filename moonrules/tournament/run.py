@@ -28,8 +28,8 @@ from moonrules.records import to_record
 from moonrules.rules.ruleset import RuleSet
 from moonrules.support.processes import end_with_parent, stop_pool
 from moonrules.tournament.event import Tournament
-from moonrules.tournament.log import EventState, fold, header, seating_entry
-from moonrules.tournament.movement import Movement, Round, draw, round_boards, swiss_round
+from moonrules.tournament.log import EventState, fold, header, next_round, seating_entry
+from moonrules.tournament.movement import Movement, Round, draw
 from moonrules.tournament.scoring import standings
 
 __all__ = ["BoardJob", "RunOutcome", "play_board", "run_event"]
@@ -156,7 +156,7 @@ def run_event(
     failed = True
     try:
         for number in range(1, t.rounds + 1):
-            rnd = _next_round(t, planned, state, number)
+            rnd = next_seating(t, state, number)
             entries.append(seating_entry(rnd))
             state = fold(entries)
             entries.extend(player.play(_jobs(t, state, rnd, skipped)))
@@ -169,15 +169,20 @@ def run_event(
     return RunOutcome(tuple(entries), tuple(skipped))
 
 
-def _next_round(t: Tournament, planned: Movement, state: EventState, number: int) -> Round:
-    if t.format != "swiss":
-        return planned.rounds[number - 1]
-    boards = round_boards(number, t.boards_per_round)
-    if number == 1:
-        ranking = draw(t.entry_names, t.seed, "swiss")
-    else:
-        ranking = [r.entry for r in standings(state).rows]
-    return swiss_round(number, ranking, state.seatings, boards, t.seed)
+def next_seating(t: Tournament, state: EventState, number: int) -> Round:
+    """Round ``number``'s seating as the log stands
+    (:func:`~moonrules.tournament.log.next_round`): the movement's round while it still
+    fits, else seated again around the director's late entries, withdrawals and forbidden
+    pairings. A Swiss round is paired from the standings of the rounds before (the first
+    from the event's draw), entries not yet ranked last."""
+    ranking: list[str] | None = None
+    if t.format == "swiss":
+        if number == 1:
+            ranking = list(draw(t.entry_names, t.seed, "swiss"))
+        else:
+            ranking = [r.entry for r in standings(state).rows]
+        ranking += [e for e in state.entry_names if e not in ranking]
+    return next_round(state, number, ranking)
 
 
 def plan_movement(t: Tournament) -> Movement:

@@ -27,7 +27,6 @@ fields as they were filled in. Every text is written escaped.
 
 from __future__ import annotations
 
-import logging
 import re
 import threading
 import urllib.parse
@@ -190,25 +189,6 @@ class Console:
         query = urllib.parse.urlencode({"done": f"{stored.seq}:{entry['action']}"})
         return Page(303, location=f"/events/{event}/director/{secret}?{query}")
 
-
-_SECRET_IN_PATH: Final = re.compile(r"(/director/)[^/?#\s\"']+")
-
-
-class RedactSecrets(logging.Filter):
-    """Writes a console's address in a log line as ``/director/(hidden)``: the path carries
-    the director's secret (installed on uvicorn's access log when this module is imported,
-    before the console answers its first request)."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        text = record.getMessage()
-        if "/director/" in text:
-            record.msg = _SECRET_IN_PATH.sub(r"\1(hidden)", text)
-            record.args = ()
-        return True
-
-
-if not any(isinstance(f, RedactSecrets) for f in logging.getLogger("uvicorn.access").filters):
-    logging.getLogger("uvicorn.access").addFilter(RedactSecrets())
 
 _CONSOLES: dict[tuple[str, str], Console] = {}
 _CONSOLES_LOCK = threading.Lock()

@@ -7,9 +7,13 @@ Routes (the protocol is ``spec/table.md``, the limits ``docs/limits.md``):
 - ``GET /rooms/{room}`` the table page (a seat's link carries its token after ``#``, so
   the token never reaches a log or a ``Referer``); ``WS /rooms/{room}/ws?token=…`` the
   game (no token: a spectator); ``GET /rooms/{room}/record`` the game record, once over;
-- ``GET /events/{event}`` an event's page (standings, rounds, tables), and
-  ``/events/{event}/standings.json`` and ``.csv``: recomputed from the event's log kept in
-  the same database (:mod:`moonrules.table.events`);
+- ``GET /events/{event}`` an event's page (standings, rounds, tables, hand records,
+  ratings), ``/events/{event}/standings.json`` and ``.csv``, ``ratings.json``, each
+  board's record and review (``records/…``, ``reviews/…``): recomputed from the event's
+  log kept in the same database (:mod:`moonrules.table.events`);
+- ``GET/POST /events/{event}/director/{secret}`` the director's console
+  (:mod:`moonrules.table.director`);
+- ``GET /i18n/{lang}.json`` the page's words in a language (the ``table`` catalog);
 - ``GET /tiles/{tile}.svg`` the library's own picture of a tile
   (:func:`moonrules.arbitration.render.tile_svg`); ``/static/…`` the page's script and style.
 
@@ -64,6 +68,7 @@ log = logging.getLogger("moonrules.table")
 _ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _MAX_TOKEN: Final = 128
 _TOKEN_IN_TEXT: Final = re.compile(r"(token=)[^&\s\"']+")
+_SECRET_IN_PATH: Final = re.compile(r"(/director/)[^/?#\s\"']+")
 
 RESTART_CODE: Final = 1012
 """The WebSocket close code every client gets when the server stops (RFC 6455's "service
@@ -975,15 +980,19 @@ def create_app(config: TableConfig | None = None) -> Starlette:
 
 class RedactTokens(logging.Filter):
     """Writes ``token=…`` in any log line as ``token=(hidden)``: a seat's token is a
-    secret, and a WebSocket's address carries it. An exception logged with its traceback
-    (uvicorn's, for a frame of text that is not UTF-8) is written on the same line, as its
-    type and message, so that a client cannot fill the log with tracebacks."""
+    secret, and a WebSocket's address carries it; likewise a director's console address as
+    ``/director/(hidden)`` (its path carries the director's secret). An exception logged
+    with its traceback (uvicorn's, for a frame of text that is not UTF-8) is written on the
+    same line, as its type and message, so that a client cannot fill the log with
+    tracebacks."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         text = record.getMessage()
         if "token=" in text:
-            record.msg = _TOKEN_IN_TEXT.sub(r"\1(hidden)", text)
-            record.args = ()
+            text = _TOKEN_IN_TEXT.sub(r"\1(hidden)", text)
+            record.msg, record.args = text, ()
+        if "/director/" in text:
+            record.msg, record.args = _SECRET_IN_PATH.sub(r"\1(hidden)", text), ()
         if record.exc_info and record.exc_info[1] is not None:  # one line: no traceback
             e = record.exc_info[1]
             record.msg = f"{record.getMessage()} ({type(e).__name__}: {e})"

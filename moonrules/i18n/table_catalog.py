@@ -103,16 +103,27 @@ def pseudo(text: str) -> str:
     >>> pseudo("Seat {seat} bids.")
     '⟦Śéåţ {seat} ƀîðš. ·····⟧'
     """
+    pad = "·" * max(1, (len(text) * 2 + 4) // 5 - 2)
+    return f"⟦{accented(text)} {pad}⟧"
+
+
+def accented(text: str) -> str:
+    """``text`` with every ASCII letter accented but in its ``{placeholders}``.
+
+    >>> accented("{0} or {1}")
+    '{0} öŕ {1}'
+    """
     out: list[str] = []
     pos = 0
-    for match in _PLACEHOLDER.finditer(text):
+    for match in _BRACED.finditer(text):
         out.append(text[pos : match.start()].translate(_ACCENTS))
         out.append(match.group(0))
         pos = match.end()
     out.append(text[pos:].translate(_ACCENTS))
-    body = "".join(out)
-    pad = "·" * max(1, (len(text) * 2 + 4) // 5 - 2)
-    return f"⟦{body} {pad}⟧"
+    return "".join(out)
+
+
+_BRACED: Final = re.compile(r"\{[A-Za-z0-9_]+\}")
 
 
 _ACCENTS: Final = str.maketrans(
@@ -172,6 +183,15 @@ def _lists(lang: str) -> dict[str, JSON]:
     return out
 
 
+def _pseudo_lists(lists: dict[str, JSON]) -> dict[str, JSON]:
+    """CLDR's list patterns, their words accented (the pseudo-locale's)."""
+    return {
+        kind: {k: accented(str(v)) for k, v in patterns.items()}
+        for kind, patterns in lists.items()
+        if isinstance(patterns, dict)
+    }
+
+
 @functools.cache
 def _catalog_json(lang: str) -> dict[str, JSON]:
     source = PSEUDO if lang == PSEUDO else lang
@@ -189,7 +209,7 @@ def _catalog_json(lang: str) -> dict[str, JSON]:
         "lang": source,
         "html_lang": "en" if lang == PSEUDO else lang,
         "plural": _plural(base),
-        "list": _lists(base),
+        "list": _pseudo_lists(_lists(base)) if lang == PSEUDO else _lists(base),
         "names": dict(NAMES),
         "domains": domains,
     }
@@ -386,6 +406,7 @@ __all__ = [
     "PSEUDO_LETTERS",
     "TABLE_DOMAIN",
     "TABLE_LANGUAGES",
+    "accented",
     "catalog_json",
     "check",
     "choose",

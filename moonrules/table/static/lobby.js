@@ -92,8 +92,8 @@
       const sel = $("rules");
       sel.replaceChildren();
       presets.forEach((p) => sel.append(option(p.name,
-        p.partnership ? _("{name} ({count}, teams)", { name: p.name, count: p.players }) :
-          _n("{name} ({count} player)", "{name} ({count} players)", p.players, { name: p.name }),
+        p.partnership ? _("{name} ({count}, teams)", { name: _(p.name), count: p.players }) :
+          _n("{name} ({count} player)", "{name} ({count} players)", p.players, { name: _(p.name) }),
         p.name === "standard")));
     } catch (e) { /* the defaults stay */ }
     drawSeats();

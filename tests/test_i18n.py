@@ -308,9 +308,13 @@ def test_render_counts_with_the_plural_of_the_language() -> None:
 
 
 def test_render_speaks_the_clause_it_does_not_cover() -> None:
-    error = IllegalAction("WIDOW-1", "seat 0 cannot discard 6-6", seat=0)
-    assert render(error, "ru") == "Это действие нарушает правило WIDOW-1."
-    assert render(error, "en") == "This action breaks rule WIDOW-1."
+    """A clause without a sentence of its own is named with its title from the rulebook in
+    that language; a rule that is no clause of the rulebook, by its name alone."""
+    error = IllegalAction("DEAL-3", "hands[0]: 6-6 appears twice", seat=0)
+    assert render(error, "ru") == "Это действие нарушает правило DEAL-3: Правильная раздача."
+    assert render(error, "en") == "This action breaks rule DEAL-3: A valid deal."
+    unknown = IllegalAction("XYZ-9", "no such clause", seat=0)
+    assert render(unknown, "ru") == "Это действие нарушает правило XYZ-9."
 
 
 def test_an_unknown_language_is_a_one_line_argument_error() -> None:

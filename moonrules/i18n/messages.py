@@ -47,7 +47,16 @@ CLAIM_1: Final = (
     "of a number of tricks the rules allow."
 )
 END_1: Final = "The game is over: no more actions."
+WIDOW_1: Final = "Seat {seat} cannot discard {tile}: it is not in their hand."
+TRUMP_5: Final = "Seat {seat} named a trump these rules do not offer: {trump}."
+RENEGE_1: Final = "These rules stop the game at a renege: no penalty is scored."
+RENEGE_2: Final = "Seat {seat} playing {tile} here is no renege, so no penalty is scored."
+SEAT_1: Final = "There is no such seat with these rules."
 OTHER: Final = "This action breaks rule {rule}."
+OTHER_TITLED: Final = "This action breaks rule {rule}: {title}."
+"""A clause without a sentence of its own, named with its title from the rulebook."""
+DOUBLES: Final = "doubles"
+NO_TRUMP: Final = "no-trump"
 ALLOWED: Final = "Allowed: {allowed}."
 PASS: Final = "pass"
 TRICKS: Final = ("{count} trick", "{count} tricks")
@@ -280,7 +289,15 @@ MESSAGES: Final[tuple[Message, ...]] = (
     CLAIM_1_HOLD,
     CLAIM_1,
     END_1,
+    WIDOW_1,
+    TRUMP_5,
+    RENEGE_1,
+    RENEGE_2,
+    SEAT_1,
     OTHER,
+    OTHER_TITLED,
+    DOUBLES,
+    NO_TRUMP,
     ALLOWED,
     PASS,
     TRICKS,

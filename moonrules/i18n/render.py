@@ -20,6 +20,7 @@ from typing import Final
 from moonrules.game import ClaimDoesNotHold
 from moonrules.i18n import messages as m
 from moonrules.i18n.catalogs import checked_language, translations
+from moonrules.i18n.rulebook import clause_title
 from moonrules.rules import IllegalAction
 from moonrules.rules.errors import quote, wrong_type
 
@@ -34,6 +35,11 @@ _FIXED: Final[dict[str, str]] = {
     "BID-7": m.BID_7,
     "BID-8": m.BID_8,
     "END-1": m.END_1,
+    "WIDOW-1": m.WIDOW_1,
+    "TRUMP-5": m.TRUMP_5,
+    "RENEGE-1": m.RENEGE_1,
+    "RENEGE-2": m.RENEGE_2,
+    "SEAT-1": m.SEAT_1,
 }
 """The clauses whose refusal is one sentence without a count."""
 
@@ -51,7 +57,9 @@ def render(error: IllegalAction, lang: str) -> str:
     """The refusal ``error`` as a sentence in ``lang``, with its clause ID at the end.
 
     Covered by a sentence of its own: TRICK-1, LEAD-2, FOLLOW-1, FOLLOW-2, TURN-1,
-    BID-2 … BID-8, CLAIM-1, END-1; any other clause is named in a general sentence.
+    BID-2 … BID-8, CLAIM-1, END-1, WIDOW-1, TRUMP-5, RENEGE-1, RENEGE-2, SEAT-1; any
+    other clause is named in a general sentence with its title from the rulebook in
+    ``lang`` (:func:`moonrules.i18n.rulebook.clause_title`).
     :class:`~moonrules.rules.errors.ArgumentError` for a language without a catalog.
     """
     if not isinstance(error, IllegalAction):
@@ -72,6 +80,9 @@ def render(error: IllegalAction, lang: str) -> str:
         sentence = t.gettext(_FIXED[rule])
         count = 0
     else:
+        title = clause_title(rule, lang) if _CLAUSE.fullmatch(rule) else None
+        if title is not None:
+            return t.gettext(m.OTHER_TITLED).format(rule=rule, title=title)
         return t.gettext(m.OTHER).format(rule=rule if _CLAUSE.fullmatch(rule) else quote(rule))
     pass_word = t.gettext(m.PASS)
     text = sentence.format(
@@ -79,6 +90,7 @@ def render(error: IllegalAction, lang: str) -> str:
         tile=UNKNOWN if error.tile is None else error.tile,
         call=_call(error.call, pass_word),
         count=count,
+        trump=UNKNOWN if error.trump is None else _trump(error.trump, lang),
     )
     allowed = _allowed(error, pass_word, lang)
     if allowed:
@@ -100,6 +112,17 @@ def tricks(count: int, lang: str) -> str:
     )
 
 
+def _trump(trump: object, lang: str) -> str:
+    """A trump as a player says it: a number, doubles or no-trump, in ``lang``."""
+    t = translations(lang)
+    said = str(trump)
+    if said == "doubles":
+        return t.gettext(m.DOUBLES)
+    if said == "none":
+        return t.gettext(m.NO_TRUMP)
+    return said
+
+
 def _call(call: int | None, pass_word: str) -> str:
     """A call as a player says it: a number, or the word for a pass."""
     if call is None:
@@ -115,6 +138,8 @@ def _allowed(error: IllegalAction, pass_word: str, lang: str) -> str:
         items = [str(tile) for tile in error.allowed_tiles]
     elif error.allowed_calls:
         items = [_call(call, pass_word) for call in error.allowed_calls]
+    elif error.allowed_trumps:
+        items = [_trump(trump, lang) for trump in error.allowed_trumps]
     else:
         return ""
     return format_list(items, locale=lang)

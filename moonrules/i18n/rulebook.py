@@ -180,6 +180,15 @@ def clause_text(rule: str, lang: str) -> str | None:
     return " ".join(text for _, text in sorted(found)) or None
 
 
+def clause_title(rule: str, lang: str) -> str | None:
+    """The title of clause ``rule`` in ``lang`` (``None`` for a clause the catalog has not)."""
+    context = f"{rule} title"
+    for (c, _), text in _catalog(checked_language(lang)).items():
+        if c == context:
+            return text
+    return None
+
+
 def build(lang: str, spec_text: str) -> str:
     """The rulebook in ``lang``, as ``docs/rules.<lang>.md``: the note that English is
     normative, then every section and clause of ``spec_text`` with its ID, translated;
@@ -258,6 +267,7 @@ __all__ = [
     "build",
     "build_home",
     "clause_text",
+    "clause_title",
     "doc_path",
     "entries",
     "home_path",

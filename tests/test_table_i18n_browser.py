@@ -10,7 +10,7 @@
 * A whole game in the pseudo-locale ``en-XA`` at 390x844: on every turn, every text the
   page shows (and every label it gives a screen reader) carries the pseudo-locale's
   accents, but for tile names, numbers, clause IDs, the room's id and the player's name;
-  and nothing scrolls sideways.
+  and nothing scrolls sideways; the lobby, and the review of a hand at the table, likewise.
 * Punjabi: the page names a font that has Gurmukhi and is installed. The screenshots of
   the page in Russian and in Punjabi at phone width (``docs/guides/table/``) are made with
   ``MOONRULES_SCREENSHOTS=docs/guides/table``.
@@ -293,6 +293,24 @@ def test_a_whole_game_in_the_pseudo_locale_on_a_phone(server: Server, browser: A
     assert done == {"refused": 1, "hint": 1, "held": done["held"]} and done["held"] >= 3, done
     assert errors == [], errors
     assert len(seen) > 10
+    page.close()
+
+
+def test_the_review_at_the_table_in_the_pseudo_locale(server: Server, browser: Any) -> None:
+    """A spectator of bots opens the review of the last hand: every text of the dialog is
+    translated, and it fits a phone."""
+    rules = rules_json(attrs.evolve(STANDARD, target=7))
+    room = server.create(rules, {"0": "basic", "1": "basic", "2": "basic"})
+    page = browser.new_page(viewport=PHONE)
+    page.goto(room["watch"] + "?lang=en-XA")
+    page.wait_for_selector("#game-over:not([hidden])", timeout=120_000)
+    page.click("#review-game")
+    page.wait_for_function(
+        "() => document.querySelector('#review-body .rv-summary')", timeout=120_000
+    )
+    got = page.evaluate(UNTRANSLATED, [room["room"]])
+    assert got["bad"] == [] and got["scroll"] <= got["width"], got
+    assert "⟦Ŕéṽîéŵ öƒ ĥåñð" in page.inner_text("#review-h")
     page.close()
 
 

@@ -229,19 +229,6 @@ def catalog_json(asked: object) -> dict[str, JSON]:
 
 # -- a refusal's clause, as message ids and fields (the page renders it) -------------
 
-_FIXED: Final[Mapping[str, str]] = {
-    "TRICK-1": m.TRICK_1,
-    "LEAD-2": m.LEAD_2,
-    "BID-2": m.BID_2,
-    "BID-3": m.BID_3,
-    "BID-4": m.BID_4,
-    "BID-5": m.BID_5,
-    "BID-6": m.BID_6,
-    "BID-7": m.BID_7,
-    "BID-8": m.BID_8,
-    "END-1": m.END_1,
-}
-_COUNTED: Final[Mapping[str, tuple[str, str]]] = {"FOLLOW-1": m.FOLLOW_1, "FOLLOW-2": m.FOLLOW_2}
 _CLAUSE: Final = re.compile(r"[A-Z]+-[0-9]+")
 
 
@@ -251,12 +238,15 @@ def _call_json(call: int | None) -> JSON:
 
 def clause_text(error: IllegalAction) -> dict[str, JSON]:
     """An :class:`~moonrules.rules.IllegalAction` as the page renders it, in the
-    ``moonrules`` domain: ``{"domain", "key", "n", "args", "allowed", "rule"}`` — the same
-    message ids and fields :func:`moonrules.i18n.render` builds its sentence from (the page's
-    sentence is that sentence: a browser test holds them together). ``allowed`` is the
-    tiles or calls the rules allowed (``"pass"`` for a pass), for a list in CLDR's pattern.
-    """
+    ``moonrules`` domain: ``{"domain", "key", "n", "args", "allowed", "allowed_kind",
+    "rule"}`` — the message ids and fields :func:`moonrules.i18n.render` builds its sentence
+    from, chosen by the same tables (the page's sentence is render's: a browser test holds
+    them together). ``allowed`` is the tiles, calls (``"pass"`` for a pass) or trumps
+    (``allowed_kind``) the rules allowed, for a list in CLDR's pattern. A clause without a
+    sentence of its own is named by its ID alone (render adds the rulebook's title in the
+    reader's language; the page has no rulebook)."""
     from moonrules.game import ClaimDoesNotHold
+    from moonrules.i18n.render import _COUNTED, _FIXED
 
     rule = error.rule
     n: int | None = None
@@ -279,22 +269,27 @@ def clause_text(error: IllegalAction) -> dict[str, JSON]:
             "rule": rule if _CLAUSE.fullmatch(rule) else None,
         }
     allowed: list[JSON]
+    kind = "tiles"
     if error.allowed_tiles:
         allowed = [str(t) for t in error.allowed_tiles]
     elif error.allowed_calls:
-        allowed = [_call_json(c) for c in error.allowed_calls]
+        allowed, kind = [_call_json(c) for c in error.allowed_calls], "calls"
+    elif error.allowed_trumps:
+        allowed, kind = [str(t) for t in error.allowed_trumps], "trumps"
     else:
         allowed = []
     args: dict[str, JSON] = {
         "seat": error.seat,
         "tile": None if error.tile is None else str(error.tile),
         "call": _call_json(error.call),
+        "trump": None if error.trump is None else str(error.trump),
     }
     out: dict[str, JSON] = {
         "domain": LIBRARY_DOMAIN,
         "key": key,
         "args": args,
         "allowed": allowed,
+        "allowed_kind": kind,
         "rule": rule,
     }
     if n is not None:

@@ -128,11 +128,18 @@ window.MoonI18n = (function () {
     const lib = text.domain === "moonrules";
     const passWord = () => { const p = look("moonrules", "pass"); return typeof p === "string" ? p : "pass"; };
     const callWord = (c) => (c === null || c === undefined ? "?" : c === "pass" ? passWord() : String(c));
+    const trumpWord = (x) => {  // as moonrules.i18n.render says a trump
+      const id = x === "doubles" ? "doubles" : x === "none" ? "no-trump" : null;
+      if (id === null) return x === null || x === undefined ? "?" : String(x);
+      const w = look("moonrules", id);
+      return typeof w === "string" ? w : id;
+    };
     for (const k of Object.keys(args)) {
       const v = args[k];
       if (k === "seat") args[k] = v === null || v === undefined ? "?" : lib ? (o.libSeat ? o.libSeat(v) : String(v)) : seatName(v);
       else if (k === "seats" && Array.isArray(v)) args[k] = list(v.map(seatName), "and");
       else if (k === "call") args[k] = callWord(v);
+      else if (k === "trump") args[k] = trumpWord(v);
       else if (v === null || v === undefined) args[k] = "?";
     }
     let s;
@@ -143,7 +150,7 @@ window.MoonI18n = (function () {
     }
     if (o.withAllowed) {
       if (text.allowed && text.allowed.length) {
-        const allowed = list(text.allowed.map(callWord), "and");
+        const allowed = list(text.allowed.map(text.allowed_kind === "trumps" ? trumpWord : callWord), "and");
         const a = look("moonrules", "Allowed: {allowed}.");
         s += " " + fill(typeof a === "string" ? a : "Allowed: {allowed}.", { allowed: allowed });
       }

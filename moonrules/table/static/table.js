@@ -472,6 +472,10 @@
       N_("You cannot make this claim: a claim is made on one's turn during play, of a number of tricks the rules allow."),
     "The claim of seat {seat} does not hold: the others have a line of play against it, and play goes on.":
       N_("Your claim does not hold: the others have a line of play against it, and play goes on."),
+    "Seat {seat} cannot discard {tile}: it is not in their hand.":
+      N_("You cannot discard {tile}: it is not in your hand."),
+    "Seat {seat} named a trump these rules do not offer: {trump}.":
+      N_("You named a trump these rules do not offer: {trump}."),
   };
 
   // A refusal: the server's sentence (message ids and fields) in the page's language.

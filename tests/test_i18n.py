@@ -564,3 +564,106 @@ def test_every_line_of_every_example_report_is_translated(lang: str) -> None:
             said = ruling_text(report, lang)
             assert said is not None and f"({report.ruling.rule})" in said, (name, said)
     assert rulings >= 5
+
+
+# --lang on the other commands that print sentences: explain, claim, review
+
+_EXPLAIN = (
+    ["--trump", "6", "--trick", "4-4", "--hand", "6-4 4-2 3-1", "--play", "6-4"],
+    ["--trump", "6", "--trick", "4-4", "--play", "5-4"],
+    [
+        "--trump",
+        "doubles",
+        "--hand",
+        "6-6 5-4 3-1 2-2 1-1 4-3 5-2",
+        "--play",
+        "5-4",
+        "--first-lead",
+    ],
+    ["--trump", "6", "--trick", "4-4 6-1 4-2", "--leader", "0"],
+    ["--calls", "4 pass 5"],
+    ["--calls", "4 3"],
+    ["--calls", "4 5 6 7"],
+    ["--calls", "pass"],
+    ["--score", "--bidder", "1", "--bid", "5", "--tricks", "1 5 1", "--totals", "3 17 2"],
+    ["--score", "--bidder", "0", "--bid", "21", "--tricks", "6 1 0"],
+)
+
+
+def _run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *args: str
+) -> tuple[int, str, str]:
+    from moonrules.cli.main import main
+
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
+    status = main(list(args))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _all_translated(english: str, out: str) -> None:
+    """Same number of lines; every line with words shares none (of three letters or more)
+    with its English line."""
+    assert len(out.splitlines()) == len(english.splitlines())
+    for mine, source in zip(out.splitlines(), english.splitlines(), strict=True):
+        assert not (_words(mine) & _words(source) - _KEPT), (mine, source)
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_explain_speaks_the_language_asked(
+    lang: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each kind of question (a play, a lead, a trick, an auction, a score) answered in
+    ``lang``: verdict and every "why" step, no line left English (no notice on stderr), the
+    same exit status; ``--json`` stays language-free."""
+    for situation in _EXPLAIN:
+        status_en, english, _ = _run(capsys, monkeypatch, "explain", *situation)
+        status, out, err = _run(capsys, monkeypatch, "explain", "--lang", lang, *situation)
+        assert (status, err) == (status_en, ""), (situation, err)
+        _all_translated(english, out)
+        assert (
+            _run(capsys, monkeypatch, "explain", "--json", "--lang", lang, *situation)[1]
+            == (_run(capsys, monkeypatch, "explain", "--json", *situation)[1])
+        )
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_claim_speaks_the_language_asked(
+    lang: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for record in ("examples/failed-claim.moon", "examples/claim-holds.moon"):
+        status_en, english, _ = _run(capsys, monkeypatch, "claim", record)
+        status, out, err = _run(capsys, monkeypatch, "claim", "--lang", lang, record)
+        assert (status, err) == (status_en, ""), (record, err)
+        _all_translated(english, out)
+
+
+def test_review_speaks_the_language_asked(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ruling's report, the review's summary and its marked decisions in Russian."""
+    args = ("review", "--samples", "1", "--hand", "2", "--quiet", RENEGE)
+    status_en, english, _ = _run(capsys, monkeypatch, *args)
+    status, out, err = _run(capsys, monkeypatch, "review", "--lang", "ru", *args[1:])
+    assert (status, err) == (status_en, "") and status == 1
+    from moonrules.i18n.report import quote_line
+
+    quoted = f"  {quote_line('FOLLOW-2', 'ru')}\n"  # the clause, quoted in Russian
+    assert out.count(quoted) == 1
+    _all_translated(english, out.replace(quoted, ""))
+    assert "РЕШЕНИЕ" in out.splitlines() and "Разбор допустимой части до решения:" in out
+
+
+def test_an_unknown_lang_on_any_command_is_english_with_a_notice(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for command, args in (("explain", _EXPLAIN[0]), ("claim", ["examples/claim-holds.moon"])):
+        status_en, english, _ = _run(capsys, monkeypatch, command, *args)
+        status, out, err = _run(capsys, monkeypatch, command, "--lang", "tlh", *args)
+        assert (status, out) == (status_en, english)
+        assert err == f"moonrules {command}: no catalog for --lang 'tlh'; speaking English " + (
+            "(en, az, be, hu, pa, ru)\n"
+        )

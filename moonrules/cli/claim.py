@@ -18,6 +18,7 @@ import json
 from moonrules.analysis.claim import ClaimError, describe_line, verify_claim
 from moonrules.arbitration import check, side_name
 from moonrules.cli.check import add_max_bytes, load, unreadable
+from moonrules.cli.lang import add_lang_argument, chosen_language, lines_in
 from moonrules.cli.main import error
 from moonrules.cli.options import whole_number
 from moonrules.cli.solve import position_json
@@ -42,6 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="print the answer as JSON (spec/schema/claim.schema.json)",
     )
+    add_lang_argument(p, "the answer")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,26 +90,29 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(doc, indent=2))
         return 0 if result.holds else 1
-    print(f"Hand {h.number}, trick {len(h.tricks) + 1}: seat {seat} claims {wanted}.")
+    lines = [f"Hand {h.number}, trick {len(h.tricks) + 1}: seat {seat} claims {wanted}."]
     for s, ts in enumerate(state.hands):
-        print(f"  seat {s}: {' '.join(str(t) for t in reversed(ts))}")
+        lines.append(f"  seat {s}: {' '.join(str(t) for t in reversed(ts))}")
     if state.trick:
-        print(f"  trick so far: {' '.join(map(str, state.trick))} (seat {h.leader} led)")
-    print(f"  trump: {state.trump}")
+        lines.append(f"  trick so far: {' '.join(map(str, state.trick))} (seat {h.leader} led)")
+    lines.append(f"  trump: {state.trump}")
     if result.holds:
-        print(
+        lines.append(
             f"The claim holds (CLAIM-1): {side} is sure of {result.guaranteed} of the "
             f"{result.remaining} remaining tricks against every line of play by the others."
         )
         if not rules.partnership and result.claimed < result.remaining:
-            print(
+            lines.append(
                 "At the table, with three players, a claim is of every trick left (CLAIM-1): "
                 f"this answers only whether {side} is sure of {result.claimed}."
             )
-        return 0
-    print(
-        f"The claim fails (CLAIM-1): against the best defence {side} is sure of only "
-        f"{result.guaranteed} of the {result.remaining} remaining tricks."
-    )
-    print(f"A line of play that defeats it: {describe_line(state, result.defeating_line)}")
-    return 1
+    else:
+        lines.append(
+            f"The claim fails (CLAIM-1): against the best defence {side} is sure of only "
+            f"{result.guaranteed} of the {result.remaining} remaining tricks."
+        )
+        line = describe_line(state, result.defeating_line)
+        lines.append(f"A line of play that defeats it: {line}")
+    for said in lines_in(lines, chosen_language(args, "claim"), "claim"):
+        print(said)
+    return 0 if result.holds else 1

@@ -29,6 +29,7 @@ from moonrules.arbitration import (
     explain_trick,
     parse_calls,
 )
+from moonrules.cli.lang import add_lang_argument, chosen_language, lines_in
 from moonrules.rules import positions
 from moonrules.rules.errors import ParseError, quote
 from moonrules.rules.ruleset import RuleSet, rules_by_name
@@ -82,6 +83,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tricks", help="the tricks each seat took, e.g. 4,2,1")
     p.add_argument("--totals", help="the running totals before the hand, one per side")
     p.add_argument("--json", action="store_true", help="print the ruling as JSON")
+    add_lang_argument(p, "the ruling")
 
 
 def _whole(text: str) -> int:
@@ -195,6 +197,6 @@ def run(args: argparse.Namespace) -> int:
         doc = {"question": question(args), "rules": args.rules, **e.to_json()}
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
-        for line in e.lines():
+        for line in lines_in(e.lines(), chosen_language(args, "explain"), "explain"):
             print(line)
     return 1 if e.legal is False else 0

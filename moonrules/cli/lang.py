@@ -76,4 +76,28 @@ def chosen_language(args: argparse.Namespace, command: str) -> str:
     return lang
 
 
-__all__ = ["add_lang_argument", "chosen_language", "language"]
+def lines_in(lines: list[str], lang: str, command: str) -> list[str]:
+    """``lines`` a command prints, in ``lang``: each translated where a catalog entry
+    matches it, else kept in English, and then one line on stderr says how many were
+    (``moonrules COMMAND: …``)."""
+    if lang == SOURCE_LANGUAGE:
+        return lines
+    from moonrules.i18n.report import line_in
+
+    out = []
+    left = 0
+    for line in lines:
+        said = line_in(line, lang)
+        if said is None:
+            left += 1
+            said = line
+        out.append(said)
+    if left:
+        print(
+            f"moonrules {command}: {left} line(s) have no translation yet and stay English",
+            file=sys.stderr,
+        )
+    return out
+
+
+__all__ = ["add_lang_argument", "chosen_language", "language", "lines_in"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from moonrules.analysis.review import (
@@ -25,13 +26,15 @@ from moonrules.analysis.review import (
     review,
     review_json,
 )
-from moonrules.arbitration import check, format_report
+from moonrules.arbitration import check
 from moonrules.arbitration.review_html import review_html
 from moonrules.bots.inference import inferred_worlds
-from moonrules.cli.check import add_max_bytes, load, unreadable
+from moonrules.cli.check import add_max_bytes, load, ruled_in, unreadable
+from moonrules.cli.lang import add_lang_argument, chosen_language, lines_in
 from moonrules.cli.main import error
 from moonrules.cli.options import check_output, check_workers, whole_number
 from moonrules.cli.progress import ProgressLine
+from moonrules.i18n import SOURCE_LANGUAGE
 from moonrules.records.record import RecordError
 
 HELP = "review a game record: every call, discard, trump and tile against the alternatives"
@@ -66,6 +69,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--html", metavar="FILE", help="also write the review as one HTML page")
     p.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    add_lang_argument(p, "the report and the review")
     add_max_bytes(p)
 
 
@@ -83,10 +87,14 @@ def run(args: argparse.Namespace) -> int:
     players = state.rules.players
     if args.seat is not None and args.seat >= players:
         return error(prog, f"--seat: a seat from 0 to {players - 1}, not {args.seat}")
+    lang = chosen_language(args, "review") if not args.json else SOURCE_LANGUAGE
     if report.status:
-        print(format_report(report))
+        text, notice = ruled_in(report, lang)
+        print(text)
+        if notice:
+            print(f"moonrules review: {notice}", file=sys.stderr)
         print()
-        print("The review of the legal part before the ruling:")
+        print(*lines_in(["The review of the legal part before the ruling:"], lang, "review"))
     with ProgressLine("review", "decisions", quiet=args.quiet) as progress:
         result = review(
             state,
@@ -101,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(review_json(result), indent=2))
     else:
-        print(format_review(result))
+        print("\n".join(lines_in(format_review(result).splitlines(), lang, "review")))
     if args.html:
         page = review_html(result, title=f"Moon game review: {Path(name).name}")
         Path(args.html).write_text(page, encoding="utf-8")

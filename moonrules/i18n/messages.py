@@ -111,6 +111,8 @@ LEADS: Final[tuple[Message, ...]] = (
 SAID: Final[tuple[Message, ...]] = (
     "passed",
     "bid {call}",
+    "passes",
+    "bids {call}",
 )
 """A call, as a ruling on it says it."""
 
@@ -207,6 +209,51 @@ LINES: Final[tuple[Message, ...]] = (
     "{side} claimed all {n} of the {m} remaining tricks, but {side2} can be held to {k}: however the claimant's side plays, the others have a defence.",
     "{side} claimed {n} of the {m} remaining tricks, but {side2} can be held to {k}: however the claimant's side plays, the others have a defence.",
     "One line of play that defeats the claim: {defeat}.",
+    # moonrules explain, claim and review
+    "Illegal: {tile} may not be led (LEAD-2).",
+    "Legal: {tile} may be led; it calls trumps.",
+    "Legal: {tile} may be led; it calls {n}s.",
+    "{tile} follows trumps: it may always be played to this trick ({rule}).",
+    "{tile} follows {n}s: it may always be played to this trick ({rule}).",
+    "{tile} does not follow trumps: it may be played only by a player who holds no trump (FOLLOW-3).",
+    "{tile} does not follow {n}s: it may be played only by a player who holds no {m} (FOLLOW-3).",
+    "Legal: {tile} follows trumps ({rule}).",
+    "Legal: {tile} follows {n}s ({rule}).",
+    "Illegal: {tile} may not be played; the player must follow with {ortiles} ({rule}).",
+    "Legal: the player cannot follow trumps, so {tile} may be played (FOLLOW-3).",
+    "Legal: the player cannot follow {n}s, so {tile} may be played (FOLLOW-3).",
+    "Seat {seat} wins the trick with {tile}.",
+    "Seat {seat} is winning the trick so far with {tile} ({k} of {n} tiles).",
+    "Illegal: call {k} ({calls}) breaks {rule}.",
+    "Legal.",
+    "Legal so far.",
+    "The auction is over: seat {seat} is the bidder with {bid}.",
+    "The auction goes on: seat {seat} to call; no bid yet.",
+    "The auction goes on: seat {seat} to call; the high bid is {bid} (seat {first}).",
+    "Legal calls: {allowed}.",
+    "{side} is made: score {deltas}.",
+    "{side} is set: score {deltas}.",
+    "Totals {before} → {totals}.",
+    "{side} wins the game (SCORE-4).",
+    "{side} wins the game (END-1).",
+    "A tie at the top: play goes on (END-2).",
+    "The game goes on.",
+    "Hand {hand}, trick {trick}: seat {seat} claims all {n} remaining tricks.",
+    "Hand {hand}, trick {trick}: seat {seat} claims {k} of the {n} remaining tricks.",
+    "trick so far: {tiles} (seat {seat} led)",
+    "trump: {n}",
+    "trump: doubles",
+    "trump: none",
+    "The claim holds (CLAIM-1): {side} is sure of {k} of the {n} remaining tricks against every line of play by the others.",
+    "At the table, with three players, a claim is of every trick left (CLAIM-1): this answers only whether {side} is sure of {k}.",
+    "The claim fails (CLAIM-1): against the best defence {side} is sure of only {k} of the {n} remaining tricks.",
+    "A line of play that defeats it: {defeat}.",
+    "The review of the legal part before the ruling:",
+    ("Hand {hand}: {count} decision, {k} marked", "Hand {hand}: {count} decisions, {k} marked"),
+    "Review: {n} deals per decision, seed {seed}; marks by expected points lost: ?! {x}, ? {y}, ?? {z} (not within the noise)",
+    "seat {seat} trick {trick} {kind} {action}{mark}: loses {x} points (± {y}); best {best}",
+    "seat {seat} {kind} {action}{mark}: loses {x} points (± {y}); best {best}",
+    "seat  decisions   ?!    ?   ??  points lost  accuracy",
 )
 """The report's sentences (``moonrules check``): its lines, the ruling's sentences that no error of the library stands behind, and the verdict."""
 
@@ -269,8 +316,33 @@ REASONS: Final[tuple[Message, ...]] = (
     "everyone before passed, so the last player must bid",
     "{side} claimed all {n} remaining tricks and the claim held against every defence: the hand ended there, {k} to {side2}",
     "{side} claimed {n} of the {m} and the claim held against every defence: the hand ended there, {k} to {side2}, and the other {r} to the other team",
+    "{tile} is a double, and doubles are trump: {tile} is a trump",
+    "{tile} bears a {n}, and {n}s are trump: {tile} is a trump",
+    "{tile} follows {n}s",
+    "{tile} neither follows trumps nor is a trump: it cannot win",
+    "{tile} neither follows {n}s nor is a trump: it cannot win",
+    "among the trumps, doubles rank by number: {order}",
+    "among the trumps, the double first, then by the other end: {order}",
+    "a trump was played, so the highest trump wins: {tile}",
+    "within suit {n}, the double ranks highest, then by the other end: {order}",
+    "no trump was played, so the highest {n} wins: {tile}",
+    "call {k}: {side} {said}: the auction ended when 21 was bid; no more calls",
+    "call {k}: {side} {said}: every player has had their one turn to call; the auction is over",
+    "call {k}: {side} {said}: everyone before passed, so the last player must bid at least {m}",
+    "call {k}: {side} {said}: {call} is not a bid; a bid is one of {allowed}",
+    "call {k}: {side} {said}: a bid of {call} does not beat the earlier bid of {high}",
 )
 """The "why" steps of a ruling or an explanation: the reasons of ``moonrules.arbitration``."""
+
+DECISION_KINDS: Final[tuple[Message, ...]] = (
+    "play",
+    "call",
+    "discard",
+    "trump",
+    "lead",
+)
+"""What a reviewed decision was."""
+
 
 MESSAGES: Final[tuple[Message, ...]] = (
     TRICK_1,
@@ -317,6 +389,7 @@ MESSAGES: Final[tuple[Message, ...]] = (
     *ENDS,
     *LINES,
     *REASONS,
+    *DECISION_KINDS,
 )
 """Every message id, in the catalogs' order."""
 

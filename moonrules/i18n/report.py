@@ -28,6 +28,7 @@ from moonrules.i18n.sentences import translate
 
 _WHY_STEP: Final = re.compile(r"(?P<indent>\s*)(?P<k>\d+)\. (?P<text>.*) \((?P<rule>[A-Z]+-\d+)\)")
 _INDENT: Final = re.compile(r"\s*")
+_WORD: Final = re.compile(r"[^\W\d_]")
 
 
 @attrs.frozen(slots=True)
@@ -102,6 +103,14 @@ def report_in(report: Report, lang: str) -> Told:
     return Told("\n".join(out), tuple(left))
 
 
+def line_in(line: str, lang: str) -> str | None:
+    """One line a command prints, in ``lang`` (its indentation kept; a numbered "why"
+    step from the reasons' ids); ``None`` if no message id matches it."""
+    if not _WORD.search(line):  # numbers, tiles and signs only: the same in every language
+        return line
+    return _line(line, checked_language(lang))
+
+
 def _line(line: str, lang: str) -> str | None:
     step = _WHY_STEP.fullmatch(line)
     if step is not None:
@@ -117,4 +126,4 @@ def _line(line: str, lang: str) -> str | None:
     return indent[:2] + said if len(indent) > 4 else indent + said
 
 
-__all__ = ["Told", "quote_line", "report_in", "ruling_text"]
+__all__ = ["Told", "line_in", "quote_line", "report_in", "ruling_text"]

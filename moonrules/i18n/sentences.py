@@ -61,12 +61,17 @@ KINDS: Final[Mapping[str, str]] = {
     "tiles": rf"{_TILE}(?: {_TILE})*",
     "fake": rf"{_TILE}(?: {_TILE})*",
     "tilelist": rf"{_TILE}(?:, {_TILE})*",
+    "ortiles": rf"{_TILE}(?: or {_TILE})*",
+    "order": rf"{_TILE}(?: > {_TILE})*",
     **dict.fromkeys(("scores", "totals", "before"), r"-?\d+(?: -?\d+)*"),
     "deltas": r"[+-]\d+(?: [+-]\d+)*",
     "deltalist": r"[+-]\d+(?:, [+-]\d+)*",
     "delta": r"[+-]\d+",
     "rule": r"[A-Z]+-\d+",
     "label": r".+?",
+    **dict.fromkeys(("x", "y", "z"), r"-?\d+(?:\.\d+)?"),
+    **dict.fromkeys(("action", "best"), r"\S+?"),
+    "mark": r"\?\?|\?!|\?",
 }
 """The values a placeholder holds, by its name, kept as they are written: a pattern each."""
 
@@ -83,6 +88,7 @@ POOLS: Final[Mapping[str, tuple[tuple[Message, ...], str]]] = {
     "defeat": (m.DEFEAT, "; "),
     "sidedeltas": (m.SIDE_DELTAS, ", "),
     "ends": (m.ENDS, ""),
+    "kind": (m.DECISION_KINDS, ""),
     "allowed": ((m.PASS, m.NONE, "{tile}", "{n}"), ", "),
 }
 """The placeholders whose value is words: the message ids it is one of (or, with a
@@ -151,7 +157,9 @@ def _one(text: str, ids: tuple[Message, ...], lang: str) -> str | None:
             values = found.groupdict()
             converted: dict[str, str] = {}
             for name, value in values.items():
-                if name in POOLS:
+                if name == "ortiles":  # "4-2 or 5-2": CLDR's "or" list of the language
+                    converted[name] = _or_list(value.split(" or "), lang)
+                elif name in POOLS:
                     said = _pooled(value, name, lang)
                     if said is None:
                         break
@@ -165,6 +173,12 @@ def _one(text: str, ids: tuple[Message, ...], lang: str) -> str | None:
                     out = t.ngettext(message[0], message[1], int(values["count"]))
                 return out.format(**converted)
     return None
+
+
+def _or_list(items: list[str], lang: str) -> str:
+    from babel.lists import format_list
+
+    return format_list(items, style="or", locale=lang)
 
 
 def _pooled(value: str, name: str, lang: str) -> str | None:

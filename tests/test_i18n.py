@@ -667,3 +667,24 @@ def test_an_unknown_lang_on_any_command_is_english_with_a_notice(
         assert err == f"moonrules {command}: no catalog for --lang 'tlh'; speaking English " + (
             "(en, az, be, hu, pa, ru)\n"
         )
+
+
+@pytest.mark.parametrize("lang", ["ru", "pa"])
+def test_play_refuses_a_move_in_the_language_asked(lang: str) -> None:
+    """At the terminal, a refused call is told in ``lang``, rendered from the refusal."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "moonrules", "play", "--lang", lang, "--seed", "1", "--seat", "0"],
+        input="3\nquit\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[1],
+        env={"PATH": "", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"},
+    )
+    refused = [line for line in done.stdout.splitlines() if "refused" in line]
+    assert len(refused) == 1, done.stdout + done.stderr
+    error = IllegalAction("BID-4", "x", seat=0, call=3, allowed_calls=(0, 5, 6, 7, 21))
+    assert refused[0].endswith(render(error, lang)), refused[0]

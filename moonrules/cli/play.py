@@ -33,6 +33,7 @@ from typing import Final, TextIO
 
 from moonrules.bots.base import Bot
 from moonrules.bots.match import BOTS, UnknownBot, bot_by_name
+from moonrules.cli.lang import add_lang_argument, chosen_language
 from moonrules.cli.options import whole_number
 from moonrules.game import (
     Action,
@@ -96,6 +97,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         + " (default basic)",
     )
     p.add_argument("--watch", action="store_true", help="no human seat: bots at every seat")
+    add_lang_argument(p, "a refusal of your move")
     p.add_argument("--save", metavar="FILE", help="keep the game's record in FILE (JSON)")
     p.add_argument(
         "--players-seed",
@@ -327,7 +329,10 @@ class Session:
         save_path: str | None,
         bot_seed: int,
         retries: int | None = None,
+        lang: str = "en",
     ) -> None:
+        self.lang = lang
+        """The language a refusal is told in (``--lang``); the rest of the screen is English."""
         self.retries = retries
         """The most answers in a row that take no action (refused, empty, a command) before
         the game stops; ``None``: no limit (a person at a terminal)."""
@@ -540,11 +545,24 @@ class Session:
                 continue
             if choice not in legal:
                 err = refusal(s, choice)
-                why = f"{err.rule}: {err.message}" if err is not None else "not legal now"
+                why = _refusal_text(err, self.lang) if err is not None else "not legal now"
                 self.screen.line(f"  [red]refused[/] — {_escape(why)}")
                 self.screen.line(f"  legal: {options}")
                 continue
             return choice
+
+
+def _refusal_text(err: IllegalAction, lang: str) -> str:
+    """A refusal as the player reads it: in English the clause and the error's message, in
+    another language the sentence :func:`moonrules.i18n.render` builds from its fields."""
+    if lang == "en":
+        return f"{err.rule}: {err.message}"
+    from moonrules.i18n import render
+
+    try:
+        return render(err, lang)
+    except MoonError:  # Babel is not installed
+        return f"{err.rule}: {err.message}"
 
 
 def _escape(text: str) -> str:
@@ -642,6 +660,7 @@ def run(args: argparse.Namespace) -> int:
         args.save,
         seed if args.players_seed is None else args.players_seed,
         retries=None if human is None or _isatty(sys.stdin) else MAX_RETRIES,
+        lang=chosen_language(args, "play"),
     )
     try:
         session.run()

@@ -136,3 +136,25 @@ def test_a_broken_rulebook_catalog_fails_the_check(tmp_path: Path) -> None:
     problems = check_all(target)
     assert any(p.startswith("ru/rules.po") and "notation differs" in p for p in problems)
     assert any(p.startswith("hu/rules.po") and "BID-5 1" in p for p in problems), problems
+
+
+def test_the_translators_guide_says_where_things_are_and_the_state_of_each_language() -> None:
+    guide = (ROOT / "docs" / "i18n" / "translators.md").read_text(encoding="utf-8")
+    for needed in (
+        "python -m moonrules.i18n check",
+        "python -m moonrules.i18n rulebook",
+        "docs/i18n/glossary.md",
+        "## Adding a language",
+        "not yet reviewed by a speaker",
+    ):
+        assert needed in guide, needed
+    rows = {
+        lang: next(
+            line for line in guide.splitlines() if line.startswith("| ") and f"(`{lang}`)" in line
+        )
+        for lang in TRANSLATED
+    }
+    for lang, row in rows.items():  # honest: drafted, and not reviewed, until a speaker has
+        assert "drafted" in row and row.rstrip(" |").endswith("no"), (lang, row)
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "i18n/translators.md" in nav and "i18n/glossary.md" in nav

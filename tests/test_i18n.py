@@ -549,7 +549,7 @@ def test_every_line_of_every_example_report_is_translated(lang: str) -> None:
     and a held claim, a bid out of turn or twice, a clean game, a partnership game) have
     no line left in English: every sentence the arbitration prints there has a message id,
     and each ruling is told in ``lang``."""
-    from moonrules.arbitration import Report
+    from moonrules.arbitration import Report, format_report
     from moonrules.i18n.report import report_in, ruling_text
 
     reports = _example_reports()
@@ -557,7 +557,7 @@ def test_every_line_of_every_example_report_is_translated(lang: str) -> None:
     rulings = 0
     for name, report in reports:
         assert isinstance(report, Report)
-        told = report_in(report, lang)
+        told = report_in(report, format_report(report), lang)
         assert told.untranslated == (), (name, told.untranslated)
         if report.ruling is not None:
             rulings += 1

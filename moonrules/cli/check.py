@@ -67,7 +67,7 @@ def ruled_in(report: Report, lang: str) -> tuple[str, str]:
     if lang == SOURCE_LANGUAGE:
         return format_report(report), ""
     try:
-        told = report_in(report, lang)
+        told = report_in(report, format_report(report), lang)
     except MoonError as e:  # Babel is not installed
         return format_report(report), f"the report is in English: {e}"
     if told.untranslated:

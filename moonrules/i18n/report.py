@@ -1,7 +1,7 @@
 """A checked record's report (what ``moonrules check`` prints) in a player's language.
 
-The report is told line by line: each line of
-:func:`moonrules.arbitration.format_report` is translated with
+The report is told line by line: each line of its English text
+(:func:`moonrules.arbitration.format_report`) is translated with
 :func:`moonrules.i18n.sentences.translate`, the ruling's "why" steps from the reasons'
 own message ids, and the ruling itself from the library's error
 (:func:`moonrules.i18n.render`) where replay raised one, or from its sentences where
@@ -14,17 +14,52 @@ named in :attr:`Told.untranslated`: the tests hold the examples' reports to none
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Final, Protocol
 
 import attrs
 
-from moonrules.arbitration.report import Report
-from moonrules.arbitration.report_text import format_report
 from moonrules.i18n import messages as m
 from moonrules.i18n.catalogs import SOURCE_LANGUAGE, checked_language, translations
 from moonrules.i18n.render import render
 from moonrules.i18n.rulebook import clause_text
 from moonrules.i18n.sentences import translate
+from moonrules.rules.errors import IllegalAction
+
+
+class _Ruling(Protocol):
+    """What of a :class:`moonrules.arbitration.report.Ruling` is told again."""
+
+    @property
+    def label(self) -> str: ...
+    @property
+    def line(self) -> int | None: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+
+
+class _Violation(Protocol):
+    @property
+    def error(self) -> IllegalAction | None: ...
+
+
+class _Replay(Protocol):
+    @property
+    def violation(self) -> _Violation | None: ...
+
+
+class Checked(Protocol):
+    """What of a :class:`moonrules.arbitration.report.Report` is told again (this layer
+    sits below the arbitration: it reads the report, it does not import it)."""
+
+    @property
+    def ruling(self) -> _Ruling | None: ...
+    @property
+    def replay(self) -> _Replay: ...
+    @property
+    def notation_ruling(self) -> bool: ...
+
 
 _WHY_STEP: Final = re.compile(r"(?P<indent>\s*)(?P<k>\d+)\. (?P<text>.*) \((?P<rule>[A-Z]+-\d+)\)")
 _INDENT: Final = re.compile(r"\s*")
@@ -50,7 +85,7 @@ def quote_line(rule: str, lang: str) -> str | None:
     return label.format(rule=rule, text=text)
 
 
-def ruling_text(report: Report, lang: str) -> str | None:
+def ruling_text(report: Checked, lang: str) -> str | None:
     """The report's ruling, one paragraph in ``lang`` (``None`` for a valid record, or a
     ruling none of whose sentences can be told in ``lang``)."""
     ruling = report.ruling
@@ -72,10 +107,10 @@ def ruling_text(report: Report, lang: str) -> str | None:
     return None if body is None else f"{where}: {body}"
 
 
-def report_in(report: Report, lang: str) -> Told:
-    """The report as ``moonrules check`` prints it, in ``lang``."""
+def report_in(report: Checked, english: str, lang: str) -> Told:
+    """The report as ``moonrules check`` prints it, in ``lang``: ``english`` is its text
+    (:func:`moonrules.arbitration.format_report`)."""
     lang = checked_language(lang)
-    english = format_report(report)
     if lang == SOURCE_LANGUAGE:
         return Told(english)
     out: list[str] = []
@@ -126,4 +161,4 @@ def _line(line: str, lang: str) -> str | None:
     return indent[:2] + said if len(indent) > 4 else indent + said
 
 
-__all__ = ["Told", "line_in", "quote_line", "report_in", "ruling_text"]
+__all__ = ["Checked", "Told", "line_in", "quote_line", "report_in", "ruling_text"]

@@ -24,7 +24,7 @@ from moonrules.arbitration import (
     read_record,
     report_html,
 )
-from moonrules.cli.lang import add_lang_argument, chosen_language, language
+from moonrules.cli.lang import add_lang_argument, chosen_language, language, lines_in
 from moonrules.cli.options import byte_count, check_output
 from moonrules.i18n import SOURCE_LANGUAGE
 from moonrules.i18n.report import report_in
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     print(text)
     del text
     if not args.json:
-        for line in annotation_lines(source.record):
+        for line in lines_in(annotation_lines(source.record), lang, "check"):
             print(line)
     if args.html:
         page = report_html(report, title=f"Moon record check: {Path(name).name}")

@@ -158,3 +158,29 @@ def test_the_translators_guide_says_where_things_are_and_the_state_of_each_langu
         assert "drafted" in row and row.rstrip(" |").endswith("no"), (lang, row)
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert "i18n/translators.md" in nav and "i18n/glossary.md" in nav
+
+
+_GLOSSARY_ROW = re.compile(
+    r"^\| (?P<english>[a-z /()]+?) \| \*\*(?P<chosen>[^*]+)\*\*", re.MULTILINE
+)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_catalogs_use_the_glossarys_words(lang: str) -> None:
+    """The word the glossary chose for each of the game's main words is the one both
+    catalogs of the language use (the rulings and the rulebook)."""
+    from moonrules.i18n.check import LOCALE_DIR
+
+    glossary = (ROOT / "docs" / "i18n" / "glossary.md").read_text(encoding="utf-8")
+    section = glossary.split(f"(`{lang}`")[1].split("\n## ")[0]
+    chosen = {m["english"]: m["chosen"] for m in _GLOSSARY_ROW.finditer(section)}
+    assert {"trump", "trick", "suit", "tile", "double", "seat"} <= set(chosen), chosen
+    for domain in ("moonrules", "rules"):
+        text = (LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.po").read_text(encoding="utf-8")
+        msgstrs = " ".join(line for line in text.splitlines() if line.startswith("msgstr")).lower()
+        for english in ("trump", "trick", "suit", "tile", "double", "seat", "widow"):
+            if english not in chosen:
+                continue
+            word = chosen[english].split(",")[0].strip().lower()
+            stem = word if lang == "pa" else word[: max(3, len(word) - 2)]
+            assert stem in msgstrs, (lang, domain, english, word)

@@ -688,3 +688,37 @@ def test_play_refuses_a_move_in_the_language_asked(lang: str) -> None:
     assert len(refused) == 1, done.stdout + done.stderr
     error = IllegalAction("BID-4", "x", seat=0, call=3, allowed_calls=(0, 5, 6, 7, 21))
     assert refused[0].endswith(render(error, lang)), refused[0]
+
+
+@pytest.mark.parametrize("preset", ["standard", "partnership", "marks", "renege-penalty", "pagat"])
+def test_random_games_of_a_preset_are_told_whole(preset: str) -> None:
+    """Seeded random games (to their end, or 400 actions), and each with two plays of a
+    trick swapped so that the record breaks a rule: their reports have no line left in
+    English in any language."""
+    from moonrules.arbitration import check, format_report
+    from moonrules.i18n.report import report_in
+
+    rulings = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = new_game(preset, seed=seed)
+        for _ in range(400):
+            if state.is_over:
+                break
+            state = apply(state, rng.choice(legal_actions(state)))
+        record = moonrules.to_record(state)
+        records = [record]
+        hands = record["hands"]
+        played = [k for k, h in enumerate(hands) if len(h.get("plays", [])) > 3]
+        if played:
+            k = played[-1]
+            plays = list(hands[k]["plays"])
+            plays[2], plays[3] = plays[3], plays[2]
+            records.append({**record, "hands": [*hands[:k], {**hands[k], "plays": plays}]})
+        for rec in records:
+            report = check(rec)
+            rulings += report.ruling is not None
+            for lang in OTHER_LANGUAGES:
+                told = report_in(report, format_report(report), lang)
+                assert told.untranslated == (), (preset, seed, lang, told.untranslated)
+    assert rulings >= 1

@@ -331,6 +331,10 @@ REASONS: Final[tuple[Message, ...]] = (
     "call {k}: {side} {said}: everyone before passed, so the last player must bid at least {m}",
     "call {k}: {side} {said}: {call} is not a bid; a bid is one of {allowed}",
     "call {k}: {side} {said}: a bid of {call} does not beat the earlier bid of {high}",
+    "the hand holds no {s} ({fake} bears a {s}, but {tile} bears a {n}, and {n}s are trump: a trump does not count), so any tile may be played",
+    "the hand holds no {s} ({fake} bear a {s}, but {tile} bears a {n}, and {n}s are trump: a trump does not count), so any tile may be played",
+    "the hand holds no {s} ({fake} bears a {s}, but {tile} is a double, and doubles are trump: a trump does not count), so any tile may be played",
+    "the hand holds no {s} ({fake} bear a {s}, but {tile} is a double, and doubles are trump: a trump does not count), so any tile may be played",
 )
 """The "why" steps of a ruling or an explanation: the reasons of ``moonrules.arbitration``."""
 

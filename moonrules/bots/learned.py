@@ -54,6 +54,10 @@ class LearnedBot:
     """The bot that discards, names trump and plays, and calls where the models do not apply."""
     bid_margin: float = 0.0
     """What a bid must be worth over passing, in relative points."""
+    moon_points: float | None = 21.0
+    """What a made 21 is worth in the calls, in relative points (``None``: ``strong``'s
+    score-aware worth of a game won, about 28 at the start of a game; measured, 21s bid at
+    that worth lost points: they were set nearly half the time)."""
 
     name: ClassVar[str] = "learned"
 
@@ -65,6 +69,8 @@ class LearnedBot:
                     view.rules, view.seat, view.scores, view.tricks_won, view.first_bidder
                 )
                 if not value.by_game:
+                    if self.moon_points is not None:
+                        value = attrs.evolve(value, moon_points=self.moon_points)
                     # numpy (the [batch] or [train] extra) is needed only here
                     from moonrules.bots.auction_value import models
 

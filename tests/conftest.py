@@ -102,8 +102,40 @@ LONG_FIRST = (
 )
 
 
+BROWSER_ENV = "MOONRULES_BROWSER"
+"""``MOONRULES_BROWSER=1``: run the tests that drive pages in headless Chromium."""
+
+BROWSER_SKIP = (
+    "drives a page in headless Chromium (the slowest tests, up to half a minute each): CI "
+    f"runs them in a step of their own; set {BROWSER_ENV}=1 (python -m pytest -n auto -m browser)"
+)
+
+
+def _in_browser(item: pytest.Item) -> bool:
+    """A test that opens Chromium: the files named ``*_browser.py``, the HTML reports'
+    test, and any test whose name says it opens in Chromium."""
+    name = Path(str(item.fspath)).name
+    return (
+        name.endswith("_browser.py")
+        or name == "test_html_report.py"
+        or "chromium" in item.name.lower()
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: drives a page in headless Chromium")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests of :data:`LONG_FIRST` first, in their order; the others as collected."""
+    """The tests of :data:`LONG_FIRST` first, in their order; the others as collected. The
+    tests that drive Chromium are marked ``browser``, and skipped, with the reason, unless
+    :data:`BROWSER_ENV` is set."""
+    browsers = os.environ.get(BROWSER_ENV) == "1"
+    for item in items:
+        if _in_browser(item):
+            item.add_marker(pytest.mark.browser)
+            if not browsers:
+                item.add_marker(pytest.mark.skip(reason=BROWSER_SKIP))
     rank = {prefix: k for k, prefix in enumerate(LONG_FIRST)}
 
     def key(item: pytest.Item) -> int:

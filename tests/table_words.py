@@ -2,7 +2,9 @@
 JavaScript (Babel's JavaScript extractor: ``_``, ``N_``, ``_n``), the static HTML (each
 text and label, as ``i18n.js`` looks them up), and ``moonrules/table/wire.py``'s
 ``SERVER_TEXTS``, ``GENERIC_TEXTS`` and ``table_text(...)`` calls (read from its syntax
-tree, without importing the table). The ``table`` catalogs must hold exactly these."""
+tree, without importing the table), and the pages the server writes itself (the event page,
+the director's console: ``_``, ``_n`` and ``N_`` calls, read likewise). The ``table``
+catalogs must hold exactly these."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "moonrules" / "table" / "static"
 SCRIPTS = ("i18n.js", "table.js", "review.js", "lobby.js")
 PAGES = ("room.html", "lobby.html")
+SERVER_PAGES = ("events.py", "director.py", "page_words.py")
+"""The pages the server writes itself, in the reader's language (``_``, ``_n``, ``N_``)."""
 LABELS = ("title", "aria-label", "placeholder", "alt")
 
 MessageId = str | tuple[str, str]
@@ -56,7 +60,10 @@ def script_ids(name: str) -> list[MessageId]:
     out: list[MessageId] = []
     with open(STATIC / name, "rb") as f:
         for _line, msg, _comments, _context in extract(
-            "javascript", f, {"_": (1,), "N_": (1,), "_n": (1, 2), "Nn_": (1, 2)}, strip_comment_tags=True
+            "javascript",
+            f,
+            {"_": (1,), "N_": (1,), "_n": (1, 2), "Nn_": (1, 2)},
+            strip_comment_tags=True,
         ):
             out.append((str(msg[0]), str(msg[1])) if isinstance(msg, tuple) else str(msg))
     return out
@@ -93,6 +100,22 @@ def server_ids() -> list[MessageId]:
     return out
 
 
+def page_ids(name: str) -> list[MessageId]:
+    """The message ids of a page the server writes (``moonrules/table/<name>``): the
+    constant arguments of its ``_``, ``N_`` and ``_n`` calls, read from its syntax tree."""
+    tree = ast.parse((ROOT / "moonrules" / "table" / name).read_text(encoding="utf-8"))
+    out: list[MessageId] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        args = node.args
+        if node.func.id in ("_", "N_") and args and isinstance(args[0], ast.Constant):
+            out.append(_strings(args[0]))
+        elif node.func.id == "_n" and len(args) >= 2 and isinstance(args[0], ast.Constant):
+            out.append((_strings(args[0]), _strings(args[1])))
+    return out
+
+
 def message_ids() -> list[MessageId]:
     """Every message id, each once, in the order the sources give them."""
     seen: dict[MessageId, None] = {}
@@ -101,4 +124,6 @@ def message_ids() -> list[MessageId]:
     for name in SCRIPTS:
         seen.update(dict.fromkeys(script_ids(name)))
     seen.update(dict.fromkeys(server_ids()))
+    for name in SERVER_PAGES:
+        seen.update(dict.fromkeys(page_ids(name)))
     return list(seen)

@@ -192,6 +192,26 @@ def _pseudo_lists(lists: dict[str, JSON]) -> dict[str, JSON]:
     }
 
 
+def _titles(lang: str) -> dict[str, str]:
+    """Each clause's title in ``lang``, from the rulebook's ``rules`` catalog (for a clause
+    without a sentence of its own, which the page names with its title, as
+    :func:`moonrules.i18n.render` does)."""
+    from moonrules.i18n.rulebook import clause_title, rule_messages
+
+    out: dict[str, str] = {}
+    try:
+        contexts = [context for context, _english in rule_messages()]
+    except OSError:  # the rulebook's source not installed: the clause is named by its ID
+        return out
+    for context in contexts:
+        rule = context.removesuffix(" title")
+        if rule != context and _CLAUSE.fullmatch(rule):
+            title = clause_title(rule, lang)
+            if title:
+                out[rule] = title
+    return out
+
+
 @functools.cache
 def _catalog_json(lang: str) -> dict[str, JSON]:
     source = PSEUDO if lang == PSEUDO else lang
@@ -205,9 +225,13 @@ def _catalog_json(lang: str) -> dict[str, JSON]:
                 for k, v in entries.items()
             }
         domains[domain] = dict(entries)  # type: ignore[arg-type]
+    titles = _titles(base)
+    if lang == PSEUDO:
+        titles = {k: accented(v) for k, v in titles.items()}
     return {
         "lang": source,
         "html_lang": "en" if lang == PSEUDO else lang,
+        "titles": dict(titles),
         "plural": _plural(base),
         "list": _pseudo_lists(_lists(base)) if lang == PSEUDO else _lists(base),
         "names": dict(NAMES),
@@ -219,12 +243,58 @@ def catalog_json(asked: object) -> dict[str, JSON]:
     """The catalog a page gets for ``asked`` (:func:`choose`): ``lang``, ``fallback`` (the
     language asked has no catalog: the page says so in one line and shows English),
     ``asked``, ``plural`` (``forms`` and the Plural-Forms ``expr``), ``list`` (CLDR's
-    ``and`` and ``or`` list patterns), ``names`` (each offered language's own name) and
+    ``and`` and ``or`` list patterns), ``titles`` (each clause's title in the language, from
+    the rulebook's catalog), ``names`` (each offered language's own name) and
     ``domains`` (``table`` and ``moonrules``: message id to its translation, a list of
     forms for a plural)."""
     lang, fell_back = choose(asked)
     shown = asked[:40] if isinstance(asked, str) else ""
     return {**_catalog_json(lang), "fallback": fell_back, "asked": shown}
+
+
+# -- the server's pages (the event page, the director's console) --------------------
+
+
+@functools.cache
+def _server_entries(lang: str) -> Mapping[str, str | list[str]]:
+    """The finished ``table`` entries of ``lang`` (the pseudo-locale's made from English);
+    none when Babel is not installed (the pages then stay English)."""
+    try:
+        entries = _entries(read(SOURCE_LANGUAGE if lang == PSEUDO else lang))
+    except ImportError:
+        return {}
+    if lang == PSEUDO:
+        return {
+            k: [pseudo(f) for f in v] if isinstance(v, list) else pseudo(v)
+            for k, v in entries.items()
+        }
+    return entries
+
+
+@functools.cache
+def _server_plural(lang: str) -> object:
+    try:
+        return gettext.c2py(str(_plural(SOURCE_LANGUAGE if lang == PSEUDO else lang)["expr"]))
+    except ImportError:
+        return lambda n: int(n != 1)
+
+
+def gettext_for(lang: str, message: str) -> str:
+    """``message`` (a ``table`` message id) in ``lang`` for a page the server writes; the
+    English when the catalog lacks it or Babel is not installed."""
+    if lang == SOURCE_LANGUAGE:
+        return message
+    found = _server_entries(lang).get(message)
+    return found if isinstance(found, str) else message
+
+
+def ngettext_for(lang: str, one: str, many: str, n: int) -> str:
+    """The plural message ``(one, many)`` in ``lang`` for ``n`` (the language's CLDR rule)."""
+    found = _server_entries(lang).get(one) if lang != SOURCE_LANGUAGE else None
+    if isinstance(found, list) and found:
+        index = int(_server_plural(lang)(n))  # type: ignore[operator]
+        return found[min(index, len(found) - 1)]
+    return one if n == 1 else many
 
 
 # -- a refusal's clause, as message ids and fields (the page renders it) -------------
@@ -406,6 +476,8 @@ __all__ = [
     "check",
     "choose",
     "clause_text",
+    "gettext_for",
+    "ngettext_for",
     "placeholders",
     "plural_index",
     "po_path",

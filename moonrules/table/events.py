@@ -29,12 +29,12 @@ from typing import Any, Final, Generic, TypeVar
 import attrs
 
 from moonrules.analysis.advise import tricks_as_bidder
-from moonrules.arbitration.report_text import trump_text
 from moonrules.records.record import JSON, RecordError, RecordViolation, from_record
 from moonrules.rules.errors import MoonError
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES
+from moonrules.table.page_words import N_, _, _n, html_lang, lang_notice, lang_switch, speaking
 from moonrules.tournament.log import EventState, Result
 from moonrules.tournament.ratings import Ratings, RatingsUnavailable, ratings
 from moonrules.tournament.scoring import Standings, standings
@@ -389,24 +389,105 @@ def _points(value: int) -> str:
     return f"+{value}" if value > 0 else ("\N{MINUS SIGN}" + str(-value) if value < 0 else "0")
 
 
-def _standings_rows(s: Standings) -> str:
+FORMAT_NAMES: Final[Mapping[str, str]] = {
+    "three-seat": N_("three-seat"),
+    "mitchell": N_("mitchell"),
+    "howell": N_("howell"),
+    "swiss": N_("swiss"),
+}
+"""Each format's name on the page."""
+
+TIE_NAMES: Final[Mapping[str, str]] = {
+    "score": N_("score"),
+    "head to head": N_("head to head"),
+    "count-back": N_("count-back"),
+    "ballot": N_("ballot"),
+}
+"""Each tie-break's name on the page."""
+
+ADJUSTMENT_NAMES: Final[Mapping[str, str]] = {
+    "average-plus": N_("average-plus"),
+    "average-minus": N_("average-minus"),
+    "60/40": N_("60/40"),
+    "penalty": N_("penalty"),
+}
+"""Each kind of score adjustment's name on the page."""
+
+
+def _named(names: Mapping[str, str], key: str) -> str:
+    return _(names[key]) if key in names else escape(key)
+
+
+def _notes(state: EventState) -> dict[str, list[str]]:
+    """Each entry's notes in the page's language (as the standings' flags say them, as
+    HTML): a reason a director gave is shown as written."""
+    out: dict[str, list[str]] = {}
+    for entry in state.entries:
+        if entry.all_bots:
+            out.setdefault(entry.name, []).append(_("bot"))
+    for late, first, stated in state.late:
+        out.setdefault(late, []).append(
+            _(
+                "late entry from round {round} ({value} for rounds missed)",
+                round=first,
+                value=f"{stated:g}",
+            )
+        )
+    for gone, r in state.withdrawn:
+        out.setdefault(gone, []).append(_("withdrew from round {round}", round=r))
+    for who, r, player, by in state.substitutes:
+        out.setdefault(who, []).append(
+            _(
+                "substitute {sub} for {player} from round {round}",
+                sub=escape(by),
+                player=escape(player),
+                round=r,
+            )
+        )
+    for a in state.adjustments:
+        value = "" if a.value is None else f" {a.value:g}"
+        out.setdefault(a.entry, []).append(
+            _(
+                "{kind} on board {board}: {reason}",
+                kind=_named(ADJUSTMENT_NAMES, a.kind) + value,
+                board=a.board,
+                reason=escape(a.reason),
+            )
+        )
+    for rnd in state.seatings:
+        for e in rnd.byes:
+            out.setdefault(e, []).append(_("bye in round {round}", round=rnd.number))
+    return out
+
+
+def _standings_rows(s: Standings, state: EventState) -> str:
     pct = s.scoring == "matchpoints"
+    notes_of = _notes(state)
     rows = []
     for r in s.rows:
-        notes = "; ".join(r.flags)
+        notes = "; ".join(notes_of.get(r.entry, ()))
         if r.by not in ("", "score"):
-            notes = f"ahead by {r.by}" + (f"; {notes}" if notes else "")
+            ahead = _("ahead by {tie_break}", tie_break=_named(TIE_NAMES, r.by))
+            notes = ahead + (f"; {notes}" if notes else "")
         score = f"{float(r.score):.2f}" + ("%" if pct else "")
         rows.append(
             f"<tr><td class=num>{r.rank}</td><td>{escape(r.entry)}</td>"
             f"<td class=num>{score}</td><td class=num>{r.boards}</td>"
-            f"<td class=notes>{escape(notes)}</td></tr>"
+            f"<td class=notes>{notes}</td></tr>"
         )
     return "\n".join(rows)
 
 
-def event_html(event: str, state: EventState, rooms: Rooms) -> str:
-    """The event's page (see the module)."""
+def event_html(
+    event: str, state: EventState, rooms: Rooms, lang: str = "en", asked: str = ""
+) -> str:
+    """The event's page (see the module) in ``lang`` (``asked``: a language asked for that
+    the table does not have, said in one line)."""
+    with speaking(lang):
+        return _event_html(event, state, rooms, asked)
+
+
+def _event_html(event: str, state: EventState, rooms: Rooms, asked: str) -> str:
     s = standings(state)
     kept, seated = _boards(state)
     done = bool(state.seatings) and kept == seated and len(state.seatings) == state.rounds
@@ -421,20 +502,29 @@ def event_html(event: str, state: EventState, rooms: Rooms) -> str:
     )
     name = escape(state.name)
     percent = f"{100 * kept / seated:.0f}%" if seated else "0%"
-    head = "%" if s.scoring == "matchpoints" else "total"
+    head = "%" if s.scoring == "matchpoints" else _("total")
     refresh = "" if done else f'<meta http-equiv="refresh" content="{REFRESH_SECONDS}">\n'
     status = (
-        "The event is over: every board is played."
+        _("The event is over: every board is played.")
         if done
-        else f"Refreshed every {REFRESH_SECONDS} s while boards are played."
+        else _("Refreshed every {seconds} s while boards are played.", seconds=REFRESH_SECONDS)
+    )
+    rounds = _n("{n} round", "{n} rounds", state.rounds)
+    boards = _n("{n} board", "{n} boards", state.boards_per_round)
+    progress = _n(  # English says "board(s)" in both forms, as it always has
+        "{kept} of {n} board(s) played ({percent})",
+        "{kept} of {n} board(s) played ({percent})",
+        seated,
+        kept=kept,
+        percent=percent,
     )
     parts = [
         "<!doctype html>",
-        '<html lang="en">',
+        f'<html lang="{html_lang()}">',
         "<head>",
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        refresh + f"<title>{name} — standings</title>",
+        refresh + f"<title>{_('{event} — standings', event=name)}</title>",
         '<link rel="icon" href="/tiles/6-6.svg" type="image/svg+xml">',
         '<link rel="stylesheet" href="/static/table.css">',
         '<link rel="stylesheet" href="/static/event.css">',
@@ -442,37 +532,46 @@ def event_html(event: str, state: EventState, rooms: Rooms) -> str:
         '<body class="event">',
         '<header class="bar"><h1><a href="/">Moon</a></h1>',
         f'<p class="sub">{name}</p>',
-        f'<p class="conn" role="status">{status}</p></header>',
+        f'<p class="conn" role="status">{status}</p>',
+        lang_switch(f"/events/{event}"),
+        "</header>",
         "<main>",
+        lang_notice(asked),
         '<section class="panel" aria-labelledby="standings-h">',
-        '<h2 id="standings-h">Standings</h2>',
-        f'<p class="progress">{s.format} · {state.rounds} round(s) of '
-        f"{state.boards_per_round} board(s) · {len(state.seatings)} seated · "
-        f"<strong>{kept} of {seated} board(s) played ({percent})</strong></p>",
+        f'<h2 id="standings-h">{_("Standings")}</h2>',
+        f'<p class="progress">{_named(FORMAT_NAMES, s.format)} · '
+        + _("{rounds} of {boards}", rounds=rounds, boards=boards)
+        + " · "
+        + _("{n} seated", n=len(state.seatings))
+        + f" · <strong>{progress}</strong></p>",
         '<p class="progress"><progress max="'
         + str(max(seated, 1))
         + f'" value="{kept}">{percent}</progress></p>',
     ]
     if playing:
-        parts.append(f'<p class="playing">Still playing: {escape(", ".join(playing))}</p>')
+        still = _("Still playing: {names}", names=escape(", ".join(playing)))
+        parts.append(f'<p class="playing">{still}</p>')
+    ties = _(", then ").join(_named(TIE_NAMES, t) for t in _ties())
     parts += [
         '<div class="scroll"><table class="standings">',
-        f"<thead><tr><th class=num>Rank</th><th>Entry</th><th class=num>{head}</th>"
-        "<th class=num>Boards</th><th>Notes</th></tr></thead>",
+        f"<thead><tr><th class=num>{_('Rank')}</th><th>{_('Entry')}</th>"
+        f"<th class=num>{head}</th><th class=num>{_('Boards')}</th><th>{_('Notes')}</th>"
+        "</tr></thead>",
         "<tbody>",
-        _standings_rows(s),
+        _standings_rows(s, state),
         "</tbody></table></div>",
-        f'<p class="export">Ties broken by {escape(", then ".join(_ties()))}. Export: '
+        f'<p class="export">{_("Ties broken by {ties}.", ties=ties)} {_("Export:")} '
         f'<a href="/events/{escape(event)}/standings.csv">CSV</a> · '
         f'<a href="/events/{escape(event)}/standings.json">JSON</a></p>',
         "</section>",
         _ratings_html(event, state),
     ]
     for rnd in reversed(_rounds(state, rooms, event)):
-        boards = ", ".join(str(b) for b in rnd["boards"])
+        numbers = ", ".join(str(b) for b in rnd["boards"])
+        title = _("Round {round}", round=rnd["round"])
         parts.append(
-            f'<section class="panel round" aria-label="Round {rnd["round"]}">'
-            f"<h2>Round {rnd['round']} <span class=sub>boards {boards}</span></h2>"
+            f'<section class="panel round" aria-label="{title}">'
+            f"<h2>{title} <span class=sub>{_('boards {boards}', boards=numbers)}</span></h2>"
             '<ul class="tables">'
         )
         for t in rnd["tables"]:
@@ -483,14 +582,18 @@ def event_html(event: str, state: EventState, rooms: Rooms) -> str:
                     pts = " ".join(_points(p) for p in b["points"])
                     what = f'<span class="pts">{pts}</span>'
                     if b["room"] is not None:
-                        what += f' <a href="/rooms/{escape(b["room"])}">game</a>'
+                        what += f' <a href="/rooms/{escape(b["room"])}">{_("game")}</a>'
                 elif b["status"] == "playing":
-                    what = f'<a class="live" href="/rooms/{escape(b["room"])}">playing — watch</a>'
+                    what = (
+                        f'<a class="live" href="/rooms/{escape(b["room"])}">'
+                        f"{_('playing — watch')}</a>"
+                    )
                 else:
-                    what = '<span class="wait">not yet</span>'
-                lines.append(f"<li><span class=b>Board {b['board']}</span> {what}</li>")
+                    what = f'<span class="wait">{_("not yet")}</span>'
+                board = _("Board {board}", board=b["board"])
+                lines.append(f"<li><span class=b>{board}</span> {what}</li>")
             parts.append(
-                f'<li class="etable"><h3>Table {t["table"]}</h3>'
+                f'<li class="etable"><h3>{_("Table {table}", table=t["table"])}</h3>'
                 f'<ol class="seatnames">{seats}</ol>'
                 f'<ul class="results">{"".join(lines)}</ul></li>'
             )
@@ -498,11 +601,11 @@ def event_html(event: str, state: EventState, rooms: Rooms) -> str:
         parts += [_traveller_html(event, rnd["round"], t) for t in rnd["travellers"]]
         parts.append("</section>")
     if not state.seatings:
-        parts.append('<section class="panel"><p>No round is seated yet.</p></section>')
+        parts.append(f'<section class="panel"><p>{_("No round is seated yet.")}</p></section>')
     else:
         parts.append(
             '<section class="panel legend" aria-labelledby="legend-h">'
-            f'<h2 id="legend-h">Reading the boards</h2><p>{LEGEND}</p></section>'
+            f'<h2 id="legend-h">{_("Reading the boards")}</h2><p>{_legend()}</p></section>'
         )
     parts += ["</main>", "</body>", "</html>", ""]
     return "\n".join(parts)
@@ -511,24 +614,37 @@ def event_html(event: str, state: EventState, rooms: Rooms) -> str:
 def _trump_head(t: JSON) -> tuple[str, str]:
     """A trump's column head (short) and its name (the head's title)."""
     if t == "doubles":
-        return "dbl", "doubles"
+        return _("dbl"), _("doubles")
     if t == "none":
-        return "NT", "no-trump"
-    return str(t), f"{t}s"
+        return _("NT"), _("no-trump")
+    return str(t), _("{suit}s", suit=t)
+
+
+def _trump_name(t: JSON) -> str:
+    """A trump's name in a contract: a suit's number, doubles or no-trump."""
+    if t == "doubles":
+        return _("doubles")
+    if t == "none":
+        return _("no-trump")
+    return _("{suit}s", suit=t)
 
 
 def _contract_text(c: Mapping[str, Any] | None, players: Sequence[str]) -> str:
     if c is None:
-        return '<span class="ctr">no bid</span>'
+        return f'<span class="ctr">{_("no bid")}</span>'
     bidder = int(c["bidder"])
-    who = escape(players[bidder]) if bidder < len(players) else f"seat {bidder + 1}"
-    bid = "moon (21)" if c["bid"] == 21 else str(c["bid"])
-    trump = trump_text(Trump.parse(c["trump"]))
+    who = escape(players[bidder]) if bidder < len(players) else _("seat {seat}", seat=bidder + 1)
+    bid = _("moon (21)") if c["bid"] == 21 else str(c["bid"])
     tricks = int(c["tricks"])
-    return (
-        f'<span class="ctr">{bid} by {who} in {escape(trump)}: '
-        f"{tricks} trick{'' if tricks == 1 else 's'}</span>"
+    text = _n(
+        "{bid} by {who} in {trump}: {n} trick",
+        "{bid} by {who} in {trump}: {n} tricks",
+        tricks,
+        bid=bid,
+        who=who,
+        trump=_trump_name(c["trump"]),
     )
+    return f'<span class="ctr">{text}</span>'
 
 
 def _tile_imgs(tiles: Sequence[str]) -> str:
@@ -545,9 +661,9 @@ def _hand_record_html(t: Mapping[str, Any], seats: Sequence[str]) -> str:
     first = int(deal.get("first_bidder") or 0)
     rows = []
     for k, hand in enumerate(deal.get("hands") or []):
-        label = f"Seat {k + 1}" + (f" · {escape(seats[k])}" if k < len(seats) else "")
+        label = _("Seat {seat}", seat=k + 1) + (f" · {escape(seats[k])}" if k < len(seats) else "")
         if k == first:
-            label += " · bids first"
+            label += " · " + _("bids first")
         text = " ".join(map(str, hand))
         rows.append(
             f'<li><span class="who">{label}</span>'
@@ -556,15 +672,16 @@ def _hand_record_html(t: Mapping[str, Any], seats: Sequence[str]) -> str:
     widow = deal.get("widow")
     if widow:
         rows.append(
-            f'<li><span class="who">Widow</span><span class="tiles" aria-label="{escape(widow)}">'
-            f"{_tile_imgs([widow])}</span></li>"
+            f'<li><span class="who">{_("Widow")}</span><span class="tiles" '
+            f'aria-label="{escape(widow)}">{_tile_imgs([widow])}</span></li>'
         )
     parts = [f'<ul class="hands">{"".join(rows)}</ul>']
     dd = t.get("double_dummy")
     if dd is None:
         parts.append(
-            '<p class="dd wait">Double-dummy values: being worked out; reload the page in a '
-            "moment.</p>"
+            '<p class="dd wait">'
+            + _("Double-dummy values: being worked out; reload the page in a moment.")
+            + "</p>"
         )
     else:
         heads = [_trump_head(x) for x in dd["trumps"]]
@@ -573,10 +690,11 @@ def _hand_record_html(t: Mapping[str, Any], seats: Sequence[str]) -> str:
         for k, values in enumerate(dd["tricks"]):
             best = max(values) if values else 0
             cells = "".join(f"<td{' class=best' if v == best else ''}>{v}</td>" for v in values)
-            body.append(f'<tr><th scope="row">Seat {k + 1}</th>{cells}</tr>')
+            body.append(f'<tr><th scope="row">{_("Seat {seat}", seat=k + 1)}</th>{cells}</tr>')
         parts.append(
-            '<div class="scroll"><table class="dd"><caption>Double dummy: tricks as bidder'
-            f'</caption><thead><tr><th scope="col">Trump</th>{head}</tr></thead>'
+            '<div class="scroll"><table class="dd"><caption>'
+            + _("Double dummy: tricks as bidder")
+            + f'</caption><thead><tr><th scope="col">{_("Trump")}</th>{head}</tr></thead>'
             f"<tbody>{''.join(body)}</tbody></table></div>"
         )
     return f'<div class="handrecord">{"".join(parts)}</div>'
@@ -603,19 +721,22 @@ def _traveller_html(event: str, rnd: int, t: Mapping[str, Any]) -> str:
         links = ""
         if r["record"] is not None:
             links = (
-                f' <span class="lk"><a href="{escape(r["record"])}">record</a> · '
-                f'<a href="{escape(r["review"])}">review</a></span>'
+                f' <span class="lk"><a href="{escape(r["record"])}">{_("record")}</a> · '
+                f'<a href="{escape(r["review"])}">{_("review")}</a></span>'
             )
         rows.append(
-            f"<li><span class=b>Table {r['table']}</span> <span class=sps>{names}</span> "
+            f"<li><span class=b>{_('Table {table}', table=r['table'])}</span> "
+            f"<span class=sps>{names}</span> "
             f"{_contract_text(r['contract'], r['players'])}{links}</li>"
         )
     if not t["complete"]:
-        rows.append('<li class="wait">The deal is shown once every table has played it.</li>')
+        rows.append(
+            f'<li class="wait">{_("The deal is shown once every table has played it.")}</li>'
+        )
     record = "" if t["deal"] is None else _hand_record_html(t, seats)
     return (
         f'<details class="traveller" id="r{rnd}b{b}"{" open" if t["complete"] else ""}>'
-        f"<summary>Board {b}: every table</summary>"
+        f"<summary>{_('Board {board}: every table', board=b)}</summary>"
         f'<ul class="results">{"".join(rows)}</ul>{record}</details>'
     )
 
@@ -624,17 +745,22 @@ def _ratings_html(event: str, state: EventState) -> str:
     got = event_ratings(state)
     parts = [
         '<section class="panel" aria-labelledby="ratings-h">',
-        '<h2 id="ratings-h">Ratings</h2>',
+        f'<h2 id="ratings-h">{_("Ratings")}</h2>',
     ]
     if isinstance(got, str):
-        parts += [f'<p class="progress">{escape(got)}</p>', "</section>"]
+        why = _("No ratings: openskill is not installed on the server.")
+        parts += [f'<p class="progress">{why}</p>', "</section>"]
         return "\n".join(parts)
     from moonrules.tournament.ratings import ELO_BASE, ELO_SCALE, PROVISIONAL_SIGMA
 
+    provisional = _("provisional")
+    p_mark = _("P")  # the mark of a provisional rating: the word's first letter
     rows = []
     for k, r in enumerate(got.ranked(), 1):
-        bot = "" if r.bot is None else f' <span class="lvl">bot ({escape(r.bot)})</span>'
-        mark = ' <abbr class="prov" title="provisional">P</abbr>' if r.provisional else ""
+        bot = ""
+        if r.bot is not None:
+            bot = f' <span class="lvl">{_("bot ({level})", level=_bot_name(r.bot))}</span>'
+        mark = f' <abbr class="prov" title="{provisional}">{p_mark}</abbr>' if r.provisional else ""
         rows.append(
             f"<tr><td class=num>{k}</td><td>{escape(r.name)}{bot}</td>"
             f'<td class=num title="mu {r.mu:.2f}, sigma {r.sigma:.2f}">{r.elo}{mark}</td>'
@@ -643,36 +769,80 @@ def _ratings_html(event: str, state: EventState) -> str:
     subs = ""
     if got.substitutes:
         subs = (
-            f'<p class="progress">Substitutes, not rated: {escape(", ".join(got.substitutes))}</p>'
+            '<p class="progress">'
+            + _("Substitutes, not rated: {names}", names=escape(", ".join(got.substitutes)))
+            + "</p>"
         )
+    formula = f"{ELO_BASE} + {ELO_SCALE} &times; (&mu; &minus; 3&sigma;)"
     parts += [
-        f'<p class="progress">{escape(got.model)} · {got.games} game(s) rated · rating '
-        f"{ELO_BASE} + {ELO_SCALE} &times; (&mu; &minus; 3&sigma;); <abbr class=prov>P</abbr>: "
-        f"provisional while &sigma; &gt; {PROVISIONAL_SIGMA:g}. Bots are rated under their "
-        "names and marked.</p>",
+        f'<p class="progress">{escape(got.model)} · '
+        + _n("{n} game rated", "{n} games rated", got.games)
+        + " · "
+        + _("rating {formula};", formula=formula)
+        + f" <abbr class=prov>{p_mark}</abbr>: "
+        + _(
+            "provisional while {sigma} > {limit}.",
+            sigma="&sigma;",
+            limit=f"{PROVISIONAL_SIGMA:g}",
+        )
+        + " "
+        + _("Bots are rated under their names and marked.")
+        + "</p>",
         '<div class="scroll"><table class="standings ratings">',
-        "<thead><tr><th class=num>Rank</th><th>Player</th><th class=num>Rating</th>"
-        "<th class=num>Games</th></tr></thead>",
+        f"<thead><tr><th class=num>{_('Rank')}</th><th>{_('Player')}</th>"
+        f"<th class=num>{_('Rating')}</th><th class=num>{_('Games')}</th></tr></thead>",
         f"<tbody>{''.join(rows)}</tbody></table></div>",
         subs,
-        f'<p class="export">Export: <a href="/events/{escape(event)}/ratings.json">JSON</a></p>',
+        f'<p class="export">{_("Export:")} '
+        f'<a href="/events/{escape(event)}/ratings.json">JSON</a></p>',
         "</section>",
     ]
     return "\n".join(parts)
 
 
-LEGEND: Final = (
-    "Each board's traveller gives its result at every table of the round: each seat's "
-    "points and the contract played (the bid, its bidder, the trump, the tricks the bidder's "
-    "side took). Once every table has played the board, its hand record follows: the tiles "
-    "dealt to each seat and the widow, and the <strong>double-dummy</strong> values: for each "
-    "seat and each trump, the tricks (of 7) that seat's side takes as the bidder, the others "
-    "passing, with every hand seen: the bidder takes the widow and discards as "
-    "<code>moonrules advise</code> does, leads, and both sides play their best. A seat's best "
-    "trump is in bold. Moon has no par contract: a table that bid less than its seat's value, "
-    "or was set against it, shows where the board was won or lost. Each table's record and "
-    "its review (every decision graded, as the table's review does) are linked."
-)
+BOT_NAMES: Final[Mapping[str, str]] = {
+    "random": N_("random"),
+    "basic": N_("basic"),
+    "strong": N_("strong"),
+    "pimc": N_("pimc"),
+    "learned": N_("learned"),
+}
+"""Each bot level's name on a page (the lobby's too)."""
+
+
+def _bot_name(level: str) -> str:
+    return _named(BOT_NAMES, level)
+
+
+def _legend() -> str:
+    """The legend of the boards, in the page's language."""
+    return " ".join(
+        [
+            _(
+                "Each board's traveller gives its result at every table of the round: each "
+                "seat's points and the contract played (the bid, its bidder, the trump, the "
+                "tricks the bidder's side took)."
+            ),
+            _(
+                "Once every table has played the board, its hand record follows: the tiles "
+                "dealt to each seat and the widow, and the {dd} values: for each seat and each "
+                "trump, the tricks (of 7) that seat's side takes as the bidder, the others "
+                "passing, with every hand seen: the bidder takes the widow and discards as "
+                "{advise} does, leads, and both sides play their best.",
+                dd=f"<strong>{_('double-dummy')}</strong>",
+                advise="<code>moonrules advise</code>",
+            ),
+            _("A seat's best trump is in bold."),
+            _(
+                "Moon has no par contract: a table that bid less than its seat's value, or was "
+                "set against it, shows where the board was won or lost."
+            ),
+            _(
+                "Each table's record and its review (every decision graded, as the table's "
+                "review does) are linked."
+            ),
+        ]
+    )
 
 
 def _ties() -> tuple[str, ...]:

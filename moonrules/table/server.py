@@ -141,6 +141,19 @@ _HEADERS: Final = {
 }
 
 
+def _page_language(request: Request) -> tuple[str, str]:
+    """The language of a page the server writes (the event page, the director's console):
+    ``?lang=``, else the cookie ``lang`` the pages' switch sets, else ``Accept-Language``
+    (:func:`moonrules.table.page_words.language_of`)."""
+    from moonrules.table.page_words import language_of
+
+    return language_of(
+        request.query_params.get("lang"),
+        request.cookies.get("lang"),
+        request.headers.get("accept-language"),
+    )
+
+
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
 
@@ -565,8 +578,10 @@ class TableApp:
                 headers=_HEADERS,
             )
         await self._event_double_dummy(got[1])
-        headers = {**_HEADERS, "Cache-Control": "no-store"}
-        return HTMLResponse(await asyncio.to_thread(event_html, *got), headers=headers)
+        headers = {**_HEADERS, "Cache-Control": "no-store", "Vary": "Cookie, Accept-Language"}
+        lang, asked = _page_language(request)
+        page = await asyncio.to_thread(event_html, *got, lang, asked)
+        return HTMLResponse(page, headers=headers)
 
     async def event_standings_json(self, request: Request) -> Response:
         got = await self._event(request)
@@ -740,9 +755,12 @@ class TableApp:
         headers = {**_HEADERS, "Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
         try:
             played = await self._director_played(event, secret)
+            lang, asked = _page_language(request)
             if body is None:
                 done = request.query_params.get("done")
-                page = await asyncio.to_thread(console.view, event, secret, played, done=done)
+                page = await asyncio.to_thread(
+                    console.view, event, secret, played, done=done, lang=lang, asked=asked
+                )
             elif len(body) > FORM_BYTES:
                 page = Page(413, "<!doctype html><title>Too large</title><p>The form is too large.")
             else:
@@ -751,7 +769,14 @@ class TableApp:
                     and request.headers.get("sec-fetch-site") == "same-origin"
                 )
                 page = await asyncio.to_thread(
-                    console.act, event, secret, body, same_origin=same, played=played
+                    console.act,
+                    event,
+                    secret,
+                    body,
+                    same_origin=same,
+                    played=played,
+                    lang=lang,
+                    asked=asked,
                 )
         except (StoreError, TournamentError) as e:
             log.error("director's console %s: %s", event, e)

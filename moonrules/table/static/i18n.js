@@ -100,6 +100,22 @@ window.MoonI18n = (function () {
 
   function N_(id) { return id; }  // marks a message id for extraction; looked up later
 
+  // the rule presets' names (a preset without one is shown by its identifier)
+  const PRESET_NAMES = {
+    "standard": N_("standard"),
+    "partnership": N_("partnership"),
+    "partnership-forced": N_("partnership, last to call must bid"),
+    "partnership-min3": N_("partnership, bids from 3"),
+    "partnership-min5": N_("partnership, bids from 5"),
+    "pagat": N_("widow after trump (pagat.com)"),
+    "no-double-blank": N_("no double blank"),
+    "marks": N_("scored in marks"),
+    "lead-trump": N_("trump led first"),
+    "bidder-out": N_("bidder goes out first"),
+    "renege-penalty": N_("renege penalised"),
+  };
+  function presetName(name) { return name in PRESET_NAMES ? _(PRESET_NAMES[name]) : String(name); }
+
   function Nn_(one, many) { return [one, many]; }  // marks a plural message id, likewise
 
   // CLDR's list pattern: kind "and" or "or"
@@ -141,6 +157,12 @@ window.MoonI18n = (function () {
       else if (k === "call") args[k] = callWord(v);
       else if (k === "trump") args[k] = trumpWord(v);
       else if (v === null || v === undefined) args[k] = "?";
+    }
+    // a clause without a sentence of its own: named with its title, as moonrules.i18n.render does
+    if (lib && text.key === "This action breaks rule {rule}." && cat && cat.titles &&
+        typeof args.rule === "string" && cat.titles[args.rule]) {
+      text = Object.assign({}, text, { key: "This action breaks rule {rule}: {title}." });
+      args.title = cat.titles[args.rule];
     }
     let s;
     if (Array.isArray(text.key)) s = plural(text.domain, text.key[0], text.key[1], text.n || 0, args);
@@ -253,6 +275,8 @@ window.MoonI18n = (function () {
     }
     sel.addEventListener("change", () => {
       try { localStorage.setItem(KEY, sel.value); } catch (e) { /* private mode */ }
+      // the pages the server writes (an event's, the director's console) read the cookie
+      document.cookie = "lang=" + encodeURIComponent(sel.value) + "; path=/; max-age=31536000; SameSite=Lax";
       const u = new URL(location.href);
       u.searchParams.delete("lang");
       if (u.toString() === location.href) location.reload();  // (a change of hash alone does not load)
@@ -289,7 +313,7 @@ window.MoonI18n = (function () {
     return c;
   })();
 
-  return { _: _, _n: _n, N_: N_, Nn_: Nn_, list: list, wire: wire, applyStatic: applyStatic, ready: ready,
+  return { _: _, _n: _n, N_: N_, Nn_: Nn_, list: list, wire: wire, presetName: presetName, applyStatic: applyStatic, ready: ready,
     compilePlural: compilePlural, plural: plural,
     lang: () => (cat ? cat.lang : "en") };
 })();

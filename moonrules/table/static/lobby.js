@@ -26,7 +26,22 @@
     "basic": N_("follows simple rules of thumb: bids its sure tricks, plays its high tiles."),
     "pimc": N_("searches sampled deals: strong, and a little slower."),
     "strong": N_("the strongest bot: searches the deals it cannot see and bids by its chances."),
+    "learned": N_("the strong bot, its calls valued by learned models of tricks and defence."),
   };
+  // why a room was not created, by the server's status (its own words are English, for logs)
+  const CREATE_ERRORS = {
+    400: N_("the room's settings were refused."),
+    403: N_("a page of another site may not create rooms here."),
+    408: N_("the request took too long; try again."),
+    413: N_("the request is too large."),
+    415: N_("the page sent the room in a form the server does not read."),
+    429: N_("too many rooms created from this address; wait a little."),
+    503: N_("the server is busy; try again in a moment."),
+  };
+  function createError(status) {
+    return status in CREATE_ERRORS ? _(CREATE_ERRORS[status]) :
+      _("the server could not create it now (status {status}).", { status: status });
+  }
 
   function option(value, text, selected) {
     const o = document.createElement("option");
@@ -36,7 +51,8 @@
     return o;
   }
 
-  const BOT_NAMES = { random: N_("random bot"), basic: N_("basic bot"), strong: N_("strong bot"), pimc: N_("pimc bot") };
+  const BOT_NAMES = { random: N_("random bot"), basic: N_("basic bot"), strong: N_("strong bot"),
+    pimc: N_("sampling bot"), learned: N_("learned bot") };
   function botName(b) { return b in BOT_NAMES ? _(BOT_NAMES[b]) : b; }
 
   function players() {
@@ -92,8 +108,8 @@
       const sel = $("rules");
       sel.replaceChildren();
       presets.forEach((p) => sel.append(option(p.name,
-        p.partnership ? _("{name} ({count}, teams)", { name: _(p.name), count: p.players }) :
-          _n("{name} ({count} player)", "{name} ({count} players)", p.players, { name: _(p.name) }),
+        p.partnership ? _("{name} ({count}, teams)", { name: I.presetName(p.name), count: p.players }) :
+          _n("{name} ({count} player)", "{name} ({count} players)", p.players, { name: I.presetName(p.name) }),
         p.name === "standard")));
     } catch (e) { /* the defaults stay */ }
     drawSeats();
@@ -170,10 +186,12 @@
     try {
       const r = await fetch("/api/rooms", { method: "POST",
         headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      if (r.status !== 201) throw new Error(createError(r.status));
       data = await r.json();
-      if (r.status !== 201) throw new Error(data.error || ("status " + r.status));
     } catch (e) {
-      err.textContent = _("The room was not created: {why}", { why: e.message });
+      const why = e instanceof SyntaxError || e instanceof TypeError ?
+        _("the server could not be reached.") : e.message;
+      err.textContent = _("The room was not created: {why}", { why: why });
       err.hidden = false;
       return;
     }

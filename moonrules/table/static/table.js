@@ -515,7 +515,7 @@
       t.seat === null ? _("watching") : t.seats[t.seat].name ?
         _("you are seat {n} ({name})", { n: t.seat + 1, name: t.seats[t.seat].name }) :
         _("you are seat {n}", { n: t.seat + 1 }),
-      typeof t.rules === "string" ? _(t.rules) : _("house rules")];
+      typeof t.rules === "string" ? I.presetName(t.rules) : _("house rules")];
     if (t.spectators) whoParts.push(_n("{count} spectator", "{count} spectators", t.spectators));
     $("who").textContent = whoParts.join(" · ");
     document.title = t.seat === null ? _("Moon — watching") : _("Moon — seat {n}", { n: t.seat + 1 });

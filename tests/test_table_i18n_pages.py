@@ -150,6 +150,9 @@ def console_pages(state: EventState, log: list[dict[str, Any]], lang: str) -> li
             "spring", "s3cr3t", state, log, {}, refused=refused, lang=lang, form={}
         ),
         director._not_found(lang),
+        director.too_large_html(lang),
+        director.unavailable_html(lang),
+        events.no_event_html(lang),
     ]
 
 
@@ -220,3 +223,17 @@ def test_the_switch_sets_the_cookie_the_server_reads() -> None:
 
     js = (Path(events.__file__).parent / "static" / "i18n.js").read_text(encoding="utf-8")
     assert 'document.cookie = "lang="' in js
+
+
+def test_a_clause_without_a_sentence_is_named_with_its_title_in_the_page_catalog() -> None:
+    """The page names such a clause as render does: its title from the rulebook's catalog."""
+    from moonrules.i18n.rulebook import clause_title
+
+    for lang in tc.TABLE_LANGUAGES:
+        titles = tc.catalog_json(lang)["titles"]
+        assert isinstance(titles, dict) and len(titles) > 20
+        assert all(titles[rule] == clause_title(rule, lang) for rule in titles)
+        other_titled = "This action breaks rule {rule}: {title}."
+        domains: Any = tc.catalog_json(lang)["domains"]
+        assert other_titled in domains["moonrules"]
+    assert tc.catalog_json("ru")["titles"] != tc.catalog_json("en")["titles"]

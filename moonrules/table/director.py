@@ -45,7 +45,7 @@ from moonrules.tournament.log import ADJUSTMENTS, EventState, fold
 from moonrules.tournament.movement import positions_of
 from moonrules.tournament.store import EventStore, StoreError, check_event_id, open_store
 
-__all__ = ["FORM_BYTES", "Console", "Page", "console_for"]
+__all__ = ["FORM_BYTES", "Console", "Page", "console_for", "too_large_html", "unavailable_html"]
 
 FORM_BYTES: Final = 16 * 1024
 """The largest form accepted."""
@@ -227,6 +227,25 @@ def console_for(db: Path | str, synchronous: str = "FULL") -> Console:
         if key not in _CONSOLES:
             _CONSOLES[key] = Console(db, synchronous)
         return _CONSOLES[key]
+
+
+def too_large_html(lang: str = "en") -> str:
+    """The page of a form larger than :data:`FORM_BYTES`, in ``lang``."""
+    with speaking(lang):
+        return (
+            f'<!doctype html><html lang="{html_lang()}"><title>{_("Too large")}</title>'
+            f"<p>{_('The form is too large.')}"
+        )
+
+
+def unavailable_html(lang: str = "en") -> str:
+    """The page of a console whose event's log cannot be read now, in ``lang``."""
+    with speaking(lang):
+        return (
+            f'<!doctype html><html lang="{html_lang()}"><title>{_("Try again")}</title>'
+            + "<p>"
+            + _("The event's log cannot be read now; try again.")
+        )
 
 
 def _not_found(lang: str = "en") -> str:

@@ -49,6 +49,7 @@ __all__ = [
     "event_html",
     "event_json",
     "event_ratings",
+    "no_event_html",
     "remember_double_dummy",
     "review_page",
 ]
@@ -609,6 +610,16 @@ def _event_html(event: str, state: EventState, rooms: Rooms, asked: str) -> str:
         )
     parts += ["</main>", "</body>", "</html>", ""]
     return "\n".join(parts)
+
+
+def no_event_html(lang: str = "en") -> str:
+    """The page of an event that is not in the database (or cannot be read), in ``lang``."""
+    with speaking(lang):
+        return (
+            f'<!doctype html><html lang="{html_lang()}"><title>{_("No such event")}</title>'
+            f"<p>{_('No such event.')} "
+            f'<a href="/">{_("Back to the lobby")}</a>'
+        )
 
 
 def _trump_head(t: JSON) -> tuple[str, str]:

@@ -571,9 +571,10 @@ class TableApp:
     async def event_page(self, request: Request) -> Response:
         got = await self._event(request)
         if isinstance(got, Response):
+            from moonrules.table.events import no_event_html
+
             return HTMLResponse(
-                "<!doctype html><title>No such event</title><p>No such event. "
-                '<a href="/">Back to the lobby</a>',
+                no_event_html(_page_language(request)[0]),
                 status_code=got.status_code,
                 headers=_HEADERS,
             )
@@ -747,22 +748,28 @@ class TableApp:
         return played
 
     async def _director(self, request: Request, body: bytes | None) -> Response:
-        from moonrules.table.director import FORM_BYTES, Page, console_for
+        from moonrules.table.director import (
+            FORM_BYTES,
+            Page,
+            console_for,
+            too_large_html,
+            unavailable_html,
+        )
 
         console = console_for(self.config.db, self.config.synchronous)
         event, secret = request.path_params["event"], request.path_params["secret"]
         # same-origin: a form's POST carries its Origin (no-referrer would make it "null")
         headers = {**_HEADERS, "Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
+        lang, asked = _page_language(request)
         try:
             played = await self._director_played(event, secret)
-            lang, asked = _page_language(request)
             if body is None:
                 done = request.query_params.get("done")
                 page = await asyncio.to_thread(
                     console.view, event, secret, played, done=done, lang=lang, asked=asked
                 )
             elif len(body) > FORM_BYTES:
-                page = Page(413, "<!doctype html><title>Too large</title><p>The form is too large.")
+                page = Page(413, too_large_html(lang))
             else:
                 same = self.origin_allowed(request.headers) or (
                     request.headers.get("origin") == "null"  # a browser's own fetch metadata
@@ -780,12 +787,7 @@ class TableApp:
                 )
         except (StoreError, TournamentError) as e:
             log.error("director's console %s: %s", event, e)
-            return HTMLResponse(
-                "<!doctype html><title>Try again</title><p>The event's log cannot be read now; "
-                "try again.",
-                status_code=503,
-                headers=headers,
-            )
+            return HTMLResponse(unavailable_html(lang), status_code=503, headers=headers)
         if page.location is not None:
             return Response(status_code=303, headers={**headers, "Location": page.location})
         return HTMLResponse(page.html, status_code=page.status, headers=headers)

@@ -16,7 +16,8 @@ window.MoonReview = (function () {
   const TRUMPS = { 0: N_("blanks"), 1: N_("aces"), 2: N_("deuces"), 3: N_("treys"), 4: N_("fours"), 5: N_("fives"),
     6: N_("sixes"), doubles: N_("doubles"), none: N_("no trump") };
   const BOTS = { random: N_("{name} (random bot)"), basic: N_("{name} (basic bot)"),
-    strong: N_("{name} (strong bot)"), pimc: N_("{name} (pimc bot)") };
+    strong: N_("{name} (strong bot)"), pimc: N_("{name} (sampling bot)"),
+    learned: N_("{name} (learned bot)") };
   let send = null;        // sends a message to the server (false when not connected)
   let state = null;       // the state message the page shows
   let shown = null;       // the hand the dialog shows

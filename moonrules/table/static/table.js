@@ -17,7 +17,8 @@
   const SUIT_NAMES = { 0: N_("blanks"), 1: N_("aces"), 2: N_("deuces"), 3: N_("treys"), 4: N_("fours"),
     5: N_("fives"), 6: N_("sixes"), trump: N_("trump") };
   const BOTS = { random: N_("{name} (random bot)"), basic: N_("{name} (basic bot)"),
-    strong: N_("{name} (strong bot)"), pimc: N_("{name} (pimc bot)") };
+    strong: N_("{name} (strong bot)"), pimc: N_("{name} (sampling bot)"),
+    learned: N_("{name} (learned bot)") };
   const HOLD_MS = 1500;   // a finished trick stays this long, or until a click or a key
   let ws = null;
   let last = null;        // the state message drawn

@@ -43,6 +43,8 @@ NOT_CLAUSES = {
     "UTF-8": "the text encoding",
     "SHA-256": "the hash of the vector files",
     "SHA-512": "the hash of the seeded byte streams (DEAL-1, BID-1)",
+    "NO-1": "a clause the rulebook lacks, quoted by nothing (tests/test_i18n_rulebook.py)",
+    "XYZ-9": "a clause no rule defines, rendered by its name alone (tests/test_i18n.py)",
 }
 """Tokens shaped like a clause ID that are not clause IDs."""
 

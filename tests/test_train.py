@@ -139,3 +139,16 @@ def test_learned_plays_legal_games_and_is_registered() -> None:
         rngs = [random.Random(s) for s in range(rules.players)]
         state, _ = play_game(rules, 4, bots[: rules.players], rngs, max_hands=1)
         assert state.hand_number >= 2 or state.is_over
+
+
+def test_every_level_has_a_rating() -> None:
+    """``levels.json`` (the round robin of ``bench/learned.py levels``) rates each level."""
+    from moonrules.bots.match import BOTS
+
+    record = json.loads(resources.files("moonrules.bots").joinpath("levels.json").read_text())
+    rated = {r["level"]: r for r in record["levels"]}
+    assert set(rated) == set(BOTS)
+    assert record["command"].startswith("python bench/learned.py levels")
+    assert all(r["sigma"] > 0 and isinstance(r["rating"], int) for r in rated.values())
+    # the one ordering the round robin tells apart: random is the weakest
+    assert min(rated.values(), key=lambda r: r["mu"])["level"] == "random"

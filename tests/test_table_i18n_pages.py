@@ -190,7 +190,7 @@ def test_each_language_leaves_no_english_sentence(
 def test_english_stays_as_it_was(state: EventState) -> None:
     page = event_page(state, "en")
     assert '<html lang="en">' in page
-    assert "6 of 6 board(s) played (100%)" in page and "Reading the boards" in page
+    assert "6 of 6 boards played (100%)" in page and "Reading the boards" in page
     assert "lang-notice" not in page
 
 

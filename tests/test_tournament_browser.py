@@ -116,7 +116,7 @@ def test_the_event_page_in_a_browser(
     rows = standings(state).rows
     shown = page.locator("#standings-h ~ .scroll table tbody tr td:nth-child(2)").all_inner_texts()
     assert shown == [r.entry for r in rows]
-    assert "7 of 8 board(s) played (88%)" in page.locator("main").inner_text()
+    assert "7 of 8 boards played (88%)" in page.locator("main").inner_text()
     assert "Still playing: Ann Lee, Bob, Cy <i>the</i> Third" in page.inner_text("main")
     live = page.locator("a.live")
     assert live.count() == 1 and live.get_attribute("href") == f"/rooms/{event}"

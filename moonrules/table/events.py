@@ -512,9 +512,9 @@ def _event_html(event: str, state: EventState, rooms: Rooms, asked: str) -> str:
     )
     rounds = _n("{n} round", "{n} rounds", state.rounds)
     boards = _n("{n} board", "{n} boards", state.boards_per_round)
-    progress = _n(  # English says "board(s)" in both forms, as it always has
-        "{kept} of {n} board(s) played ({percent})",
-        "{kept} of {n} board(s) played ({percent})",
+    progress = _n(
+        "{kept} of {n} board played ({percent})",
+        "{kept} of {n} boards played ({percent})",
         seated,
         kept=kept,
         percent=percent,

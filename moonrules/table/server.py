@@ -45,6 +45,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from moonrules.arbitration.render import tile_svg
+from moonrules.bots.levels import level_ratings
 from moonrules.i18n.table_catalog import catalog_json
 from moonrules.records.jsontext import JSONTextError, loads, size_text
 from moonrules.records.record import JSON
@@ -451,7 +452,10 @@ class TableApp:
             {"name": name, "players": r.players, "partnership": r.partnership}
             for name, r in PRESETS.items()
         ]
-        return JSONResponse({"presets": presets, "bots": list(table.bots.names)}, headers=_HEADERS)
+        rated = level_ratings()
+        ratings = {b: rated[b] for b in table.bots.names if b in rated}
+        body = {"presets": presets, "bots": list(table.bots.names), "ratings": ratings}
+        return JSONResponse(body, headers=_HEADERS)
 
     async def create_room(self, request: Request) -> Response:
         table = self._table()

@@ -5,6 +5,7 @@
   const $ = (id) => document.getElementById(id);
   let presets = [];
   let bots = ["random", "basic", "strong"];
+  let ratings = {};  // each level's rating in the bots' round robin (moonrules/bots/levels.json)
   // What each preset changes from the standard game (spec/rules.md, "Presets").
   const I = window.MoonI18n;
   const _ = I._, _n = I._n, N_ = I.N_;
@@ -71,7 +72,11 @@
     const dt = (t) => { const e = document.createElement("dt"); e.textContent = t; return e; };
     const dd = (t) => { const e = document.createElement("dd"); e.textContent = t; return e; };
     list.append(dt(_("a person")), dd(_("gets a secret link to send to the player.")));
-    bots.forEach((b) => list.append(dt(botName(b)), dd(BOT_TEXT[b] ? _(BOT_TEXT[b]) : _("a bot of the server."))));
+    bots.forEach((b) => {
+      const text = BOT_TEXT[b] ? _(BOT_TEXT[b]) : _("a bot of the server.");
+      const rated = ratings[b] === undefined ? "" : " " + _("Rated about {rating} among the bots.", { rating: ratings[b] });
+      list.append(dt(botName(b)), dd(text + rated));
+    });
   }
 
   function drawSeats() {
@@ -105,6 +110,7 @@
       const data = await r.json();
       presets = data.presets;
       bots = data.bots;
+      ratings = data.ratings || {};
       const sel = $("rules");
       sel.replaceChildren();
       presets.forEach((p) => sel.append(option(p.name,

@@ -27,7 +27,7 @@ with dark pips.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from html import escape
 from typing import Final, Literal
 
@@ -433,8 +433,12 @@ def hand_tricks_svg(
     seat_names: Sequence[str] | None = None,
     size: float = 22,
     title: str | None = None,
+    words: Callable[[str], str] | None = None,
 ) -> str:
     """A whole hand's tricks as a table: one row per trick, one column per seat.
+
+    ``words`` puts the table's own words ("Won by", "Tricks", "Trick 1") into a reader's
+    language (the English sentence in, its translation out); without it they are English.
 
     Each seat's tile in a trick sits in that seat's column, lying horizontally;
     a small triangle marks the tile led, and a green ring and star the tile that
@@ -448,28 +452,33 @@ def hand_tricks_svg(
     (1, 1)
     """
     names = _seat_names(seat_names, players)
+    say = words if words is not None else _same
     g = _TrickTable.of(size, players)
     body = [
         _text(g.seat_x(s), g.pad + g.font * 1.1, names[s], size=g.font, weight="bold")
         for s in range(players)
     ]
-    body.append(_text(g.won_x, g.pad + g.font * 1.1, "Won by", size=g.font, weight="bold"))
+    body.append(_text(g.won_x, g.pad + g.font * 1.1, say("Won by"), size=g.font, weight="bold"))
     won = [0] * players
     for k, tr in enumerate(tricks):
         if len(tr.tiles) > players:
             raise ValueError(f"trick {k + 1} has {len(tr.tiles)} tiles for {players} players")
-        body.extend(_trick_row(g, k, tr, names))
+        body.extend(_trick_row(g, k, tr, names, say))
         if 0 <= tr.winner < players:
             won[tr.winner] += 1
     y = g.row_y(len(tricks)) + g.row_h / 2 + g.font * 0.35
-    body.append(_text(g.pad, y, "Tricks", size=g.font, anchor="start", weight="bold"))
+    body.append(_text(g.pad, y, say("Tricks"), size=g.font, anchor="start", weight="bold"))
     body.extend(
         _text(g.seat_x(s), y, str(won[s]), size=g.font, cls="tricks-won", weight="bold")
         for s in range(players)
     )
     width = 2 * g.pad + g.label_w + players * g.col_w + g.won_w
     height = 2 * g.pad + g.head_h + (len(tricks) + 1) * g.row_h
-    return _svg(width, height, title or f"{len(tricks)} tricks", body, "hand-tricks")
+    return _svg(width, height, title or say(f"{len(tricks)} tricks"), body, "hand-tricks")
+
+
+def _same(text: str) -> str:
+    return text
 
 
 @attrs.frozen(slots=True)
@@ -550,13 +559,15 @@ class _TrickTable:
         return self.pad + self.head_h + k * self.row_h
 
 
-def _trick_row(g: _TrickTable, k: int, tr: Trick, names: Sequence[str]) -> list[str]:
+def _trick_row(
+    g: _TrickTable, k: int, tr: Trick, names: Sequence[str], say: Callable[[str], str]
+) -> list[str]:
     """Row ``k`` of :func:`hand_tricks_svg`: the trick's tiles in their seats' columns."""
     mid = g.row_y(k) + g.row_h / 2
     out = [
         f'<g class="trick" data-trick="{k + 1}" data-leader="{tr.leader}" '
         f'data-winner="{tr.winner}">',
-        _text(g.pad, mid + g.font * 0.35, f"Trick {k + 1}", size=g.font, anchor="start"),
+        _text(g.pad, mid + g.font * 0.35, say(f"Trick {k + 1}"), size=g.font, anchor="start"),
     ]
     for i, t in enumerate(tr.tiles):
         out.extend(_trick_cell(g, mid, i, t, tr))

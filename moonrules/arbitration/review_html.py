@@ -22,6 +22,7 @@ from moonrules.analysis.review import (
     action_json,
 )
 from moonrules.arbitration import render
+from moonrules.arbitration.report_html import Words, page_head
 from moonrules.game import Bid, Discard, NameTrump, Pass, Play
 from moonrules.rules.auction import PASS
 from moonrules.rules.contract import check_instance, check_str
@@ -143,51 +144,68 @@ def _trump_text(t: Trump) -> str:
     return f"{j}s" if isinstance(j, int) else str(j)
 
 
-def review_html(r: Review, *, title: str | None = None) -> str:
-    """The review as one HTML page (see the module's text)."""
+def _same(text: str) -> str:
+    return text
+
+
+def review_html(
+    r: Review, *, title: str | None = None, say: Words | None = None, lang: str = "en"
+) -> str:
+    """The review as one HTML page (see the module's text).
+
+    ``say`` puts each English sentence of the page in the reader's language ``lang``
+    (the page's ``lang`` attribute); without it the page is English.
+    """
     check_instance(r, Review, "review")
     if title is not None:
         check_str(title, "title", "text or None")
-    name = title or "Moon game review"
+    check_str(lang, "lang", "a language code")
+    w = say if say is not None else _same
+    name = title or w("Moon game review")
     rules = r.rules
     how = (
         f"{r.samples} deals per decision (seed {r.seed})"
         if r.samples
         else "double dummy only (no samples)"
     )
+    players = f"{rules.players} players{' in two teams' if rules.partnership else ''}"
+    marks = (
+        f"marks by expected points lost: ?! ≥ {INACCURACY}, ? ≥ {MISTAKE}, "
+        f"?? ≥ {BLUNDER}, none within {NOISE_Z:g} standard errors"
+    )
+    meta = " · ".join((w(players), w(how), w(marks)))
     body = [
         f"<h1>{_esc(name)}</h1>",
-        f'<p class="meta">{rules.players} players{" in two teams" if rules.partnership else ""}'
-        f" · {how} · marks by expected points lost: ?! ≥ {INACCURACY}, ? ≥ {MISTAKE}, "
-        f"?? ≥ {BLUNDER}, none within {NOISE_Z:g} standard errors</p>",
-        '<div class="nav"><button id="prev" type="button">← Previous</button>'
-        '<button id="next" type="button">Next →</button>'
-        '<button id="mistake" type="button">Next mark</button>'
+        f'<p class="meta">{_esc(meta)}</p>',
+        f'<div class="nav"><button id="prev" type="button">{_esc(w("← Previous"))}</button>'
+        f'<button id="next" type="button">{_esc(w("Next →"))}</button>'
+        f'<button id="mistake" type="button">{_esc(w("Next mark"))}</button>'
         '<span id="counter" class="key"></span>'
-        '<span class="key">keys ← → or j k</span></div>',
-        "<h2>Players</h2>",
-        _players_html(r),
+        f'<span class="key">{_esc(w("keys ← → or j k"))}</span></div>',
+        f"<h2>{_esc(w('Players'))}</h2>",
+        _players_html(r, w),
     ]
     for h in r.hands:
-        body.append(_hand_html(r, h))
+        body.append(_hand_html(r, h, w))
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{_esc(lang)}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{_esc(name)}</title><style>{_CSS}</style></head><body><main>"
+        f"<title>{_esc(name)}</title><style>{_CSS}{page_head(lang)}</style></head><body><main>"
         + "\n".join(body)
         + f"</main><script>{_SCRIPT}</script></body></html>\n"
     )
 
 
-def _players_html(r: Review) -> str:
+def _players_html(r: Review, w: Words) -> str:
     rows = [
-        '<div class="wrap"><table class="players"><tr><th>Seat</th><th>Decisions</th>'
-        "<th>?!</th><th>?</th><th>??</th><th>Points lost</th><th>Accuracy</th></tr>"
+        f'<div class="wrap"><table class="players"><tr><th>{_esc(w("Seat"))}</th>'
+        f"<th>{_esc(w('Decisions'))}</th><th>?!</th><th>?</th><th>??</th>"
+        f"<th>{_esc(w('Points lost'))}</th><th>{_esc(w('Accuracy'))}</th></tr>"
     ]
     for p in r.players:
         acc = "—" if p.accuracy is None else f"{p.accuracy:.1f}%"
         rows.append(
-            f"<tr><td>Seat {p.seat}</td><td>{p.decisions}</td><td>{p.marks[0]}</td>"
+            f"<tr><td>{_esc(w(f'Seat {p.seat}'))}</td><td>{p.decisions}</td><td>{p.marks[0]}</td>"
             f"<td>{p.marks[1]}</td><td>{p.marks[2]}</td><td>{p.points_lost:.2f}</td>"
             f"<td>{acc}</td></tr>"
         )
@@ -195,21 +213,24 @@ def _players_html(r: Review) -> str:
     return "".join(rows)
 
 
-def _hand_html(r: Review, hr: HandReview) -> str:
+def _hand_html(r: Review, hr: HandReview, w: Words) -> str:
     h = hr.hand
     n = r.rules.players
-    out = [f'<section class="hand" id="hand-{hr.number}">', f"<h2>Hand {hr.number}</h2>"]
+    out = [
+        f'<section class="hand" id="hand-{hr.number}">',
+        f"<h2>{_esc(w(f'Hand {hr.number}'))}</h2>",
+    ]
     deal = ['<div class="deal">']
     for s in range(n):
         ts = tiles_of(h.deal[s])
         ring = (
             {TILES[h.discard]: render.HIGHLIGHT_COLOUR} if h.discard >= 0 and s == h.bidder else {}
         )
-        svg = render.hand_svg(ts, size=18, highlight=ring, title=f"Seat {s} was dealt")
-        deal.append(f'<div class="seat-tiles"><span>Seat {s}</span>{svg}</div>')
+        svg = render.hand_svg(ts, size=18, highlight=ring, title=w(f"Seat {s} was dealt"))
+        deal.append(f'<div class="seat-tiles"><span>{_esc(w(f"Seat {s}"))}</span>{svg}</div>')
     if h.widow >= 0:
-        svg = render.hand_svg([TILES[h.widow]], size=18, title="The widow")
-        deal.append(f'<div class="seat-tiles"><span>Widow</span>{svg}</div>')
+        svg = render.hand_svg([TILES[h.widow]], size=18, title=w("The widow"))
+        deal.append(f'<div class="seat-tiles"><span>{_esc(w("Widow"))}</span>{svg}</div>')
     deal.append("</div>")
     out.append("".join(deal))
     calls = ", ".join(
@@ -223,20 +244,21 @@ def _hand_html(r: Review, hr: HandReview) -> str:
         facts.append(f"Discard {TILES[h.discard]} (ringed).")
     if h.trump >= 0:
         facts.append(f"Trump {_trump_text(next(t for t in Trump if t.value == h.trump))}.")
-    out.append(f'<p class="meta">{_esc(" ".join(facts))}</p>')
+    out.append(f'<p class="meta">{_esc(" ".join(w(f) for f in facts))}</p>')
     if h.tricks:
-        out.append('<h3>Tricks</h3><div class="tricks">')
-        out.append(render.hand_tricks_svg(h.tricks, n, size=20))
+        out.append(f'<h3>{_esc(w("Tricks"))}</h3><div class="tricks">')
+        seats = None if w is _same else [w(f"Seat {s}") for s in range(n)]
+        out.append(render.hand_tricks_svg(h.tricks, n, seat_names=seats, size=20, words=w))
         out.append("</div>")
-    out.append(f"<h3>Decisions ({len(hr.decisions)})</h3>")
+    out.append(f"<h3>{_esc(w(f'Decisions ({len(hr.decisions)})'))}</h3>")
     out.append('<ol class="decisions">')
-    out.extend(_decision_html(d) for d in hr.decisions)
+    out.extend(_decision_html(d, w) for d in hr.decisions)
     out.append("</ol></section>")
     return "\n".join(out)
 
 
-def _decision_html(d: Decision) -> str:
-    where = f"trick {d.trick}, " if d.trick is not None else ""
+def _decision_html(d: Decision, w: Words) -> str:
+    where = w(f"trick {d.trick}, {d.kind}") if d.trick is not None else w(d.kind)
     mark = (
         f'<span class="mark {_MARK_CLASS[d.mark]}">{_esc(d.mark)}</span>'
         if d.mark is not None
@@ -245,37 +267,44 @@ def _decision_html(d: Decision) -> str:
     values = [a.dd_points if a.sd_points is None else a.sd_points for a in d.alternatives]
     best = max(values)
     rows = [
-        "<tr><th>Action</th><th>DD tricks</th><th>DD points</th><th>SD points</th>"
-        "<th>± se</th></tr>"
+        f"<tr><th>{_esc(w('Action'))}</th><th>{_esc(w('DD tricks'))}</th>"
+        f"<th>{_esc(w('DD points'))}</th><th>{_esc(w('SD points'))}</th>"
+        f"<th>{_esc(w('± se'))}</th></tr>"
     ]
     for a, v in zip(d.alternatives, values, strict=True):
         cls = " ".join(c for c, on in (("chosen", a.action == d.chosen), ("best", v == best)) if on)
         sd = "—" if a.sd_points is None else f"{a.sd_points:.2f}"
         se = "—" if a.sd_se is None else f"{a.sd_se:.2f}"
         rows.append(
-            f'<tr class="{cls}"><td>{_esc(_action_text(a.action))}</td><td>{a.dd_tricks}</td>'
+            f'<tr class="{cls}"><td>{_esc(w(_action_text(a.action)))}</td><td>{a.dd_tricks}</td>'
             f"<td>{a.dd_points}</td><td>{sd}</td><td>{se}</td></tr>"
         )
     picture = ""
     if isinstance(d.chosen, (Play, Discard)):
-        picture = render.tile_svg(d.chosen.tile, size=14, orientation="horizontal")
+        named = w(f"Tile {d.chosen.tile}")
+        picture = render.tile_svg(
+            d.chosen.tile,
+            size=14,
+            orientation="horizontal",
+            title=None if named == f"Tile {d.chosen.tile}" else named,
+        )
     advice = ""
     if d.advice:
         best_chances = sorted(d.advice, key=lambda c: -c.p_make)[:6]
         advice = (
-            '<p class="key">Bidding advice (chance of making): '
+            f'<p class="key">{_esc(w("Bidding advice (chance of making):"))} '
             + ", ".join(
-                f"{c.bid} in {_esc(_trump_text(c.trump))} {100 * c.p_make:.0f}%"
+                _esc(w(f"{c.bid} in {_trump_text(c.trump)} {100 * c.p_make:.0f}%"))
                 for c in best_chances
             )
             + "</p>"
         )
-    loss = f"loses {d.loss:.2f} ± {d.noise:.2f}" if d.loss > 0 else "best"
+    loss = w(f"loses {d.loss:.2f} ± {d.noise:.2f}" if d.loss > 0 else "best")
     return (
         f'<li data-mark="{_esc(d.mark or "")}" data-action="{_esc(action_json(d.chosen))}">'
-        f'<button class="head" type="button"><span class="who">Seat {d.seat} · {where}'
-        f'{_esc(d.kind)}</span>{picture}<span class="act">{_esc(_action_text(d.chosen))}'
-        f'</span>{mark}<span class="loss">{loss}</span></button>'
+        f'<button class="head" type="button"><span class="who">{_esc(w(f"Seat {d.seat}"))} · '
+        f'{_esc(where)}</span>{picture}<span class="act">{_esc(w(_action_text(d.chosen)))}'
+        f'</span>{mark}<span class="loss">{_esc(loss)}</span></button>'
         f'<div class="body"><div class="wrap"><table>{"".join(rows)}</table></div>'
         f"{advice}</div></li>"
     )

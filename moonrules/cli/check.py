@@ -5,8 +5,9 @@ it cannot be read (the message names the line or field and what was expected).
 
 ``--lang`` gives the whole report in another language (:mod:`moonrules.i18n.report`): the
 hands, the ruling from the error's fields, its "why" steps, the clause quoted from the
-rulebook in that language, the verdict; ``--json`` and ``--html`` stay language-free
-(English).
+rulebook in that language, the verdict; ``--html`` writes the page in it too (the same
+catalogs, its ``lang`` attribute set, a font stack that draws Gurmukhi); ``--json`` stays
+language-free (English).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from moonrules.arbitration import (
 from moonrules.cli.lang import add_lang_argument, chosen_language, language, lines_in
 from moonrules.cli.options import byte_count, check_output
 from moonrules.i18n import SOURCE_LANGUAGE
-from moonrules.i18n.report import report_in
+from moonrules.i18n.report import PageWords, page_title, report_in
 from moonrules.records.annotations import describe, hand_actions, parse_annotations
 from moonrules.records.jsontext import (
     MAX_RAISED_BYTES,
@@ -166,13 +167,34 @@ def run(args: argparse.Namespace) -> int:
         for line in lines_in(annotation_lines(source.record), lang, "check"):
             print(line)
     if args.html:
-        page = report_html(report, title=f"Moon record check: {Path(name).name}")
+        page = html_page(report, Path(name).name, lang)
         try:
             Path(args.html).write_text(page, encoding="utf-8")
         except OSError as e:
             e.filename = args.html if e.filename is None else e.filename
             raise
     return report.status
+
+
+def html_page(report: Report, name: str, lang: str) -> str:
+    """The HTML report of the record file ``name`` in ``lang``; a one-line notice on stderr
+    says how many of its sentences have no translation yet and stay English."""
+    if lang == SOURCE_LANGUAGE:
+        return report_html(report, title=f"Moon record check: {name}")
+    try:
+        words = PageWords(lang, report)
+        title = page_title("Moon record check: {name}", name, lang)
+        page = report_html(report, title=title, say=words, lang=lang)
+    except MoonError as e:  # Babel is not installed
+        print(f"moonrules check: the HTML report is in English: {e}", file=sys.stderr)
+        return report_html(report, title=f"Moon record check: {name}")
+    if words.untranslated:
+        print(
+            f"moonrules check: {len(words.untranslated)} sentence(s) of the HTML report have "
+            "no translation yet and stay English",
+            file=sys.stderr,
+        )
+    return page
 
 
 def annotation_lines(record: JSON) -> list[str]:
@@ -192,6 +214,7 @@ def annotation_lines(record: JSON) -> list[str]:
 __all__ = [
     "add_max_bytes",
     "byte_count",
+    "html_page",
     "language",
     "load",
     "read_text",

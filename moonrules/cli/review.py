@@ -35,7 +35,9 @@ from moonrules.cli.main import error
 from moonrules.cli.options import check_output, check_workers, whole_number
 from moonrules.cli.progress import ProgressLine
 from moonrules.i18n import SOURCE_LANGUAGE
+from moonrules.i18n.report import PageWords, page_title
 from moonrules.records.record import RecordError
+from moonrules.rules import MoonError
 
 HELP = "review a game record: every call, discard, trump and tile against the alternatives"
 
@@ -111,9 +113,29 @@ def run(args: argparse.Namespace) -> int:
     else:
         print("\n".join(lines_in(format_review(result).splitlines(), lang, "review")))
     if args.html:
-        page = review_html(result, title=f"Moon game review: {Path(name).name}")
-        Path(args.html).write_text(page, encoding="utf-8")
+        Path(args.html).write_text(review_page(result, Path(name).name, lang), encoding="utf-8")
     return report.status
+
+
+def review_page(result: Review, name: str, lang: str) -> str:
+    """The review of the record file ``name`` as an HTML page in ``lang``; a one-line notice
+    on stderr says how many of its sentences have no translation yet and stay English."""
+    if lang == SOURCE_LANGUAGE:
+        return review_html(result, title=f"Moon game review: {name}")
+    try:
+        words = PageWords(lang)
+        title = page_title("Moon game review: {name}", name, lang)
+        page = review_html(result, title=title, say=words, lang=lang)
+    except MoonError as e:  # Babel is not installed
+        print(f"moonrules review: the HTML review is in English: {e}", file=sys.stderr)
+        return review_html(result, title=f"Moon game review: {name}")
+    if words.untranslated:
+        print(
+            f"moonrules review: {len(words.untranslated)} sentence(s) of the HTML review have "
+            "no translation yet and stay English",
+            file=sys.stderr,
+        )
+    return page
 
 
 def format_review(r: Review) -> str:
@@ -147,4 +169,4 @@ def format_review(r: Review) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["format_review", "run"]
+__all__ = ["format_review", "review_page", "run"]

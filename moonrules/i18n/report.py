@@ -14,6 +14,7 @@ named in :attr:`Told.untranslated`: the tests hold the examples' reports to none
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Final, Protocol
 
 import attrs
@@ -161,4 +162,68 @@ def _line(line: str, lang: str) -> str | None:
     return indent[:2] + said if len(indent) > 4 else indent + said
 
 
-__all__ = ["Checked", "Told", "line_in", "quote_line", "report_in", "ruling_text"]
+@attrs.define(slots=True)
+class PageWords:
+    """The words of a page (the HTML report, the review) in ``lang``: call it with an
+    English sentence of the page, get it back in ``lang``; a sentence no message id
+    matches comes back in English and is kept in :attr:`untranslated`.
+
+    With a checked report, its ruling's paragraph is told as :func:`ruling_text` tells
+    it, the clause quoted after it, and its "why" as the error's sentence.
+    """
+
+    lang: str
+    report: Checked | None = None
+    untranslated: list[str] = attrs.field(factory=list)
+
+    def __call__(self, text: str) -> str:
+        lang = checked_language(self.lang)
+        if lang == SOURCE_LANGUAGE or not _WORD.search(text):
+            return text
+        said = self._ruling(text, lang)
+        if said is None:
+            said = translate(text.strip(), lang, m.PAGE)
+        if said is None:
+            self.untranslated.append(text)
+            return text
+        return said
+
+    def _ruling(self, text: str, lang: str) -> str | None:
+        ruling = self.report.ruling if self.report is not None else None
+        if ruling is None:
+            return None
+        if text == ruling.text:
+            said = ruling_text(self.report, lang) if self.report is not None else None
+            quoted = quote_line(ruling.rule, lang)
+            if said is not None and quoted is not None:
+                said += " " + quoted
+            return said
+        why = getattr(ruling, "why", None)
+        if text == why and self.report is not None:
+            violation = self.report.replay.violation
+            error = violation.error if violation is not None else None
+            if error is not None and not self.report.notation_ruling and error.rule == ruling.rule:
+                return render(error, lang)
+        return None
+
+
+Translate = Callable[[str], str]
+
+
+def page_title(message: str, name: str, lang: str) -> str:
+    """A page's title, ``message`` (one of :data:`moonrules.i18n.messages.TITLES`) with the
+    file's ``name``, in ``lang``."""
+    return translations(checked_language(lang)).gettext(message).format(name=name)
+
+
+__all__ = [
+    "Checked",
+    "PageWords",
+    "Told",
+    "Translate",
+    "line_in",
+    "page_title",
+    "quote_line",
+    "report_in",
+    "ruling_text",
+]

@@ -69,7 +69,7 @@ KINDS: Final[Mapping[str, str]] = {
     "delta": r"[+-]\d+",
     "rule": r"[A-Z]+-\d+",
     "label": r".+?",
-    **dict.fromkeys(("x", "y", "z"), r"-?\d+(?:\.\d+)?"),
+    **dict.fromkeys(("x", "y", "z", "noise"), r"-?\d+(?:\.\d+)?"),
     **dict.fromkeys(("action", "best"), r"\S+?"),
     "mark": r"\?\?|\?!|\?",
 }

@@ -12,6 +12,7 @@ from moonrules.arbitration.report_text import claim_lines, players_line, renege_
 from moonrules.game import Phase, Trick
 from moonrules.rules.auction import PASS
 from moonrules.rules.contract import check_instance, check_str
+from moonrules.rules.errors import wrong_type
 from moonrules.rules.ruleset import RuleSet, Scoring
 from moonrules.rules.scoring import side_tricks
 from moonrules.rules.suits import Trump
@@ -120,6 +121,8 @@ def report_html(
     check_instance(report, Report, "report")
     if title is not None:
         check_str(title, "title", "text or None")
+    if say is not None and not callable(say):
+        raise wrong_type("say", "a function from an English sentence to the reader's, or None", say)
     check_str(lang, "lang", "a language code")
     w = say if say is not None else _same
     rules = report.rules

@@ -26,6 +26,7 @@ from moonrules.arbitration.report_html import Words, page_head
 from moonrules.game import Bid, Discard, NameTrump, Pass, Play
 from moonrules.rules.auction import PASS
 from moonrules.rules.contract import check_instance, check_str
+from moonrules.rules.errors import wrong_type
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES, tiles_of
 
@@ -159,6 +160,8 @@ def review_html(
     check_instance(r, Review, "review")
     if title is not None:
         check_str(title, "title", "text or None")
+    if say is not None and not callable(say):
+        raise wrong_type("say", "a function from an English sentence to the reader's, or None", say)
     check_str(lang, "lang", "a language code")
     w = say if say is not None else _same
     name = title or w("Moon game review")

@@ -337,6 +337,10 @@ def test_a_damaged_vector_file_is_refused(tmp_path: Path) -> None:
 # From an installed wheel
 
 
+@pytest.mark.skipif(
+    os.environ.get("MOONRULES_SLOW_BUILDS", "") in ("", "0"),
+    reason="builds and installs a wheel: CI's build step runs it; set MOONRULES_SLOW_BUILDS=1",
+)
 def test_conform_runs_from_an_installed_wheel(tmp_path: Path) -> None:
     """The wheel carries the protocol text, the schemas and every vector file.
 

@@ -302,6 +302,8 @@ class Seat(threading.Thread):
         """On each reconnection: the last ``seq`` seen before, the first after."""
         self.closes: list[tuple[int, str]] = []
         self.over = threading.Event()
+        self.ended_on: Any = None
+        """The server whose state said the game was over."""
         self.error: BaseException | None = None
         self.stop = False
 
@@ -334,6 +336,7 @@ class Seat(threading.Thread):
                         self.seen[seq] = msg["view"]
                         self.last = max(self.last, seq)
                         if msg["table"]["over"]:
+                            self.ended_on = server
                             self.over.set()
                             return
                         if msg["legal"] and self.token is not None:

@@ -13,6 +13,7 @@ language-free (English).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from pathlib import Path
@@ -25,10 +26,10 @@ from moonrules.arbitration import (
     read_record,
     report_html,
 )
-from moonrules.cli.lang import add_lang_argument, chosen_language, language, lines_in
+from moonrules.cli.lang import add_lang_argument, chosen_language, language, lines_in, page_in
 from moonrules.cli.options import byte_count, check_output
 from moonrules.i18n import SOURCE_LANGUAGE
-from moonrules.i18n.report import PageWords, page_title, report_in
+from moonrules.i18n.report import PageWords, report_in
 from moonrules.records.annotations import describe, hand_actions, parse_annotations
 from moonrules.records.jsontext import (
     MAX_RAISED_BYTES,
@@ -179,22 +180,15 @@ def run(args: argparse.Namespace) -> int:
 def html_page(report: Report, name: str, lang: str) -> str:
     """The HTML report of the record file ``name`` in ``lang``; a one-line notice on stderr
     says how many of its sentences have no translation yet and stay English."""
-    if lang == SOURCE_LANGUAGE:
-        return report_html(report, title=f"Moon record check: {name}")
-    try:
-        words = PageWords(lang, report)
-        title = page_title("Moon record check: {name}", name, lang)
-        page = report_html(report, title=title, say=words, lang=lang)
-    except MoonError as e:  # Babel is not installed
-        print(f"moonrules check: the HTML report is in English: {e}", file=sys.stderr)
-        return report_html(report, title=f"Moon record check: {name}")
-    if words.untranslated:
-        print(
-            f"moonrules check: {len(words.untranslated)} sentence(s) of the HTML report have "
-            "no translation yet and stay English",
-            file=sys.stderr,
-        )
-    return page
+    return page_in(
+        lang,
+        "check",
+        "report",
+        "Moon record check: {name}",
+        name,
+        functools.partial(report_html, report),
+        lambda: PageWords(lang, report),
+    )
 
 
 def annotation_lines(record: JSON) -> list[str]:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from moonrules.i18n import LANGUAGES, SOURCE_LANGUAGE
+from moonrules.i18n.report import PageWords, page_title
+from moonrules.rules import MoonError
 
 
 def add_lang_argument(p: argparse.ArgumentParser, what: str = "the report") -> None:
@@ -101,3 +103,34 @@ def lines_in(lines: list[str], lang: str, command: str) -> list[str]:
 
 
 __all__ = ["add_lang_argument", "chosen_language", "language", "lines_in"]
+
+
+def page_in(
+    lang: str,
+    command: str,
+    what: str,
+    title: str,
+    name: str,
+    render: Callable[..., str],
+    words: Callable[[], PageWords],
+) -> str:
+    """An HTML page of ``command`` (its ``what``: "report", "review") in ``lang``:
+    ``render(title=…, say=…, lang=…)`` with the sentences ``words()`` translates, titled
+    ``title`` (a catalog message with ``{name}``). English when ``lang`` is, or Babel is
+    missing (said on stderr); a one-line notice on stderr says how many sentences have no
+    translation yet and stay English."""
+    if lang == SOURCE_LANGUAGE:
+        return render(title=title.format(name=name))
+    try:
+        said = words()
+        page = render(title=page_title(title, name, lang), say=said, lang=lang)
+    except MoonError as e:  # Babel is not installed
+        print(f"moonrules {command}: the HTML {what} is in English: {e}", file=sys.stderr)
+        return render(title=title.format(name=name))
+    if said.untranslated:
+        print(
+            f"moonrules {command}: {len(said.untranslated)} sentence(s) of the HTML {what} "
+            "have no translation yet and stay English",
+            file=sys.stderr,
+        )
+    return page

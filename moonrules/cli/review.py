@@ -12,6 +12,7 @@ the review of the legal part before it), 2 it cannot be read or an option is wro
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from pathlib import Path
@@ -30,14 +31,13 @@ from moonrules.arbitration import check
 from moonrules.arbitration.review_html import review_html
 from moonrules.bots.inference import inferred_worlds
 from moonrules.cli.check import add_max_bytes, load, ruled_in, unreadable
-from moonrules.cli.lang import add_lang_argument, chosen_language, lines_in
+from moonrules.cli.lang import add_lang_argument, chosen_language, lines_in, page_in
 from moonrules.cli.main import error
 from moonrules.cli.options import check_output, check_workers, whole_number
 from moonrules.cli.progress import ProgressLine
 from moonrules.i18n import SOURCE_LANGUAGE
-from moonrules.i18n.report import PageWords, page_title
+from moonrules.i18n.report import PageWords
 from moonrules.records.record import RecordError
-from moonrules.rules import MoonError
 
 HELP = "review a game record: every call, discard, trump and tile against the alternatives"
 
@@ -120,22 +120,15 @@ def run(args: argparse.Namespace) -> int:
 def review_page(result: Review, name: str, lang: str) -> str:
     """The review of the record file ``name`` as an HTML page in ``lang``; a one-line notice
     on stderr says how many of its sentences have no translation yet and stay English."""
-    if lang == SOURCE_LANGUAGE:
-        return review_html(result, title=f"Moon game review: {name}")
-    try:
-        words = PageWords(lang)
-        title = page_title("Moon game review: {name}", name, lang)
-        page = review_html(result, title=title, say=words, lang=lang)
-    except MoonError as e:  # Babel is not installed
-        print(f"moonrules review: the HTML review is in English: {e}", file=sys.stderr)
-        return review_html(result, title=f"Moon game review: {name}")
-    if words.untranslated:
-        print(
-            f"moonrules review: {len(words.untranslated)} sentence(s) of the HTML review have "
-            "no translation yet and stay English",
-            file=sys.stderr,
-        )
-    return page
+    return page_in(
+        lang,
+        "review",
+        "review",
+        "Moon game review: {name}",
+        name,
+        functools.partial(review_html, result),
+        lambda: PageWords(lang),
+    )
 
 
 def format_review(r: Review) -> str:

@@ -14,6 +14,10 @@ in the baseline; a deal's gain is the mean over the three seats. Swaps:
 
     python bench/learned.py swap --swap bid --deals 2000 --workers 2 --out bid.jsonl
     python bench/learned.py report bid.jsonl
+
+``--model FILE`` swaps in a candidate's models (an npz written by ``python -m
+moonrules.bots.train fit``) instead of the shipped ones, so that two models are measured on
+the same deals.
 """
 
 from __future__ import annotations
@@ -61,9 +65,9 @@ class SwapBid:
 
     name = "learned-bid"
 
-    def __init__(self) -> None:
+    def __init__(self, model: str | None = None) -> None:
         self.pimc = PimcBot()
-        self.learned = LearnedBot()
+        self.learned = LearnedBot(models_file=model)
         self.call_times: list[float] = []
 
     def act(self, v: PlayerView, rng: random.Random) -> Action:
@@ -101,8 +105,13 @@ def _hand(state: GameState) -> dict[str, Any]:
     return {"bidder": h.bidder, "bid": h.bid, "points": [deltas[s] for s in range(3)]}
 
 
-def deal(job: tuple[str, int, int]) -> dict[str, Any]:
-    swap, seed, index = job
+Job = tuple[str, int, int, str | None]
+"""A deal to measure: the swap, the seed, the deal's index, the models' file (``None``:
+the shipped models)."""
+
+
+def deal(job: Job) -> dict[str, Any]:
+    swap, seed, index, model = job
     dseed = deal_seed(seed, index)
     calls: list[tuple[int, Action]] = []
 
@@ -122,7 +131,7 @@ def deal(job: tuple[str, int, int]) -> dict[str, Any]:
     out: dict[str, Any] = {"index": index, "base": _hand(base), "seats": [], "times": []}
     for s in range(3):
         if swap == "bid":
-            bot: Any = SwapBid()
+            bot: Any = SwapBid(model)
             # the auction up to this seat's call is the baseline's: is its call the same?
             state = new_game(RULES, dseed)
             same = True
@@ -136,11 +145,11 @@ def deal(job: tuple[str, int, int]) -> dict[str, Any]:
             if same:
                 out["seats"].append(out["base"])
                 continue
-            bot = SwapBid()
+            bot = SwapBid(model)
         elif swap == "play":
             bot = SwapPlay()
         else:
-            bot = _Timed(LearnedBot(), "learned")
+            bot = _Timed(LearnedBot(models_file=model), "learned")
         bots: list[Any] = [PimcBot() for _ in range(3)]
         bots[s] = bot
         state, _ = play_game(
@@ -173,9 +182,9 @@ def _auction_dd(state: GameState, bots: Sequence[Any], rngs: Sequence[random.Ran
     return {"bidder": bidder, "bid": bid, "points": pts}, calls
 
 
-def deal_dd(job: tuple[str, int, int]) -> dict[str, Any]:
+def deal_dd(job: Job) -> dict[str, Any]:
     """The bidding-only swap of one deal, each contract scored double dummy (no play)."""
-    _, seed, index = job
+    _, seed, index, model = job
     dseed = deal_seed(seed, index)
     t0 = time.process_time()
     start = new_game(RULES, dseed)
@@ -185,7 +194,7 @@ def deal_dd(job: tuple[str, int, int]) -> dict[str, Any]:
     out: dict[str, Any] = {"index": index, "base": base, "seats": [], "times": []}
     order = [(start.first_bidder + k) % 3 for k in range(len(calls))]
     for s in range(3):
-        bot = SwapBid()
+        bot = SwapBid(model)
         state = start
         same = True
         for seat, call in zip(order, calls, strict=True):
@@ -199,7 +208,7 @@ def deal_dd(job: tuple[str, int, int]) -> dict[str, Any]:
             out["seats"].append(base)
             continue
         bots: list[Any] = [PimcBot() for _ in range(3)]
-        bots[s] = SwapBid()
+        bots[s] = SwapBid(model)
         hand, _ = _auction_dd(start, bots, [_rng(seed, index, k) for k in range(3)])
         out["seats"].append(hand)
     out["cpu"] = time.process_time() - t0
@@ -225,7 +234,10 @@ def _apply(state: GameState, action: Action) -> GameState:
 
 
 def swap(args: argparse.Namespace) -> None:
-    jobs = [(args.swap, args.seed, i) for i in range(args.start, args.start + args.deals)]
+    model = None if args.model is None else str(args.model)
+    jobs: list[Job] = [
+        (args.swap, args.seed, i, model) for i in range(args.start, args.start + args.deals)
+    ]
     run = deal_dd if args.swap == "bid-dd" else deal
     t0 = time.perf_counter()
     with args.out.open("a") as fh:
@@ -354,6 +366,7 @@ def main() -> None:
     s.add_argument("--start", type=int, default=0)
     s.add_argument("--seed", type=int, default=48)
     s.add_argument("--workers", type=int, default=1)
+    s.add_argument("--model", type=Path, help="the models' npz file (default: the shipped models)")
     s.add_argument("--out", type=Path, required=True)
     s.set_defaults(run=swap)
     r = sub.add_parser("report")

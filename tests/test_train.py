@@ -129,6 +129,28 @@ def test_learned_bids_strong_hands_and_passes_weak_ones() -> None:
     assert bot.act(weak, random.Random(0)) == Pass()
 
 
+def test_learned_reads_a_candidate_models_file(tmp_path: Path) -> None:
+    """``models_file`` (``bench/learned.py swap --model``) replaces the shipped models: here
+    the shipped tricks model with a defence model worth 100 points for any pass."""
+    shipped = av.models()
+    always = av.Forest(
+        np.zeros((1, 1), dtype=np.int32),
+        np.full((1, 1), np.inf),
+        np.full((1, 1), -1, dtype=np.int32),
+        np.full((1, 1), -1, dtype=np.int32),
+        np.full((1, 1), 100.0),
+        1,
+        2,
+    )
+    path = tmp_path / "pass.npz"
+    arrays = {**shipped.tricks.arrays("tricks"), **always.arrays("defence")}
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]  # as train.save_models
+    strong = view(_deal_for_seat0("6-6 6-5 6-4 6-3 5-5 4-4 3-3"), 0)
+    assert isinstance(LearnedBot().act(strong, random.Random(0)), Bid)
+    assert LearnedBot(models_file=str(path)).act(strong, random.Random(0)) == Pass()
+    assert av.models() is shipped  # the shipped models are still those read once
+
+
 def test_learned_plays_legal_games_and_is_registered() -> None:
     assert trained_for(STANDARD) and not trained_for(m.rules_by_name("partnership"))
     assert isinstance(bot_by_name("learned"), LearnedBot)

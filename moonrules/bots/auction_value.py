@@ -227,8 +227,11 @@ def load(path: str | os.PathLike[str]) -> Models:
 
 
 @functools.cache
-def models() -> Models:
-    """The shipped models (``auction_value.npz`` beside this module)."""
-    ref = resources.files("moonrules.bots").joinpath("auction_value.npz")
-    with resources.as_file(ref) as path:
+def models(path: str | None = None) -> Models:
+    """The models in the npz file at ``path``, read once; ``None``: the shipped models
+    (``auction_value.npz`` beside this module)."""
+    if path is not None:
         return load(path)
+    ref = resources.files("moonrules.bots").joinpath("auction_value.npz")
+    with resources.as_file(ref) as shipped:
+        return load(shipped)

@@ -58,6 +58,9 @@ class LearnedBot:
     """What a made 21 is worth in the calls, in relative points (``None``: ``strong``'s
     score-aware worth of a game won, about 28 at the start of a game; measured, 21s bid at
     that worth lost points: they were set nearly half the time)."""
+    models_file: str | None = None
+    """The npz file of the models (written by ``python -m moonrules.bots.train fit``);
+    ``None``: the shipped ones. For measuring a candidate model against the shipped one."""
 
     name: ClassVar[str] = "learned"
 
@@ -74,7 +77,7 @@ class LearnedBot:
                     # numpy (the [batch] or [train] extra) is needed only here
                     from moonrules.bots.auction_value import models
 
-                    return self._call(view, legal, value, models())
+                    return self._call(view, legal, value, models(self.models_file))
         return self.strong.act(view, rng)
 
     def _call(

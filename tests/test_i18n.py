@@ -684,7 +684,11 @@ def test_play_refuses_a_move_in_the_language_asked(lang: str) -> None:
         cwd=Path(__file__).resolve().parents[1],
         env={"PATH": "", "LANG": "C.UTF-8", "PYTHONIOENCODING": "utf-8"},
     )
-    refused = [line for line in done.stdout.splitlines() if "refused" in line]
+    from moonrules.i18n import messages
+    from moonrules.i18n.words import Words
+
+    word = Words(lang)(messages.PLAY_REFUSED)  # the screen is in the language too
+    refused = [line for line in done.stdout.splitlines() if word in line]
     assert len(refused) == 1, done.stdout + done.stderr
     error = IllegalAction("BID-4", "x", seat=0, call=3, allowed_calls=(0, 5, 6, 7, 21))
     assert refused[0].endswith(render(error, lang)), refused[0]

@@ -51,6 +51,8 @@ from moonrules.game import (
     new_game,
     view,
 )
+from moonrules.i18n import messages as w
+from moonrules.i18n.words import ENGLISH, PSEUDO, Words
 from moonrules.records.files import OutputError, check_writable, write_atomically
 from moonrules.records.record import to_record
 from moonrules.rules.errors import IllegalAction, MoonError, ParseError, quote
@@ -97,7 +99,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         + " (default basic)",
     )
     p.add_argument("--watch", action="store_true", help="no human seat: bots at every seat")
-    add_lang_argument(p, "a refusal of your move")
+    add_lang_argument(p, "the game's screen")
     p.add_argument("--save", metavar="FILE", help="keep the game's record in FILE (JSON)")
     p.add_argument(
         "--players-seed",
@@ -156,8 +158,11 @@ def picture(tiles: tuple[Tile, ...], trump: Trump | None, numbers: dict[Tile, in
 # Reading the human's choice
 
 
-def parse_choice(text: str, legal: tuple[Action, ...], phase: Phase) -> Action | str:
-    """The action a player typed, or a message saying why it is not one.
+def parse_choice(
+    text: str, legal: tuple[Action, ...], phase: Phase, say: Words = ENGLISH
+) -> Action | str:
+    """The action a player typed, or a message saying why it is not one (in ``say``'s
+    language).
 
     A number is the place of an action in ``legal`` (``1`` the first), with two exceptions:
     in the auction a number of 3 or more is the bid itself (no rule set has a bid below 3,
@@ -170,30 +175,30 @@ def parse_choice(text: str, legal: tuple[Action, ...], phase: Phase) -> Action |
         if t in ("pass", "p", "no"):
             return Pass()
         if _NUMBER.fullmatch(t) and int(t) < LOWEST_BID:
-            return _placed(int(t), legal, "call")
+            return _placed(int(t), legal, "call", say)
         if words and words[0] == "bid":
             words = words[1:]
         if len(words) == 1 and words[0] in ("moon", "21"):
             return Bid(21)
         if len(words) == 1 and _NUMBER.fullmatch(words[0]):
             return Bid(int(words[0]))
-        return f"not a call: {quote(text.strip())} (try pass, or a bid like 5)"
+        return say(w.PLAY_NOT_A_CALL, text=quote(text.strip()))
     if phase is Phase.TRUMP:
         if words and words[0] in ("trump", "trumps"):
             words = words[1:]
         try:
             return NameTrump(Trump.parse(" ".join(words)))
         except MoonError:
-            return f"not a trump: {quote(text.strip())} (try 0-6, doubles or none)"
+            return say(w.PLAY_NOT_A_TRUMP, text=quote(text.strip()))
     if _NUMBER.fullmatch(t):
-        return _placed(int(t), legal, "tile")
+        return _placed(int(t), legal, "tile", say)
     if words and words[0] in ("play", "discard", "lead"):
         words = words[1:]
     if len(words) == 1 and re.fullmatch(r"[0-6]-[0-6]", words[0]):
         a, b = (int(x) for x in words[0].split("-"))
         tile = Tile(max(a, b), min(a, b))
         return Play(tile) if phase is Phase.PLAY else Discard(tile)
-    return f"not a tile: {quote(text.strip())} (type it like 6-4, or its number)"
+    return say(w.PLAY_NOT_A_TILE, text=quote(text.strip()))
 
 
 LOWEST_BID: Final = 3
@@ -201,15 +206,22 @@ LOWEST_BID: Final = 3
 the list of legal calls."""
 
 
-def _placed(n: int, legal: tuple[Action, ...], what: str) -> Action | str:
+_NO_NUMBER: Final = {
+    "call": (w.PLAY_NO_CALL_NUMBER, w.PLAY_NO_CALL_NUMBER_ONE, w.PLAY_NO_CALL_NUMBER_RANGE),
+    "tile": (w.PLAY_NO_TILE_NUMBER, w.PLAY_NO_TILE_NUMBER_ONE, w.PLAY_NO_TILE_NUMBER_RANGE),
+}
+
+
+def _placed(n: int, legal: tuple[Action, ...], what: str, say: Words) -> Action | str:
     """The action at place ``n`` (from 1) of ``legal``, or why there is none."""
     if 1 <= n <= len(legal):
         return legal[n - 1]
+    none, only_one, between = _NO_NUMBER[what]
     if not legal:
-        return f"there is no {what} number {n}"
+        return say(none, n=n)
     if len(legal) == 1:
-        return f"there is no {what} number {n} (1 is the only one)"
-    return f"there is no {what} number {n} (1 to {len(legal)})"
+        return say(only_one, n=n)
+    return say(between, n=n, m=len(legal))
 
 
 def refusal(state: GameState, action: Action) -> IllegalAction | None:
@@ -260,8 +272,10 @@ def save(state: GameState, path: str) -> None:
 # Telling what happens
 
 
-def side_name(rules: RuleSet, side: int) -> str:
-    return f"team {side} (seats {side}+{side + 2})" if rules.partnership else f"seat {side}"
+def side_name(rules: RuleSet, side: int, say: Words = ENGLISH) -> str:
+    if rules.partnership:
+        return say(w.PLAY_TEAM, team=side, a=side, b=side + 2)
+    return say(w.SIDES[0], seat=side)
 
 
 def _finished_hand(before: GameState, after: GameState) -> Hand | None:
@@ -273,12 +287,27 @@ def _finished_hand(before: GameState, after: GameState) -> Hand | None:
     return None
 
 
+def trump_word(trump: Trump, say: Words = ENGLISH) -> str:
+    """A trump as the screen shows it and a player types it: a number, or the language's
+    word for doubles or for none."""
+    if trump is Trump.DOUBLES:
+        return say(w.DOUBLES)
+    if trump is Trump.NONE:
+        return say(w.NONE)
+    return str(trump)
+
+
 def hand_summary(
-    h: Hand, rules: RuleSet, scores: tuple[int, ...], *, show_discard: bool = True
+    h: Hand,
+    rules: RuleSet,
+    scores: tuple[int, ...],
+    *,
+    show_discard: bool = True,
+    say: Words = ENGLISH,
 ) -> str:
     """One line for a finished hand (the discard only with ``show_discard``)."""
     if h.bidder < 0:
-        return f"Hand {h.number}: all pass, thrown in."
+        return say(w.PLAY_THROWN_IN, hand=h.number)
     from moonrules.rules.tiles import TILES
 
     won = h.tricks_won
@@ -286,30 +315,50 @@ def hand_summary(
     side = rules.side_of(h.bidder)
     deltas = h.deltas or ()
     made = bool(deltas) and deltas[side] > 0
-    trump = str(Trump(h.trump)) if h.trump >= 0 else "-"
-    discard = f", discards {TILES[h.discard]}" if h.discard >= 0 and show_discard else ""
-    how = "made" if made else "set"
+    discard = ""
+    if h.discard >= 0 and show_discard:
+        discard = say(w.PLAY_SUMMARY_DISCARD, tile=TILES[h.discard])
     if h.renege >= 0:
-        how += f" (renege by seat {h.renege})"
-    return (
-        f"Hand {h.number}: seat {h.bidder} bids {h.bid}{discard}, trump {trump}; "
-        f"tricks {'/'.join(map(str, per_side))}: {how}; "
-        f"scores {' '.join(map(str, scores))}"
+        how = say(w.PLAY_MADE_RENEGE if made else w.PLAY_SET_RENEGE, seat=h.renege)
+    else:
+        how = say(w.PLAY_MADE if made else w.PLAY_SET)
+    no_trump = h.trump >= 0 and Trump(h.trump) is Trump.NONE
+    trump = trump_word(Trump(h.trump), say) if h.trump >= 0 else "-"
+    return say(
+        w.PLAY_SUMMARY_NO_TRUMP if no_trump else w.PLAY_SUMMARY,
+        hand=h.number,
+        seat=h.bidder,
+        bid=h.bid,
+        discard=discard,
+        trump=trump,
+        tricks="/".join(map(str, per_side)),
+        result=how,
+        scores=" ".join(map(str, scores)),
     )
 
 
-def describe(seat: int, action: Action, human: int | None) -> str:
-    who = "you" if seat == human else f"seat {seat}"
+def describe(seat: int, action: Action, human: int | None, say: Words = ENGLISH) -> str:
+    """What ``seat`` did, as the screen tells it (``you`` for the human seat)."""
+    you = seat == human
     if isinstance(action, Pass):
-        return f"{who} pass" if seat == human else f"{who} passes"
+        return say(w.PLAY_YOU_PASS) if you else say(w.PLAY_SEAT_PASSES, seat=seat)
     if isinstance(action, Bid):
-        return f"{who} bid {action.amount}" if seat == human else f"{who} bids {action.amount}"
+        if you:
+            return say(w.PLAY_YOU_BID, call=action.amount)
+        return say(w.PLAY_SEAT_BIDS, seat=seat, call=action.amount)
     if isinstance(action, Discard):
-        return f"{who} take the widow and discard" if seat == human else f"{who} takes the widow"
+        return say(w.PLAY_YOU_DISCARD) if you else say(w.PLAY_SEAT_DISCARDS, seat=seat)
     if isinstance(action, NameTrump):
-        return f"{who} {'name' if seat == human else 'names'} trump: {action.trump}"
+        if action.trump is Trump.NONE:
+            return say(w.PLAY_YOU_NAME_NONE) if you else say(w.PLAY_SEAT_NAMES_NONE, seat=seat)
+        trump = trump_word(action.trump, say)
+        if you:
+            return say(w.PLAY_YOU_NAME, trump=trump)
+        return say(w.PLAY_SEAT_NAMES, seat=seat, trump=trump)
     assert isinstance(action, Play)
-    return f"{who} {'play' if seat == human else 'plays'} {action.tile}"
+    if you:
+        return say(w.PLAY_YOU_PLAY, tile=action.tile)
+    return say(w.PLAY_SEAT_PLAYS, seat=seat, tile=action.tile)
 
 
 # ---------------------------------------------------------------------------
@@ -332,7 +381,12 @@ class Session:
         lang: str = "en",
     ) -> None:
         self.lang = lang
-        """The language a refusal is told in (``--lang``); the rest of the screen is English."""
+        """The language of the screen (``--lang``): every sentence it shows, a refusal too."""
+        self.say = Words(lang)
+        """The screen's words in that language (:mod:`moonrules.i18n.words`)."""
+        self.keywords = _keywords(self.say)
+        """What a player types in that language (``пас``, ``выйти``), each with the English
+        word it stands for; English words are understood in every language."""
         self.retries = retries
         """The most answers in a row that take no action (refused, empty, a command) before
         the game stops; ``None``: no limit (a person at a terminal)."""
@@ -353,15 +407,20 @@ class Session:
 
     def run(self) -> None:
         show = self.screen.line
+        say = self.say
         r = self.state.rules
+        header = w.PLAY_HEADER
+        if self.human is not None:
+            header = w.PLAY_HEADER_PARTNER if r.partnership else w.PLAY_HEADER_SEAT
         show(
-            f"[bold]Moon[/] ({r.name or 'custom rules'}), seed {self.state.seed}, "
-            f"{r.players} players"
-            + (f"; you are seat {self.human}" if self.human is not None else "")
-            + (
-                f", your partner seat {(self.human + 2) % 4}"
-                if self.human is not None and r.partnership
-                else ""
+            say.markup(
+                header,
+                game=f"[bold]{_escape(say(w.PLAY_GAME))}[/]",
+                rules=_escape(r.name or say(w.PLAY_CUSTOM_RULES)),
+                seed=self.state.seed,
+                count=r.players,
+                seat=self.human,
+                partner=None if self.human is None else (self.human + 2) % 4,
             )
         )
         self.save()
@@ -388,25 +447,40 @@ class Session:
             done = _finished_hand(before, self.state)
             if done is not None:
                 seen = self.human is None or self.human == done.bidder
-                show(hand_summary(done, r, self.state.scores, show_discard=seen))
-        assert self.state.winner is not None
+                summary = hand_summary(done, r, self.state.scores, show_discard=seen, say=say)
+                show(_escape(summary))
+        winner = self.state.winner
+        assert winner is not None
         show(
-            f"[bold]Game over[/] after {self.state.hand_number} hands: "
-            f"{side_name(r, self.state.winner)} wins; scores {list(self.state.scores)}"
+            say.markup(
+                w.PLAY_OVER_TEAM if r.partnership else w.PLAY_OVER_SEAT,
+                title=f"[bold]{_escape(say(w.PLAY_GAME_OVER))}[/]",
+                count=self.state.hand_number,
+                seat=winner,
+                team=winner,
+                a=winner,
+                b=winner + 2,
+                scores=list(self.state.scores),
+            )
         )
 
     def _hand_header(self) -> None:
         s = self.state
+        say = self.say
         self.screen.line("")
         self.screen.line(
-            f"[bold]Hand {s.hand_number}[/] — scores {list(s.scores)}; "
-            f"seat {s.first_bidder} bids first"
+            say.markup(
+                w.PLAY_HAND_HEADER,
+                title=f"[bold]{_escape(say(w.PLAY_HAND_TITLE, hand=s.hand_number))}[/]",
+                scores=list(s.scores),
+                seat=s.first_bidder,
+            )
         )
 
     def _tell(self, before: GameState, seat: int, action: Action) -> None:
         show = self.screen.line
         if seat != self.human:
-            show(f"  {describe(seat, action, self.human)}")
+            show(f"  {_escape(describe(seat, action, self.human, self.say))}")
         after = self.state
         if isinstance(action, Play):
             finished_trick = len(after.tricks) != len(before.tricks) or (
@@ -417,30 +491,47 @@ class Session:
                 if after.is_over:
                     hand = after.hand
                 trick = hand.tricks[-1]
-                won = "you win" if trick.winner == self.human else f"seat {trick.winner} wins"
-                show(f"  [cyan]{won} the trick[/] ({' '.join(map(str, trick.tiles))})")
+                won = (
+                    self.say.markup(w.PLAY_YOU_WIN_TRICK)
+                    if trick.winner == self.human
+                    else self.say.markup(w.PLAY_SEAT_WINS_TRICK, seat=trick.winner)
+                )
+                show(f"  [cyan]{won}[/] ({' '.join(map(str, trick.tiles))})")
 
     def _status(self) -> None:
         s = self.state
+        say = self.say.markup
         show = self.screen.line
         v = view(s, self.human or 0)
         calls = ", ".join(
-            f"seat {(s.first_bidder + i) % s.rules.players} {c}" for i, c in enumerate(s.calls)
+            say(w.PLAY_CALL_PASS, seat=(s.first_bidder + i) % s.rules.players)
+            if isinstance(c, Pass)
+            else say(w.PLAY_CALL_BID, seat=(s.first_bidder + i) % s.rules.players, call=c.amount)
+            for i, c in enumerate(s.calls)
         )
-        show(f"  auction: {calls or 'no calls yet'}")
+        show("  " + (say(w.PLAY_AUCTION, calls=calls) if calls else say(w.PLAY_NO_CALLS)))
         if s.bidder is not None:
-            trump = f"trump {s.trump}" if s.trump is not None else "trump not named yet"
-            show(f"  contract: seat {s.bidder} bid {s.bid}; {trump}")
+            if s.trump is None:
+                contract = w.PLAY_CONTRACT_NOT_NAMED
+            elif s.trump is Trump.NONE:
+                contract = w.PLAY_CONTRACT_NO_TRUMP
+            else:
+                contract = w.PLAY_CONTRACT
+            trump = None if s.trump is None else trump_word(s.trump, self.say)
+            show("  " + say(contract, seat=s.bidder, bid=s.bid, trump=trump))
         if v.widow is not None:
-            show(f"  widow: {v.widow}" + (f", discarded {v.discard}" if v.discard else ""))
+            if v.discard:
+                show("  " + say(w.PLAY_WIDOW_DISCARDED, tile=v.widow, discard=v.discard))
+            else:
+                show("  " + say(w.PLAY_WIDOW, tile=v.widow))
         if s.phase is Phase.PLAY:
-            show(f"  tricks won: {list(s.tricks_won)}; scores {list(s.scores)}")
+            show("  " + say(w.PLAY_TRICKS_WON, tricks=list(s.tricks_won), scores=list(s.scores)))
             if s.trick:
                 on_table = ", ".join(
-                    f"seat {(s.hand.leader + i) % s.rules.players}: {t}"
+                    say(w.PLAY_ON_TABLE_ITEM, seat=(s.hand.leader + i) % s.rules.players, tile=t)
                     for i, t in enumerate(s.trick)
                 )
-                show(f"  on the table: {on_table}")
+                show("  " + say(w.PLAY_ON_TABLE, plays=on_table))
 
     def _show_turn(self, legal: tuple[Action, ...]) -> str:
         """Show the table and the human's tiles; return the legal options as text."""
@@ -453,14 +544,19 @@ class Session:
         numbers = {a.tile: i for i, a in enumerate(legal, 1) if isinstance(a, Play | Discard)}
         for row in picture(hand, s.trump, numbers):
             show("  " + row)
+        say = self.say
         if s.phase in (Phase.PLAY, Phase.DISCARD):
-            options = "  ".join(f"{i}) {_short(a)}" for i, a in enumerate(legal, 1))
+            options = "  ".join(f"{i}) {_short(a, say)}" for i, a in enumerate(legal, 1))
         else:
-            options = ", ".join(_short(a) for a in legal)
+            options = ", ".join(_short(a, say) for a in legal)
         if s.phase is Phase.BIDDING:  # 1 and 2 are places in the list; 3 or more is a bid
-            places = [f"{i} for {_short(a)}" for i, a in enumerate(legal[: LOWEST_BID - 1], 1)]
-            options += f" (or {', '.join(places)})"
-        show(f"  legal: {options}")
+            places = [
+                say(w.PLAY_PLACE, n=i, call=_short(a, say))
+                for i, a in enumerate(legal[: LOWEST_BID - 1], 1)
+            ]
+            options += " " + say(w.PLAY_PLACES, places=", ".join(places))
+        options = _escape(options)
+        show("  " + say.markup(w.PLAY_LEGAL, options=options))
         return options
 
     def _command(self, text: str) -> bool | None:
@@ -468,35 +564,51 @@ class Session:
         ask again, ``None`` when the text is no command."""
         t = text.strip().lower()
         show = self.screen.line
+        say = self.say.markup
         if t in ("quit", "q", "exit"):
             self.save()
-            saved = f" The game is saved in {self.save_path}." if self.save_path else ""
-            show("Stopped." + saved)
+            if self.save_path:
+                show(say(w.PLAY_STOPPED_SAVED, path=_escape(self.save_path)))
+            else:
+                show(say(w.PLAY_STOPPED))
             return False
         if t == "save" or t.startswith("save "):
             parts = text.split(None, 1)
             path = parts[1].strip() if len(parts) == 2 else self.save_path
             if path is None:
-                show("  [red]no file to save to:[/] type save FILE, or start with --save FILE")
+                show(f"  [red]{say(w.PLAY_NO_FILE)}[/] {say(w.PLAY_NO_FILE_HOW)}")
                 return True
             try:
                 save(self.state, path)
             except SaveError as e:
-                kept = (
-                    f"; the game is still saved in {self.save_path}"
-                    if self.save_path is not None and self.save_path != path
-                    else ""
-                )
-                show(f"  [red]not saved: {_escape(str(e))}[/]{_escape(kept)}")
+                kept = ""
+                if self.save_path is not None and self.save_path != path:
+                    kept = say(w.PLAY_STILL_SAVED, path=_escape(self.save_path))
+                where = _escape(quote(e.path, 240))
+                said = say(w.PLAY_NOT_SAVED, path=where, reason=_escape(e.reason))
+                show(f"  [red]{said}[/]{kept}")
                 return True
             self.save_path = path  # a file that was written: the game is kept there from now
-            show(f"  saved in {_escape(path)}")
+            show("  " + say(w.PLAY_SAVED, path=_escape(path)))
             return True
         if t in ("help", "?"):
-            show("  a tile (6-4) or its number, a call (pass, 5, 21), a trump (6, doubles, none);")
-            show("  save [FILE], quit")
+            show("  " + say(w.PLAY_HELP_1))
+            show("  " + say(w.PLAY_HELP_2))
             return True
         return None
+
+    def _typed(self, text: str) -> str:
+        """What the player typed, a word of the language (a pass, a trump, a command)
+        read as the English word it stands for."""
+        if not self.keywords:
+            return text
+        said = text.strip()
+        whole = self.keywords.get(said.lower())
+        if whole is not None:
+            return whole
+        first, space, rest = said.partition(" ")
+        word = self.keywords.get(first.lower())
+        return word + space + rest if word is not None else text
 
     def _ask(self) -> Action | None:
         s = self.state
@@ -505,13 +617,16 @@ class Session:
         if tiles_phase:
             legal = tuple(reversed(legal))  # numbered as the tiles are drawn, highest first
         options = self._show_turn(legal)
-        what = {
-            Phase.BIDDING: "Your call",
-            Phase.DISCARD: "Your discard (you took the widow)",
-            Phase.TRUMP: "Name trump",
-            Phase.PLAY: "Your lead" if not s.trick else "Your play",
-        }[s.phase]
-        hint = "tile or number" if tiles_phase else "type it"
+        say = self.say
+        what = say(
+            {
+                Phase.BIDDING: w.PLAY_YOUR_CALL,
+                Phase.DISCARD: w.PLAY_YOUR_DISCARD,
+                Phase.TRUMP: w.PLAY_NAME_TRUMP,
+                Phase.PLAY: w.PLAY_YOUR_LEAD if not s.trick else w.PLAY_YOUR_PLAY,
+            }[s.phase]
+        )
+        hint = say(w.PLAY_HINT_TILE if tiles_phase else w.PLAY_HINT_TYPE)
         idle = 0  # answers in a row that took no action
         text: str | None = ""
         while True:
@@ -524,7 +639,7 @@ class Session:
                     f"the input does not answer the game's questions{saved}"
                 )
             try:
-                text = self.read(f"{what} ({hint}, or save / quit): ")
+                text = self.read(say(w.PLAY_PROMPT, what=what, hint=hint))
             except InputTooLong as e:
                 self.save()
                 raise InputTooLong(f"{e}{saved}") from None
@@ -534,20 +649,22 @@ class Session:
             idle += 1
             if not text.strip():
                 continue
-            command = self._command(text)
+            typed = self._typed(text)
+            command = self._command(typed)
             if command is False:
                 return None
             if command:
                 continue
-            choice = parse_choice(text, legal, s.phase)
+            choice = parse_choice(typed, legal, s.phase, say)
             if isinstance(choice, str):
-                self.screen.line(f"  [red]{_escape(choice)}[/]; legal: {options}")
+                legal_now = say.markup(w.PLAY_LEGAL, options=options)
+                self.screen.line(f"  [red]{_escape(choice)}[/]; {legal_now}")
                 continue
             if choice not in legal:
                 err = refusal(s, choice)
-                why = _refusal_text(err, self.lang) if err is not None else "not legal now"
-                self.screen.line(f"  [red]refused[/] — {_escape(why)}")
-                self.screen.line(f"  legal: {options}")
+                why = _refusal_text(err, self.lang) if err is not None else say(w.PLAY_NOT_LEGAL)
+                self.screen.line(f"  [red]{say.markup(w.PLAY_REFUSED)}[/] — {_escape(why)}")
+                self.screen.line("  " + say.markup(w.PLAY_LEGAL, options=options))
                 continue
             return choice
 
@@ -555,7 +672,7 @@ class Session:
 def _refusal_text(err: IllegalAction, lang: str) -> str:
     """A refusal as the player reads it: in English the clause and the error's message, in
     another language the sentence :func:`moonrules.i18n.render` builds from its fields."""
-    if lang == "en":
+    if lang in ("en", PSEUDO):
         return f"{err.rule}: {err.message}"
     from moonrules.i18n import render
 
@@ -569,14 +686,31 @@ def _escape(text: str) -> str:
     return text.replace("[", "\\[")
 
 
-def _short(a: Action) -> str:
+def _short(a: Action, say: Words = ENGLISH) -> str:
     if isinstance(a, Play | Discard):
         return str(a.tile)
     if isinstance(a, NameTrump):
-        return str(a.trump)
+        return trump_word(a.trump, say)
     if isinstance(a, Bid):
         return str(a.amount)
-    return str(a)
+    assert isinstance(a, Pass)
+    return say(w.PASS)
+
+
+def _keywords(say: Words) -> dict[str, str]:
+    """The words a player types in ``say``'s language, lowercased, each with the English
+    word it stands for (none in English)."""
+    if say.lang == ENGLISH.lang:
+        return {}
+    english = {
+        w.PASS: "pass",
+        w.DOUBLES: "doubles",
+        w.NONE: "none",
+        w.PLAY_SAVE_WORD: "save",
+        w.PLAY_QUIT_WORD: "quit",
+        w.PLAY_HELP_WORD: "help",
+    }
+    return {say(message).lower(): word for message, word in english.items()}
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -650,6 +784,12 @@ def run(args: argparse.Namespace) -> int:
         check_save(args.save)  # before the game: a file that cannot be written is said at once
     if human is not None and sys.stdin is None:
         raise InputEnded("standard input is closed: there is no one to play seat " + str(human))
+    lang = chosen_language(args, "play")
+    try:
+        Words(lang)
+    except MoonError as e:  # Babel is not installed
+        print(f"moonrules play: speaking English: {e}", file=sys.stderr)
+        lang = "en"
     screen = Screen(sys.stdout)
     session = Session(
         state,
@@ -660,7 +800,7 @@ def run(args: argparse.Namespace) -> int:
         args.save,
         seed if args.players_seed is None else args.players_seed,
         retries=None if human is None or _isatty(sys.stdin) else MAX_RETRIES,
-        lang=chosen_language(args, "play"),
+        lang=lang,
     )
     try:
         session.run()

@@ -464,6 +464,336 @@ PAGE: Final[tuple[Message, ...]] = (
 """The ids a sentence of an HTML page is matched against (:class:`moonrules.i18n.report.PageWords`)."""
 
 
+# moonrules play: the game in the terminal (moonrules.cli.play)
+
+PLAY_GAME: Final = "Moon"
+"""The game's name, in bold at the head of the screen."""
+PLAY_CUSTOM_RULES: Final = "custom rules"
+PLAY_HEADER: Final = (
+    "{game} ({rules}), seed {seed}, {count} player",
+    "{game} ({rules}), seed {seed}, {count} players",
+)
+PLAY_HEADER_SEAT: Final = (
+    "{game} ({rules}), seed {seed}, {count} player; you are seat {seat}",
+    "{game} ({rules}), seed {seed}, {count} players; you are seat {seat}",
+)
+PLAY_HEADER_PARTNER: Final = (
+    "{game} ({rules}), seed {seed}, {count} player; you are seat {seat}, your partner seat {partner}",
+    "{game} ({rules}), seed {seed}, {count} players; you are seat {seat}, your partner seat {partner}",
+)
+PLAY_HAND_TITLE: Final = "Hand {hand}"
+"""A hand's title, in bold (the HTML report's own words too)."""
+PLAY_HAND_HEADER: Final = "{title} — scores {scores}; seat {seat} bids first"
+PLAY_YOU_PASS: Final = "you pass"
+PLAY_YOU_BID: Final = "you bid {call}"
+PLAY_SEAT_PASSES: Final = "seat {seat} passes"
+PLAY_SEAT_BIDS: Final = "seat {seat} bids {call}"
+PLAY_YOU_DISCARD: Final = "you take the widow and discard"
+PLAY_SEAT_DISCARDS: Final = "seat {seat} takes the widow"
+PLAY_YOU_NAME: Final = "you name trump: {trump}"
+PLAY_SEAT_NAMES: Final = "seat {seat} names trump: {trump}"
+PLAY_YOU_NAME_NONE: Final = "you name trump: none"
+PLAY_SEAT_NAMES_NONE: Final = "seat {seat} names trump: none"
+PLAY_YOU_PLAY: Final = "you play {tile}"
+PLAY_SEAT_PLAYS: Final = "seat {seat} plays {tile}"
+PLAY_YOU_WIN_TRICK: Final = "you win the trick"
+PLAY_SEAT_WINS_TRICK: Final = "seat {seat} wins the trick"
+PLAY_THROWN_IN: Final = "Hand {hand}: all pass, thrown in."
+PLAY_SUMMARY: Final = "Hand {hand}: seat {seat} bids {bid}{discard}, trump {trump}; tricks {tricks}: {result}; scores {scores}"
+PLAY_SUMMARY_NO_TRUMP: Final = "Hand {hand}: seat {seat} bids {bid}{discard}, trump none; tricks {tricks}: {result}; scores {scores}"
+PLAY_SUMMARY_DISCARD: Final = ", discards {tile}"
+PLAY_MADE: Final = "made"
+PLAY_SET: Final = "set"
+PLAY_MADE_RENEGE: Final = "made (renege by seat {seat})"
+PLAY_SET_RENEGE: Final = "set (renege by seat {seat})"
+PLAY_GAME_OVER: Final = "Game over"
+PLAY_OVER_SEAT: Final = (
+    "{title} after {count} hands: seat {seat} wins; scores {scores}",
+    "{title} after {count} hands: seat {seat} wins; scores {scores}",
+)
+"""The game's end (English says "hands" whatever the count, as it always has)."""
+PLAY_OVER_TEAM: Final = (
+    "{title} after {count} hands: team {team} (seats {a}+{b}) wins; scores {scores}",
+    "{title} after {count} hands: team {team} (seats {a}+{b}) wins; scores {scores}",
+)
+PLAY_TEAM: Final = "team {team} (seats {a}+{b})"
+PLAY_AUCTION: Final = "auction: {calls}"
+PLAY_NO_CALLS: Final = "auction: no calls yet"
+PLAY_CALL_PASS: Final = "seat {seat} pass"
+PLAY_CALL_BID: Final = "seat {seat} bid {call}"
+PLAY_CONTRACT: Final = "contract: seat {seat} bid {bid}; trump {trump}"
+PLAY_CONTRACT_NO_TRUMP: Final = "contract: seat {seat} bid {bid}; trump none"
+PLAY_CONTRACT_NOT_NAMED: Final = "contract: seat {seat} bid {bid}; trump not named yet"
+PLAY_WIDOW: Final = "widow: {tile}"
+PLAY_WIDOW_DISCARDED: Final = "widow: {tile}, discarded {discard}"
+PLAY_TRICKS_WON: Final = "tricks won: {tricks}; scores {scores}"
+PLAY_ON_TABLE: Final = "on the table: {plays}"
+PLAY_ON_TABLE_ITEM: Final = "seat {seat}: {tile}"
+PLAY_PLACE: Final = "{n} for {call}"
+PLAY_PLACES: Final = "(or {places})"
+PLAY_LEGAL: Final = "legal: {options}"
+PLAY_STOPPED: Final = "Stopped."
+PLAY_STOPPED_SAVED: Final = "Stopped. The game is saved in {path}."
+PLAY_NO_FILE: Final = "no file to save to:"
+PLAY_NO_FILE_HOW: Final = "type save FILE, or start with --save FILE"
+PLAY_NOT_SAVED: Final = "not saved: cannot save to {path}: {reason}"
+PLAY_STILL_SAVED: Final = "; the game is still saved in {path}"
+PLAY_SAVED: Final = "saved in {path}"
+PLAY_HELP_1: Final = "a tile (6-4) or its number, a call (pass, 5, 21), a trump (6, doubles, none);"
+PLAY_HELP_2: Final = "save [FILE], quit"
+PLAY_NOT_A_CALL: Final = "not a call: {text} (try pass, or a bid like 5)"
+PLAY_NOT_A_TRUMP: Final = "not a trump: {text} (try 0-6, doubles or none)"
+PLAY_NOT_A_TILE: Final = "not a tile: {text} (type it like 6-4, or its number)"
+PLAY_NO_CALL_NUMBER: Final = "there is no call number {n}"
+PLAY_NO_CALL_NUMBER_ONE: Final = "there is no call number {n} (1 is the only one)"
+PLAY_NO_CALL_NUMBER_RANGE: Final = "there is no call number {n} (1 to {m})"
+PLAY_NO_TILE_NUMBER: Final = "there is no tile number {n}"
+PLAY_NO_TILE_NUMBER_ONE: Final = "there is no tile number {n} (1 is the only one)"
+PLAY_NO_TILE_NUMBER_RANGE: Final = "there is no tile number {n} (1 to {m})"
+PLAY_YOUR_CALL: Final = "Your call"
+PLAY_YOUR_DISCARD: Final = "Your discard (you took the widow)"
+PLAY_NAME_TRUMP: Final = "Name trump"
+PLAY_YOUR_LEAD: Final = "Your lead"
+PLAY_YOUR_PLAY: Final = "Your play"
+PLAY_HINT_TILE: Final = "tile or number"
+PLAY_HINT_TYPE: Final = "type it"
+PLAY_PROMPT: Final = "{what} ({hint}, or save / quit): "
+PLAY_REFUSED: Final = "refused"
+PLAY_NOT_LEGAL: Final = "not legal now"
+PLAY_SAVE_WORD: Final = "save"
+"""What a player types to save (the English word is always understood too)."""
+PLAY_QUIT_WORD: Final = "quit"
+PLAY_HELP_WORD: Final = "help"
+
+PLAY: Final[tuple[Message, ...]] = (
+    PLAY_GAME,
+    PLAY_CUSTOM_RULES,
+    PLAY_HEADER,
+    PLAY_HEADER_SEAT,
+    PLAY_HEADER_PARTNER,
+    PLAY_HAND_HEADER,
+    PLAY_YOU_PASS,
+    PLAY_YOU_BID,
+    PLAY_YOU_DISCARD,
+    PLAY_SEAT_DISCARDS,
+    PLAY_YOU_NAME,
+    PLAY_SEAT_NAMES,
+    PLAY_YOU_NAME_NONE,
+    PLAY_SEAT_NAMES_NONE,
+    PLAY_YOU_PLAY,
+    PLAY_SEAT_PLAYS,
+    PLAY_YOU_WIN_TRICK,
+    PLAY_SEAT_WINS_TRICK,
+    PLAY_THROWN_IN,
+    PLAY_SUMMARY,
+    PLAY_SUMMARY_NO_TRUMP,
+    PLAY_SUMMARY_DISCARD,
+    PLAY_MADE,
+    PLAY_SET,
+    PLAY_MADE_RENEGE,
+    PLAY_SET_RENEGE,
+    PLAY_GAME_OVER,
+    PLAY_OVER_SEAT,
+    PLAY_OVER_TEAM,
+    PLAY_TEAM,
+    PLAY_AUCTION,
+    PLAY_NO_CALLS,
+    PLAY_CALL_PASS,
+    PLAY_CALL_BID,
+    PLAY_CONTRACT,
+    PLAY_CONTRACT_NO_TRUMP,
+    PLAY_CONTRACT_NOT_NAMED,
+    PLAY_WIDOW,
+    PLAY_WIDOW_DISCARDED,
+    PLAY_TRICKS_WON,
+    PLAY_ON_TABLE,
+    PLAY_ON_TABLE_ITEM,
+    PLAY_PLACE,
+    PLAY_PLACES,
+    PLAY_LEGAL,
+    PLAY_STOPPED,
+    PLAY_STOPPED_SAVED,
+    PLAY_NO_FILE,
+    PLAY_NO_FILE_HOW,
+    PLAY_NOT_SAVED,
+    PLAY_STILL_SAVED,
+    PLAY_SAVED,
+    PLAY_HELP_1,
+    PLAY_HELP_2,
+    PLAY_NOT_A_CALL,
+    PLAY_NOT_A_TRUMP,
+    PLAY_NOT_A_TILE,
+    PLAY_NO_CALL_NUMBER,
+    PLAY_NO_CALL_NUMBER_ONE,
+    PLAY_NO_CALL_NUMBER_RANGE,
+    PLAY_NO_TILE_NUMBER,
+    PLAY_NO_TILE_NUMBER_ONE,
+    PLAY_NO_TILE_NUMBER_RANGE,
+    PLAY_YOUR_CALL,
+    PLAY_YOUR_DISCARD,
+    PLAY_NAME_TRUMP,
+    PLAY_YOUR_LEAD,
+    PLAY_YOUR_PLAY,
+    PLAY_HINT_TILE,
+    PLAY_HINT_TYPE,
+    PLAY_PROMPT,
+    PLAY_REFUSED,
+    PLAY_NOT_LEGAL,
+    PLAY_SAVE_WORD,
+    PLAY_QUIT_WORD,
+    PLAY_HELP_WORD,
+)
+"""The terminal game's own words (``moonrules play``); it says a seat's pass and bid
+(``seat {seat} passes``, ``seat {seat} bids {call}``), a hand's title, a pass, doubles
+and "none" with the ids the report has for them already."""
+
+
+# moonrules tournament plan, standings and ratings (moonrules.cli.tournament)
+
+FORMATS: Final[tuple[Message, ...]] = ("three-seat", "mitchell", "howell", "swiss")
+"""The formats of an event, by name."""
+TIE_BREAK_NAMES: Final[tuple[Message, ...]] = ("score", "head to head", "count-back", "ballot")
+"""The tie-breaks, by name (``moonrules.tournament.scoring.TIE_BREAKS``)."""
+ADJUSTMENT_NAMES: Final[tuple[Message, ...]] = ("average-plus", "average-minus", "penalty")
+"""The kinds of a director's adjustment that are words (``60/40`` and ``40/60`` are not)."""
+
+T_ENTRIES: Final = ("{count} entry", "{count} entries")
+T_ROUNDS: Final = ("{count} round(s)", "{count} round(s)")
+T_BOARDS_EACH: Final = ("{count} board(s)", "{count} board(s)")
+"""How many boards each round has, after :data:`T_ROUNDS` in the plan's first line."""
+T_PLAN_HEAD: Final = "{name}: {format}, {entries}, {rounds} of {boards}, seed {seed}"
+T_ROUND: Final = "round {round}: boards {boards}"
+T_TABLE: Final = "table {table}: {seats}"
+T_SEAT_ENTRY: Final = "seat {seat}: {entry}"
+T_SIDE_ENTRY: Final = "side {side}: {entry}"
+T_SITTING_OUT: Final = "sitting out: {entries}"
+T_SWISS_LATER: Final = "later rounds are paired from the standings as the event goes"
+T_KEPT_APART: Final = "kept apart (never at one table): {pairs}"
+T_PAIR: Final = "{a} and {b}"
+T_CHECK: Final = "check:"
+T_ENTRY: Final = "entry"
+T_SEATS_HELD: Final = "seats held"
+T_SIDES_HELD: Final = "sides held"
+T_BOARDS: Final = "boards"
+T_MEET: Final = ("{a} and {b} meet {count} time", "{a} and {b} meet {count} times")
+T_NO_BOARD_TWICE: Final = "no board is played twice by anyone"
+T_SEATS_COUNTED: Final[tuple[Message, ...]] = ("seat {seat}: {k}", "side {seat}: {k}")
+"""How often an entry held a seat, in a note of the plan's check."""
+T_NOTES: Final[tuple[Message, ...]] = (
+    "a Mitchell: each pair keeps its side; two fields, two winners",
+    "every entry holds every seat equally often",
+    "every entry holds every side equally often",
+    "seats cannot be balanced: {r} rounds are not a multiple of {places}, so an entry holds some seat once more than another (e.g. {entry}: {counts})",
+    "sides cannot be balanced: {r} rounds are not a multiple of {places}, so an entry holds some side once more than another (e.g. {entry}: {counts})",
+    "seats are not balanced: {entry} holds {counts}",
+    "sides are not balanced: {entry} holds {counts}",
+    "no two players meet twice (table-mates never repeat)",
+    (
+        "{count} repeated meeting(s) of table-mates; a Kirkman design of {n} players would have none, but none is built in here for that number",
+        "{count} repeated meeting(s) of table-mates; a Kirkman design of {n} players would have none, but none is built in here for that number",
+    ),
+    (
+        "{count} repeated meeting(s) of table-mates: with {n} players, at most {m} round(s) can all be new meetings",
+        "{count} repeated meeting(s) of table-mates: with {n} players, at most {m} round(s) can all be new meetings",
+    ),
+    (
+        "{count} repeated meeting(s) of table-mates (the fewest found)",
+        "{count} repeated meeting(s) of table-mates (the fewest found)",
+    ),
+    "no two pairs meet twice",
+    ("{count} repeated meeting(s) of pairs", "{count} repeated meeting(s) of pairs"),
+)
+"""The notes of a movement's check (``moonrules.tournament.movement``), matched as the
+report's lines are (:func:`moonrules.i18n.sentences.translate`)."""
+T_SEATED: Final = ("{count} round(s) seated", "{count} round(s) seated")
+T_RESULTS: Final = ("{count} result(s)", "{count} result(s)")
+T_STANDINGS_HEAD: Final = "{name}: {format}, {seated}, {results}; approved: {approved}"
+T_STANDINGS_HEAD_NONE: Final = "{name}: {format}, {seated}, {results}; approved: none"
+T_TIES: Final = "ties broken by {ties}"
+T_THEN: Final = "{a}, then {b}"
+T_FIELD_ALL: Final = "all"
+T_FIELD_SIDE: Final = "side {side}"
+T_RANK: Final = "rank"
+T_TOTAL: Final = "total"
+T_PERCENT: Final = "%"
+"""The heading of the standings' column of matchpoints (a percentage of the top): a
+language may name the matchpoints in it (the glossary's word)."""
+T_NOTES_HEAD: Final = "notes"
+T_AHEAD_BY: Final = "(ahead by {tie_break})"
+T_BOT: Final = "bot"
+T_LATE: Final = "late entry from round {round} ({value} for rounds missed)"
+T_WITHDREW: Final = "withdrew from round {round}"
+T_SUBSTITUTE: Final = "substitute {sub} for {player} from round {round}"
+T_ADJUSTED: Final = "{kind} on board {board}: {reason}"
+T_BYE: Final = "bye in round {round}"
+T_RATED: Final = (
+    "{event}: {count} game(s) rated; {model}",
+    "{event}: {count} game(s) rated; {model}",
+)
+T_RATING_FORMULA: Final = "rating = 1000 + 30 * (mu - 3 * sigma); provisional while sigma > {sigma}"
+T_NOT_RATED: Final = "substitutes, not rated: {names}"
+T_PLAYER: Final = "player"
+T_RATING: Final = "rating"
+T_GAMES: Final = "games"
+T_PROVISIONAL: Final = "provisional"
+T_BOT_NAMED: Final = "bot ({bot})"
+
+TOURNAMENT: Final[tuple[Message, ...]] = (
+    *FORMATS,
+    *TIE_BREAK_NAMES,
+    *ADJUSTMENT_NAMES,
+    T_ENTRIES,
+    T_ROUNDS,
+    T_BOARDS_EACH,
+    T_PLAN_HEAD,
+    T_ROUND,
+    T_TABLE,
+    T_SEAT_ENTRY,
+    T_SIDE_ENTRY,
+    T_SITTING_OUT,
+    T_SWISS_LATER,
+    T_KEPT_APART,
+    T_PAIR,
+    T_CHECK,
+    T_ENTRY,
+    T_SEATS_HELD,
+    T_SIDES_HELD,
+    T_BOARDS,
+    T_MEET,
+    T_NO_BOARD_TWICE,
+    *T_SEATS_COUNTED,
+    *T_NOTES,
+    T_SEATED,
+    T_RESULTS,
+    T_STANDINGS_HEAD,
+    T_STANDINGS_HEAD_NONE,
+    T_TIES,
+    T_THEN,
+    T_FIELD_ALL,
+    T_FIELD_SIDE,
+    T_RANK,
+    T_TOTAL,
+    T_PERCENT,
+    T_NOTES_HEAD,
+    T_AHEAD_BY,
+    T_BOT,
+    T_LATE,
+    T_WITHDREW,
+    T_SUBSTITUTE,
+    T_ADJUSTED,
+    T_BYE,
+    T_RATED,
+    T_RATING_FORMULA,
+    T_NOT_RATED,
+    T_PLAYER,
+    T_RATING,
+    T_GAMES,
+    T_PROVISIONAL,
+    T_BOT_NAMED,
+)
+"""The words of ``moonrules tournament plan``, ``standings`` and ``ratings`` as text."""
+
+
 MESSAGES: Final[tuple[Message, ...]] = (
     TRICK_1,
     LEAD_2,
@@ -512,6 +842,8 @@ MESSAGES: Final[tuple[Message, ...]] = (
     *DECISION_KINDS,
     *HTML,
     *TITLES,
+    *PLAY,
+    *TOURNAMENT,
 )
 """Every message id, in the catalogs' order."""
 

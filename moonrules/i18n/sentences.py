@@ -54,6 +54,7 @@ KINDS: Final[Mapping[str, str]] = {
             "s",
             "o",
             "team",
+            "places",
         ),
         _NUMBER,
     ),
@@ -72,6 +73,7 @@ KINDS: Final[Mapping[str, str]] = {
     **dict.fromkeys(("x", "y", "z", "noise"), r"-?\d+(?:\.\d+)?"),
     **dict.fromkeys(("action", "best"), r"\S+?"),
     "mark": r"\?\?|\?!|\?",
+    "entry": r"'[^']*'|\"[^\"]*\"",
 }
 """The values a placeholder holds, by its name, kept as they are written: a pattern each."""
 
@@ -90,6 +92,7 @@ POOLS: Final[Mapping[str, tuple[tuple[Message, ...], str]]] = {
     "ends": (m.ENDS, ""),
     "kind": (m.DECISION_KINDS, ""),
     "allowed": ((m.PASS, m.NONE, "{tile}", "{n}"), ", "),
+    "counts": (m.T_SEATS_COUNTED, ", "),
 }
 """The placeholders whose value is words: the message ids it is one of (or, with a
 separator, a list of), translated in turn."""

@@ -36,10 +36,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from moonrules.cli.lang import add_lang_argument, chosen_language
 from moonrules.cli.options import check_output, check_workers, whole_number
+from moonrules.i18n import messages as w
+from moonrules.i18n.words import ENGLISH, Words
+from moonrules.rules.errors import MoonError
 from moonrules.tournament.event import Tournament, load_tournament
 from moonrules.tournament.live import check_table, run_live
-from moonrules.tournament.log import fold, read_log, write_log
+from moonrules.tournament.log import EventState, fold, read_log, write_log
 from moonrules.tournament.movement import Movement, MovementCheck, MovementError, check_movement
 from moonrules.tournament.ratings import PROVISIONAL_SIGMA, Ratings, ratings
 from moonrules.tournament.run import run_event
@@ -67,6 +71,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     plan.add_argument("file", metavar="FILE", type=Path, help="the tournament file (TOML)")
     plan.add_argument("--json", action="store_true", help="print the movement as JSON")
+    add_lang_argument(plan, "the plan")
     plan.set_defaults(_tournament=_plan)
     run = sub.add_parser(
         "run",
@@ -109,6 +114,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     form = st.add_mutually_exclusive_group()
     form.add_argument("--json", action="store_true", help="print the standings as JSON")
     form.add_argument("--csv", action="store_true", help="print the standings as CSV")
+    add_lang_argument(st, "the standings (not of --csv)")
     st.set_defaults(_tournament=_standings)
     rt = sub.add_parser(
         "ratings",
@@ -124,6 +130,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     rform = rt.add_mutually_exclusive_group()
     rform.add_argument("--json", action="store_true", help="print the ratings as JSON")
     rform.add_argument("--csv", action="store_true", help="print the ratings as CSV")
+    add_lang_argument(rt, "the ratings (not of --csv)")
     rt.set_defaults(_tournament=_ratings)
     ex = sub.add_parser(
         "export",
@@ -157,38 +164,62 @@ def run(args: argparse.Namespace) -> int:
 
 
 def plan_lines(
-    movement: Movement, check: MovementCheck, forbidden: Sequence[tuple[str, str]] = ()
+    movement: Movement,
+    check: MovementCheck,
+    forbidden: Sequence[tuple[str, str]] = (),
+    say: Words = ENGLISH,
 ) -> list[str]:
     """What ``plan`` prints: each round's boards and tables, the pairs kept apart, then the
-    check."""
+    check (in ``say``'s language; a note of the check no message id matches stays
+    English)."""
     lines: list[str] = []
     places = 3 if movement.format in ("three-seat", "swiss") else 2
-    label = "seat" if places == 3 else "side"
+    place = w.T_SEAT_ENTRY if places == 3 else w.T_SIDE_ENTRY
     for rnd in movement.rounds:
         boards = _ranges(rnd.boards)
-        lines.append(f"round {rnd.number}: boards {boards}")
+        lines.append(say(w.T_ROUND, round=rnd.number, boards=boards))
         for t in rnd.tables:
-            seats = "  ".join(f"{label} {s + 1}: {e}" for s, e in enumerate(t.entries))
-            lines.append(f"  table {t.number}: {seats}")
+            seats = "  ".join(
+                say(place, seat=s + 1, side=s + 1, entry=e) for s, e in enumerate(t.entries)
+            )
+            lines.append("  " + say(w.T_TABLE, table=t.number, seats=seats))
         if rnd.byes:
-            lines.append(f"  sitting out: {', '.join(rnd.byes)}")
+            lines.append("  " + say(w.T_SITTING_OUT, entries=", ".join(rnd.byes)))
     if movement.format == "swiss":
-        lines.append("later rounds are paired from the standings as the event goes")
+        lines.append(say(w.T_SWISS_LATER))
     if forbidden:
-        kept = "; ".join(f"{a} and {b}" for a, b in forbidden)
-        lines.append(f"kept apart (never at one table): {kept}")
-    lines.append("check:")
+        kept = "; ".join(say(w.T_PAIR, a=a, b=b) for a, b in forbidden)
+        lines.append(say(w.T_KEPT_APART, pairs=kept))
+    lines.append(say(w.T_CHECK))
+    entry = say(w.T_ENTRY)
+    held_head = say(w.T_SEATS_HELD if places == 3 else w.T_SIDES_HELD)
     width = max((len(e) for e, _ in check.held), default=5)
-    lines.append(f"  {'entry':<{width}}  {label}s held  boards")
+    if say.lang != ENGLISH.lang:
+        width = max(width, len(entry))
+    lines.append(f"  {entry:<{width}}  {held_head}  {say(w.T_BOARDS)}")
     plays = dict(check.plays)
     for e, held in check.held:
         counts = "/".join(str(k) for k in held)
-        lines.append(f"  {e:<{width}}  {counts:<{len(label) + 6}}  {plays[e]}")
+        lines.append(f"  {e:<{width}}  {counts:<{len(held_head)}}  {plays[e]}")
     for a, b, k in check.repeats:
-        lines.append(f"  {a} and {b} meet {k} times")
-    lines.append("  no board is played twice by anyone")
-    lines.extend(f"  {note}" for note in check.notes)
+        lines.append("  " + say(w.T_MEET, a=a, b=b, count=k))
+    lines.append("  " + say(w.T_NO_BOARD_TWICE))
+    lines.extend(f"  {_note(note, say)}" for note in check.notes)
     return lines
+
+
+def _note(note: str, say: Words) -> str:
+    """A note of a movement's check in ``say``'s language (English if no id matches it)."""
+    if say.lang == ENGLISH.lang:
+        return note
+    from moonrules.i18n.sentences import translate
+
+    return translate(note, say.lang, w.T_NOTES) or note
+
+
+def _format(name: str, say: Words) -> str:
+    """An event's format by name, in ``say``'s language."""
+    return say(name) if name in w.FORMATS else name
 
 
 def _ranges(boards: tuple[int, ...]) -> str:
@@ -197,8 +228,22 @@ def _ranges(boards: tuple[int, ...]) -> str:
     return ", ".join(str(b) for b in boards)
 
 
+def _words(args: argparse.Namespace, command: str) -> Words:
+    """The words of ``--lang`` (or the environment's language) for a text output; English
+    for ``--json`` and ``--csv``, or when Babel is missing (said on stderr)."""
+    if getattr(args, "json", False) or getattr(args, "csv", False):
+        return ENGLISH
+    lang = chosen_language(args, f"tournament {command}")
+    try:
+        return Words(lang)
+    except MoonError as e:  # Babel is not installed
+        print(f"moonrules tournament {command}: speaking English: {e}", file=sys.stderr)
+        return ENGLISH
+
+
 def _plan(args: argparse.Namespace) -> int:
     prog = args._parser.prog
+    say = _words(args, "plan")
     try:
         t = load_tournament(args.file)
         movement = t.movement()
@@ -226,10 +271,17 @@ def _plan(args: argparse.Namespace) -> int:
         )
         return 0
     print(
-        f"{t.name}: {t.format}, {len(t.entries)} entries, {t.rounds} round(s) of "
-        f"{t.boards_per_round} board(s), seed {t.seed}"
+        say(
+            w.T_PLAN_HEAD,
+            name=t.name,
+            format=_format(t.format, say),
+            entries=say(w.T_ENTRIES, count=len(t.entries)),
+            rounds=say(w.T_ROUNDS, count=t.rounds),
+            boards=say(w.T_BOARDS_EACH, count=t.boards_per_round),
+            seed=t.seed,
+        )
     )
-    print("\n".join(plan_lines(movement, check, t.forbidden)))
+    print("\n".join(plan_lines(movement, check, t.forbidden, say)))
     return 0
 
 
@@ -331,32 +383,100 @@ def _say(line: str) -> None:
     print(line, flush=True)
 
 
-def standings_lines(s: Standings) -> list[str]:
-    """The standings as text: one ranking per field."""
+def standings_lines(
+    s: Standings, say: Words = ENGLISH, state: EventState | None = None
+) -> list[str]:
+    """The standings as text: one ranking per field, in ``say``'s language (the notes
+    told from ``state``, the event the standings are of, as the event page tells them;
+    without it, in English as the standings give them)."""
     pct = s.scoring == "matchpoints"
-    head = "%" if pct else "total"
+    head = say(w.T_PERCENT if pct else w.T_TOTAL)
+    approved = ", ".join(map(str, s.rounds_approved))
     lines = [
-        f"{s.name}: {s.format}, {s.rounds_seated} round(s) seated, {s.results} result(s); "
-        f"approved: {', '.join(map(str, s.rounds_approved)) or 'none'}",
-        f"ties broken by {', then '.join(TIE_BREAKS)}",
+        say(
+            w.T_STANDINGS_HEAD if approved else w.T_STANDINGS_HEAD_NONE,
+            name=s.name,
+            format=_format(s.format, say),
+            seated=say(w.T_SEATED, count=s.rounds_seated),
+            results=say(w.T_RESULTS, count=s.results),
+            approved=approved,
+        ),
+        say(w.T_TIES, ties=_then([_named(t, say) for t in TIE_BREAKS], say)),
     ]
+    english = say.lang == ENGLISH.lang
+    notes_of = None if english or state is None else _notes(state, say)
     fields = list(dict.fromkeys(r.field for r in s.rows))
     width = max((len(r.entry) for r in s.rows), default=5)
+    rank, entry, boards = say(w.T_RANK), say(w.T_ENTRY), say(w.T_BOARDS)
+    if not english:
+        width = max(width, len(entry))
+    wide = (max(4, len(rank)), max(7, len(head)), max(6, len(boards)))
     for field in fields:
         if len(fields) > 1:
-            lines.append(f"{field}:")
-        lines.append(f"{'rank':>4}  {'entry':<{width}}  {head:>7}  {'boards':>6}  notes")
+            lines.append(f"{_field(field, say)}:")
+        lines.append(
+            f"{rank:>{wide[0]}}  {entry:<{width}}  {head:>{wide[1]}}  {boards:>{wide[2]}}  "
+            + say(w.T_NOTES_HEAD)
+        )
         for r in s.rows:
             if r.field != field:
                 continue
-            value = f"{float(r.score):7.2f}"
-            notes = "; ".join(r.flags)
+            value = f"{float(r.score):{wide[1]}.2f}"
+            notes = "; ".join(r.flags if notes_of is None else notes_of.get(r.entry, ()))
             if r.by not in ("", "score"):
-                notes = f"(ahead by {r.by}) " + notes
+                notes = say(w.T_AHEAD_BY, tie_break=_named(r.by, say)) + " " + notes
             lines.append(
-                f"{r.rank:>4}  {r.entry:<{width}}  {value}  {r.boards:>6}  {notes}".rstrip()
+                f"{r.rank:>{wide[0]}}  {r.entry:<{width}}  {value}  {r.boards:>{wide[2]}}  "
+                f"{notes}".rstrip()
             )
     return lines
+
+
+def _named(name: str, say: Words) -> str:
+    """A tie-break or an adjustment by name, in ``say``'s language."""
+    return say(name) if name in w.TIE_BREAK_NAMES or name in w.ADJUSTMENT_NAMES else name
+
+
+def _then(items: list[str], say: Words) -> str:
+    """``a, then b, then c`` in ``say``'s language."""
+    said = items[0]
+    for item in items[1:]:
+        said = say(w.T_THEN, a=said, b=item)
+    return said
+
+
+def _field(field: str, say: Words) -> str:
+    """A field of the standings (``all``, ``side 1``) in ``say``'s language."""
+    if field == "all":
+        return say(w.T_FIELD_ALL)
+    number = field.removeprefix("side ")
+    return say(w.T_FIELD_SIDE, side=number) if number.isdigit() else field
+
+
+def _notes(state: EventState, say: Words) -> dict[str, tuple[str, ...]]:
+    """Each entry's notes in ``say``'s language, in the order and with the values of the
+    standings' flags (``moonrules.tournament.scoring``); a reason a director gave is
+    shown as written."""
+    out: dict[str, list[str]] = {}
+    for e in state.entries:
+        if e.all_bots:
+            out.setdefault(e.name, []).append(say(w.T_BOT))
+    for late, first, stated in state.late:
+        out.setdefault(late, []).append(say(w.T_LATE, round=first, value=f"{stated:g}"))
+    for gone, r in state.withdrawn:
+        out.setdefault(gone, []).append(say(w.T_WITHDREW, round=r))
+    for who, r, player, by in state.substitutes:
+        out.setdefault(who, []).append(say(w.T_SUBSTITUTE, sub=by, player=player, round=r))
+    for a in state.adjustments:
+        value = "" if a.value is None else f" {a.value:g}"
+        kind = _named(a.kind, say) + value
+        out.setdefault(a.entry, []).append(
+            say(w.T_ADJUSTED, kind=kind, board=a.board, reason=a.reason)
+        )
+    for rnd in state.seatings:
+        for e_ in rnd.byes:
+            out.setdefault(e_, []).append(say(w.T_BYE, round=rnd.number))
+    return {e: tuple(v) for e, v in out.items()}
 
 
 def _stored(store: EventStore, event: str | None) -> str:
@@ -379,6 +499,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _standings(args: argparse.Namespace) -> int:
+    say = _words(args, "standings")
     if args.db is not None:
         with open_store(args.db, create=False) as store:
             state = store.state(_stored(store, args.event))
@@ -392,34 +513,40 @@ def _standings(args: argparse.Namespace) -> int:
     elif args.csv:
         sys.stdout.write(standings_csv(s))
     else:
-        print("\n".join(standings_lines(s)))
+        print("\n".join(standings_lines(s, say, state)))
     return 0
 
 
-def ratings_lines(r: Ratings) -> list[str]:
-    """The ratings as text, best first."""
+def ratings_lines(r: Ratings, say: Words = ENGLISH) -> list[str]:
+    """The ratings as text, best first, in ``say``'s language (``mu`` and ``sigma`` are
+    openskill's names and stay as they are)."""
     lines = [
-        f"{r.event}: {r.games} game(s) rated; {r.model}",
-        f"rating = 1000 + 30 * (mu - 3 * sigma); provisional while sigma > {PROVISIONAL_SIGMA:g}",
+        say(w.T_RATED, event=r.event, count=r.games, model=r.model),
+        say(w.T_RATING_FORMULA, sigma=f"{PROVISIONAL_SIGMA:g}"),
     ]
     if r.substitutes:
-        lines.append(f"substitutes, not rated: {', '.join(r.substitutes)}")
+        lines.append(say(w.T_NOT_RATED, names=", ".join(r.substitutes)))
+    rank, player, rating, games = say(w.T_RANK), say(w.T_PLAYER), say(w.T_RATING), say(w.T_GAMES)
     width = max((len(x.name) for x in r.players), default=6)
+    if say.lang != ENGLISH.lang:
+        width = max(width, len(player))
+    wide = (max(4, len(rank)), max(6, len(rating)), max(5, len(games)))
     lines.append(
-        f"{'rank':>4}  {'player':<{width}}  {'rating':>6}  {'mu':>6}  {'sigma':>5}  "
-        f"{'games':>5}  notes"
+        f"{rank:>{wide[0]}}  {player:<{width}}  {rating:>{wide[1]}}  {'mu':>6}  {'sigma':>5}  "
+        f"{games:>{wide[2]}}  {say(w.T_NOTES_HEAD)}"
     )
     for k, x in enumerate(r.ranked(), 1):
-        notes = ["provisional"] if x.provisional else []
-        notes += [f"bot ({x.bot})"] if x.bot else []
+        notes = [say(w.T_PROVISIONAL)] if x.provisional else []
+        notes += [say(w.T_BOT_NAMED, bot=x.bot)] if x.bot else []
         lines.append(
-            f"{k:>4}  {x.name:<{width}}  {x.elo:>6}  {x.mu:>6.2f}  {x.sigma:>5.2f}  "
-            f"{x.games:>5}  {'; '.join(notes)}".rstrip()
+            f"{k:>{wide[0]}}  {x.name:<{width}}  {x.elo:>{wide[1]}}  {x.mu:>6.2f}  "
+            f"{x.sigma:>5.2f}  {x.games:>{wide[2]}}  {'; '.join(notes)}".rstrip()
         )
     return lines
 
 
 def _ratings(args: argparse.Namespace) -> int:
+    say = _words(args, "ratings")
     if args.db is not None:
         with open_store(args.db, create=False) as store:
             r = ratings(store.state(_stored(store, args.event)))
@@ -448,5 +575,5 @@ def _ratings(args: argparse.Namespace) -> int:
             )
         sys.stdout.write(out.getvalue())
     else:
-        print("\n".join(ratings_lines(r)))
+        print("\n".join(ratings_lines(r, say)))
     return 0

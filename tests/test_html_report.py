@@ -23,33 +23,14 @@ from pathlib import Path
 
 import attrs
 import pytest
+from browser_support import command_line, needs_chromium
 
 from moonrules.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 VERDICTS = json.loads((EXAMPLES / "verdicts.json").read_text())
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="Chromium is not installed (Debian package 'chromium'): the HTML report is "
-    "checked in a real browser; install it with apt-get install -y chromium",
-)
-
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--enable-logging=stderr",
-    "--v=0",
-    "--hide-scrollbars",
-)
+pytestmark = needs_chromium("the HTML report")
 
 _CONSOLE = re.compile(r"CONSOLE[^\]]*\]\s*(.*)|(Uncaught .*)")
 
@@ -65,18 +46,16 @@ class Loaded:
 
 def load(page: Path, screenshot: Path, *, height: int = 1600) -> Loaded:
     """Load ``page`` in headless Chromium: its DOM after load, console messages, a screenshot."""
-    assert CHROMIUM is not None
     with tempfile.TemporaryDirectory(prefix="moonrules-chromium-") as profile:
         result = subprocess.run(
-            [
-                CHROMIUM,
-                *FLAGS,
-                f"--user-data-dir={profile}",
+            command_line(
+                Path(profile),
+                "--hide-scrollbars",
                 f"--window-size=1280,{height}",
                 f"--screenshot={screenshot}",
                 "--dump-dom",
                 page.resolve().as_uri(),
-            ],
+            ),
             capture_output=True,
             text=True,
             timeout=120,

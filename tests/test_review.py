@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import command_line, needs_chromium
 from jsonschema import Draft202012Validator
 
 import moonrules as m
@@ -284,38 +285,22 @@ def test_a_whole_game_with_samples_deep() -> None:
     )
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="Chromium is not installed (Debian package 'chromium'): the review page is "
-    "checked in a real browser; install it with apt-get install -y chromium",
-)
+@needs_chromium("the review page")
 @pytest.mark.parametrize(("width", "height"), [(1366, 850), (390, 844)])
 def test_the_review_page_opens_in_chromium(width: int, height: int, tmp_path: Path) -> None:
     """The page loads with no script error at desktop and phone widths; each decision is a
     button; set ``MOONRULES_SCREENSHOTS=DIR`` to keep the screenshots."""
-    assert CHROMIUM is not None
     page = tmp_path / "review.html"
     page.write_text(review_html(small_review(1)), encoding="utf-8")
     shot = tmp_path / f"review-{width}.png"
     result = subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--enable-logging=stderr",
-            "--v=0",
-            f"--user-data-dir={tmp_path / 'profile'}",
+        command_line(
+            tmp_path / "profile",
             f"--window-size={width},{height}",
             f"--screenshot={shot}",
             "--dump-dom",
             page.as_uri(),
-        ],
+        ),
         capture_output=True,
         text=True,
         timeout=120,

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 
 import attrs
 import pytest
+from browser_support import WIDTHS, launched, needs_chromium
 from depth import DEEP
 from table_support import Server
 
@@ -31,22 +31,8 @@ from moonrules.records.values import rules_json
 
 pytest.importorskip("starlette")
 playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="Chromium is not installed (Debian package 'chromium'): the table page is "
-    "played in a real browser; install it with apt-get install -y chromium",
-)
+pytestmark = needs_chromium("the table page")
 
-WIDTHS = {"desktop": (1366, 850), "phone": (390, 844)}
-FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 NEXT = """() => {
   const over = !document.getElementById('game-over').hidden;
@@ -124,11 +110,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 @pytest.fixture(scope="module")
 def browser() -> Any:
-    with playwright_api.sync_playwright() as p:
-        # (Playwright gives the browser an empty profile of its own)
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield chromium
-        chromium.close()
+    yield from launched(playwright_api)
 
 
 def game_rules() -> Any:

@@ -29,6 +29,7 @@ from typing import Any
 
 import attrs
 import pytest
+from browser_support import PHONE, launched, needs_chromium
 from table_support import Server
 
 from moonrules import STANDARD
@@ -40,13 +41,7 @@ from moonrules.records.values import rules_json
 pytest.importorskip("starlette")
 pytest.importorskip("babel")
 playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="Chromium is not installed (Debian package 'chromium'); apt-get install -y chromium",
-)
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-PHONE = {"width": 390, "height": 844}
+pytestmark = needs_chromium("the table page in each language")
 
 
 @pytest.fixture(scope="module")
@@ -57,10 +52,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 @pytest.fixture(scope="module")
 def browser() -> Any:
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield chromium
-        chromium.close()
+    yield from launched(playwright_api)
 
 
 def ready(page: Any) -> None:

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import WIDTHS, launched, needs_chromium
 from table_support import Player, Server
 
 from moonrules.analysis.advise import tricks_as_bidder
@@ -33,15 +33,8 @@ from moonrules.tournament.store import open_store
 
 pytest.importorskip("starlette")
 playwright_api = pytest.importorskip("playwright.sync_api")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="Chromium is not installed (Debian package 'chromium'): the event page is "
-    "checked in a real browser; install it with apt-get install -y chromium",
-)
+pytestmark = needs_chromium("the event page")
 
-WIDTHS = {"desktop": (1366, 850), "phone": (390, 844)}
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
 MARKUP = "Cy <i>the</i> Third"
 
 FILE = f"""\
@@ -91,10 +84,7 @@ def event(server: Server) -> str:
 
 @pytest.fixture(scope="module")
 def browser() -> Any:
-    with playwright_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        yield chromium
-        chromium.close()
+    yield from launched(playwright_api)
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))

@@ -97,6 +97,16 @@ PARKED_CHECK: Final = 1.0
 bots alone to end (:meth:`Table.bot_games`), at whether it may play."""
 
 
+def too_fast(what: str, last: float | None, every: float, now: float) -> dict[str, JSON] | None:
+    """The refusal of a seat's ``what`` (a hint, a claim) asked again less than ``every``
+    seconds after the answer to its last one (at ``last``, on the monotonic clock), or
+    ``None``."""
+    wait = (-1e9 if last is None else last) + every - now
+    if wait <= 0:
+        return None
+    return refused("too-fast", f"one {what} every {every:g} s: wait {max(1, round(wait))} s", [])
+
+
 def claim_refusal(room: Room, seat: int, tricks: JSON) -> dict[str, JSON] | None:
     """Why ``seat`` may not claim ``tricks`` (``null``: all) now, before any check of the
     claim itself: not in play (``not-now``), or a count that is no number of the tricks left
@@ -656,11 +666,9 @@ class Table:
         if no is not None:
             return no
         now = time.monotonic()
-        wait = room.hint_at.get(seat, -1e9) + self.limits.hint_every - now
-        if wait > 0:
-            return refused("too-fast", f"one hint every {self.limits.hint_every:g} s: wait "
-                           f"{max(1, round(wait))} s", [])  # fmt: skip
-        no = self.help.refusal(address)
+        no = too_fast("hint", room.hint_at.get(seat), self.limits.hint_every, now)
+        if no is None:
+            no = self.help.refusal(address)
         if no is not None:
             return no
         room.hint_at[seat] = now
@@ -703,11 +711,9 @@ class Table:
         if cached is not None:
             return {**cached, "legal": room.legal_for(seat)}
         now = time.monotonic()
-        wait = room.claim_at.get(seat, -1e9) + self.limits.claim_every - now
-        if wait > 0:
-            return refused("too-fast", f"one claim every {self.limits.claim_every:g} s: wait "
-                           f"{max(1, round(wait))} s", [])  # fmt: skip
-        no = self.help.refusal(address)
+        no = too_fast("claim", room.claim_at.get(seat), self.limits.claim_every, now)
+        if no is None:
+            no = self.help.refusal(address)
         if no is not None:
             return no
         room.claim_at[seat] = now

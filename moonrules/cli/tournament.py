@@ -282,6 +282,12 @@ def _plan(args: argparse.Namespace) -> int:
         )
     )
     print("\n".join(plan_lines(movement, check, t.forbidden, say)))
+    left = sum(_note(note, say) == note for note in check.notes)
+    if left and say.lang != ENGLISH.lang:
+        print(
+            f"{prog}: {left} note(s) of the check have no translation yet and stay English",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -17,7 +17,9 @@ Routes (the protocol is ``spec/table.md``, the limits ``docs/limits.md``):
 - ``GET /tiles/{tile}.svg`` the library's own picture of a tile
   (:func:`moonrules.arbitration.render.tile_svg`); ``/static/…`` the page's script and style.
 
-This is the only module of :mod:`moonrules.table` that imports the ``table`` extra.
+This module, :mod:`moonrules.table.event_routes` (the event's pages) and
+:mod:`moonrules.table.http` are the only ones of :mod:`moonrules.table` that import the
+``table`` extra.
 """
 
 from __future__ import annotations
@@ -53,20 +55,16 @@ from moonrules.rules.errors import wrong_type
 from moonrules.rules.ruleset import PRESETS
 from moonrules.rules.tiles import DOUBLE_SIX_SET, Tile
 from moonrules.table.botpool import BotPool, BotSpec
-from moonrules.table.events import board_complete, event_html, event_json
+from moonrules.table.event_routes import EventRoutes
+from moonrules.table.http import HEADERS, ROOM_ID, error_response
 from moonrules.table.room import Bucket
 from moonrules.table.rooms import MOVING_CODE, Room, RoomError, Table, TableLimits
 from moonrules.table.storage import Storage
 from moonrules.table.storage_pg import PgStorage
 from moonrules.table.wire import encode, refused
-from moonrules.tournament.errors import TournamentError
-from moonrules.tournament.log import EventState
-from moonrules.tournament.scoring import standings, standings_csv
-from moonrules.tournament.store import EventStore, StoreError, check_event_id, open_store
 
 log = logging.getLogger("moonrules.table")
 
-_ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _MAX_TOKEN: Final = 128
 _TOKEN_IN_TEXT: Final = re.compile(r"(token=)[^&\s\"']+")
 _SECRET_IN_PATH: Final = re.compile(r"(/director/)[^/?#\s\"']+")
@@ -129,34 +127,6 @@ class TableConfig:
 
 def _static(name: str) -> bytes:
     return resources.files("moonrules.table").joinpath("static", name).read_bytes()
-
-
-_HEADERS: Final = {
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; connect-src 'self'; "
-        "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-}
-
-
-def _page_language(request: Request) -> tuple[str, str]:
-    """The language of a page the server writes (the event page, the director's console):
-    ``?lang=``, else the cookie ``lang`` the pages' switch sets, else ``Accept-Language``
-    (:func:`moonrules.table.page_words.language_of`)."""
-    from moonrules.table.page_words import language_of
-
-    return language_of(
-        request.query_params.get("lang"),
-        request.cookies.get("lang"),
-        request.headers.get("accept-language"),
-    )
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status, headers=_HEADERS)
 
 
 class _LoopLag:
@@ -275,8 +245,8 @@ class TableApp:
         self._tiles: dict[str, bytes] = {}
         self._creators: dict[str, Bucket] = {}
         self._pages = {name: _static(name) for name in ("lobby.html", "room.html")}
-        self._events: EventStore | None = None
-        """The event logs of the same database, opened on first use (read only)."""
+        self.events = EventRoutes(self)
+        """The event pages and the director's console (their logs opened on first use)."""
 
     # -- life -------------------------------------------------------------------
 
@@ -322,8 +292,7 @@ class TableApp:
             if pool is not None:
                 pool.close()
             storage.close()
-            if self._events is not None:
-                self._events.close()
+            self.events.close()
 
     async def stop(self, timeout: float = DRAIN_SECONDS) -> None:
         """Stop serving, before the server closes the connections and the lifespan ends:
@@ -441,10 +410,10 @@ class TableApp:
             body = catalog_json(asked)
         except ImportError:  # Babel (the extra [i18n]) is not installed: English as written
             body = {"lang": "en", "fallback": True, "asked": asked[:40], "domains": {}}
-        return JSONResponse(body, headers={**_HEADERS, "Cache-Control": "max-age=300"})
+        return JSONResponse(body, headers={**HEADERS, "Cache-Control": "max-age=300"})
 
     async def lobby(self, request: Request) -> Response:
-        return HTMLResponse(self._pages["lobby.html"], headers=_HEADERS)
+        return HTMLResponse(self._pages["lobby.html"], headers=HEADERS)
 
     async def options(self, request: Request) -> Response:
         table = self._table()
@@ -455,15 +424,15 @@ class TableApp:
         rated = level_ratings()
         ratings = {b: rated[b] for b in table.bots.names if b in rated}
         body = {"presets": presets, "bots": list(table.bots.names), "ratings": ratings}
-        return JSONResponse(body, headers=_HEADERS)
+        return JSONResponse(body, headers=HEADERS)
 
     async def create_room(self, request: Request) -> Response:
         table = self._table()
         if not self.origin_allowed(request.headers):
-            return _error(403, "a page of another site may not create rooms here")
+            return error_response(403, "a page of another site may not create rooms here")
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/json":
-            return _error(415, "send the room as JSON (Content-Type: application/json)")
+            return error_response(415, "send the room as JSON (Content-Type: application/json)")
         client = request.client.host if request.client else "?"
         limits = table.limits
         bucket = self._creators.get(client)
@@ -472,18 +441,20 @@ class TableApp:
                 self._creators.clear()
             bucket = self._creators[client] = Bucket(limits.room_rate, limits.room_burst)
         if not bucket.take():
-            return _error(429, "too many rooms created from this address; wait a little")
+            return error_response(429, "too many rooms created from this address; wait a little")
         try:
             async with asyncio.timeout(limits.request_timeout):
                 body = await _read_body(request, limits.max_body_bytes)
         except TimeoutError:
-            return _error(408, f"the request body took more than {limits.request_timeout:g} s")
+            return error_response(
+                408, f"the request body took more than {limits.request_timeout:g} s"
+            )
         if isinstance(body, Response):
             return body
         try:
             created = await table.create(body)
         except RoomError as e:
-            return _error(e.status, e.message)
+            return error_response(e.status, e.message)
         base = self.base_url(request)
         room_url = f"{base}/rooms/{created.room}"
         return JSONResponse(
@@ -496,318 +467,56 @@ class TableApp:
                 "watch": room_url,
             },
             status_code=201,
-            headers=_HEADERS,
+            headers=HEADERS,
         )
 
-    async def _room_or_error(self, request: Request) -> Room | Response:
+    async def _room_orerror_response(self, request: Request) -> Room | Response:
         room_id = request.path_params["room"]
-        if not _ROOM_ID.fullmatch(room_id):
-            return _error(404, "no such room")
+        if not ROOM_ID.fullmatch(room_id):
+            return error_response(404, "no such room")
         try:
             room = await self._table().room(room_id)
         except RoomError as e:  # the room is moving between processes
-            return _error(e.status, e.message)
+            return error_response(e.status, e.message)
         if room is None:
-            return _error(404, "no such room")
+            return error_response(404, "no such room")
         return room
 
     async def room_info(self, request: Request) -> Response:
-        room = await self._room_or_error(request)
+        room = await self._room_orerror_response(request)
         if isinstance(room, Response):
             return room
-        return JSONResponse(room.table_json(None), headers=_HEADERS)
+        return JSONResponse(room.table_json(None), headers=HEADERS)
 
     async def room_page(self, request: Request) -> Response:
-        room = await self._room_or_error(request)
+        room = await self._room_orerror_response(request)
         if isinstance(room, Response) and room.status_code == 503:
             return HTMLResponse(
                 "<!doctype html><title>One moment</title><p>This room is moving between "
                 "servers; reload the page in a moment.",
                 status_code=503,
-                headers={**_HEADERS, "Retry-After": "1"},
+                headers={**HEADERS, "Retry-After": "1"},
             )
         if isinstance(room, Response):
             return HTMLResponse(
                 "<!doctype html><title>No such room</title><p>No such room. "
                 '<a href="/">Back to the lobby</a>',
                 status_code=404,
-                headers=_HEADERS,
+                headers=HEADERS,
             )
-        return HTMLResponse(self._pages["room.html"], headers=_HEADERS)
+        return HTMLResponse(self._pages["room.html"], headers=HEADERS)
 
     async def record(self, request: Request) -> Response:
-        room = await self._room_or_error(request)
+        room = await self._room_orerror_response(request)
         if isinstance(room, Response):
             return room
         try:
             record = self._table().record(room)
         except RoomError as e:
-            return _error(e.status, e.message)
-        headers = dict(_HEADERS)
+            return error_response(e.status, e.message)
+        headers = dict(HEADERS)
         headers["Content-Disposition"] = f'attachment; filename="moon-{room.id}.json"'
         return JSONResponse(record, headers=headers)
-
-    # -- events (moonrules.tournament) -------------------------------------------------
-
-    def _read_event(self, event: str) -> tuple[EventState, dict[tuple[int, int, int], str]]:
-        """The event as its log stands, and its rooms (in a thread: the store is synchronous)."""
-        if self._events is None:
-            self._events = open_store(self.config.db, create=False, synchronous="NORMAL")
-        return self._events.state(event), self._events.rooms(event)
-
-    async def _event(
-        self, request: Request
-    ) -> tuple[str, EventState, dict[tuple[int, int, int], str]] | Response:
-        event = request.path_params["event"]
-        try:
-            check_event_id(event)
-            state, rooms = await asyncio.to_thread(self._read_event, event)
-        except StoreError as e:
-            if str(e).startswith("no event") or "event id" in str(e):
-                return _error(404, "no such event")
-            log.error("events: %s", e)
-            return _error(503, "the event's log cannot be read now; try again")
-        except TournamentError as e:
-            log.error("event %s: %s", event, e)
-            return _error(500, f"the event's log is refused: {e}")
-        return event, state, rooms
-
-    async def event_page(self, request: Request) -> Response:
-        got = await self._event(request)
-        if isinstance(got, Response):
-            from moonrules.table.events import no_event_html
-
-            return HTMLResponse(
-                no_event_html(_page_language(request)[0]),
-                status_code=got.status_code,
-                headers=_HEADERS,
-            )
-        await self._event_double_dummy(got[1])
-        headers = {**_HEADERS, "Cache-Control": "no-store", "Vary": "Cookie, Accept-Language"}
-        lang, asked = _page_language(request)
-        page = await asyncio.to_thread(event_html, *got, lang, asked)
-        return HTMLResponse(page, headers=headers)
-
-    async def event_standings_json(self, request: Request) -> Response:
-        got = await self._event(request)
-        if isinstance(got, Response):
-            return got
-        await self._event_double_dummy(got[1])
-        data = await asyncio.to_thread(event_json, *got)
-        return JSONResponse(data, headers={**_HEADERS, "Cache-Control": "no-store"})
-
-    async def _event_double_dummy(self, state: EventState, wait: float = 10.0) -> None:
-        """Work out, in a worker of the players' help, the double-dummy values of the boards
-        every table has played that are not kept yet: one job per deal, started once (a
-        second page asking meanwhile waits for the same job), waited for up to ``wait``
-        seconds; the page says the values it has not are being worked out."""
-        from moonrules.table import events
-
-        jobs: dict[Any, asyncio.Task[None]] = getattr(self, "_dd_jobs", None) or {}
-        self._dd_jobs: dict[Any, asyncio.Task[None]] = jobs
-        wanted = events.double_dummy_missing(state)
-        if not wanted or self.table is None:
-            return
-        for key in wanted:
-            if key not in jobs:
-                jobs[key] = asyncio.get_running_loop().create_task(self._event_deal(*key))
-        running = [jobs[k] for k in wanted]
-        await asyncio.wait(running, timeout=wait)
-        for k in wanted:
-            if k in jobs and jobs[k].done():
-                del jobs[k]
-
-    async def _event_deal(self, rules: Any, deal: tuple[int, ...]) -> None:
-        from moonrules.table import events
-        from moonrules.table.botpool import HELP, BotFailed
-
-        try:
-            (values,) = await self._table().bots.run(
-                HELP, events.double_dummy_all, ([(rules, deal)],), what="the double-dummy values"
-            )
-        except BotFailed as e:
-            log.warning("events: %s", e)
-            return
-        events.remember_double_dummy(rules, deal, values)
-
-    async def event_ratings_json(self, request: Request) -> Response:
-        from moonrules.table.events import event_ratings
-
-        got = await self._event(request)
-        if isinstance(got, Response):
-            return got
-        event, state, _ = got
-        ratings = await asyncio.to_thread(event_ratings, state)
-        if isinstance(ratings, str):
-            return _error(501, ratings)
-        return JSONResponse(
-            {**ratings.to_json(), "event": event}, headers={**_HEADERS, "Cache-Control": "no-store"}
-        )
-
-    async def event_review(self, request: Request) -> Response:
-        """A board's record reviewed (as the table reviews a hand), once every table has
-        played the board: worked out once in a worker of the players' help, then kept."""
-        from moonrules.table import events
-        from moonrules.table.botpool import HELP, BotFailed
-
-        got = await self._event(request)
-        if isinstance(got, Response):
-            return HTMLResponse(
-                f"<!doctype html><title>No review</title><p>{got.status_code}: no such event.",
-                status_code=got.status_code,
-                headers=_HEADERS,
-            )
-        event, state, _ = got
-        try:
-            rnd, table, board = (int(request.path_params[k]) for k in ("round", "table", "board"))
-        except ValueError:
-            rnd = table = board = 0
-        result = state.result(rnd, table, board)
-        if result is None:
-            return HTMLResponse(
-                "<!doctype html><title>No review</title><p>No such result.",
-                status_code=404,
-                headers=_HEADERS,
-            )
-        if not board_complete(state, rnd, board):
-            return HTMLResponse(
-                "<!doctype html><title>Not yet</title><p>A table of the round is still playing "
-                "this board: its review is given once every table has played it.",
-                status_code=409,
-                headers=_HEADERS,
-            )
-        page = events.review_kept(result.record)
-        if page is None:
-            title = f"{state.name}: round {rnd}, table {table}, board {board}"
-            try:
-                page = await self._table().bots.run(
-                    HELP, events.review_page, (dict(result.record), title), what="the review"
-                )
-            except BotFailed as e:
-                log.warning("event %s: %s", event, e)
-                return HTMLResponse(
-                    "<!doctype html><title>One moment</title><p>The review cannot be worked "
-                    "out now; reload the page in a moment.",
-                    status_code=503,
-                    headers={**_HEADERS, "Retry-After": "5"},
-                )
-            assert isinstance(page, str)
-            events.keep_review(result.record, page)
-        policy = {"Content-Security-Policy": events.page_policy(page)}
-        return HTMLResponse(page, headers={**_HEADERS, **policy})
-
-    async def event_record(self, request: Request) -> Response:
-        got = await self._event(request)
-        if isinstance(got, Response):
-            return got
-        event, state, _ = got
-        try:
-            rnd, table, board = (int(request.path_params[k]) for k in ("round", "table", "board"))
-        except ValueError:
-            return _error(404, "no such result")
-        result = state.result(rnd, table, board)
-        if result is None:
-            return _error(404, "no such result")
-        if not board_complete(state, rnd, board):
-            return _error(409, "a table of the round is still playing this board: its record is "
-                          "given once every table has played it")  # fmt: skip
-        headers = {
-            **_HEADERS,
-            "Content-Disposition": f'attachment; filename="{event}-r{rnd}-t{table}-b{board}.json"',
-        }
-        return JSONResponse(dict(result.record), headers=headers)
-
-    async def event_standings_csv(self, request: Request) -> Response:
-        got = await self._event(request)
-        if isinstance(got, Response):
-            return got
-        event, state, _ = got
-        headers = {
-            **_HEADERS,
-            "Cache-Control": "no-store",
-            "Content-Disposition": f'attachment; filename="{event}-standings.csv"',
-        }
-        return Response(
-            standings_csv(standings(state)), media_type="text/csv; charset=utf-8", headers=headers
-        )
-
-    # -- the director's console (moonrules.table.director) ------------------------------
-
-    async def _director_played(self, event: str, secret: str) -> Any:
-        """Each board's room with no result in the log, and its record once its game is over."""
-        from moonrules.table.director import console_for
-
-        console = console_for(self.config.db, self.config.synchronous)
-        rooms = await asyncio.to_thread(console.unplayed, event, secret)
-        played: dict[tuple[int, int, int], tuple[str, Any]] = {}
-        for key, room_id in rooms.items():
-            record = None
-            try:
-                room = await self._table().room(room_id) if _ROOM_ID.fullmatch(room_id) else None
-                if room is not None:
-                    record = self._table().record(room)
-            except RoomError:  # still being played, or moving between processes
-                record = None
-            played[key] = (room_id, record)
-        return played
-
-    async def _director(self, request: Request, body: bytes | None) -> Response:
-        from moonrules.table.director import (
-            FORM_BYTES,
-            Page,
-            console_for,
-            too_large_html,
-            unavailable_html,
-        )
-
-        console = console_for(self.config.db, self.config.synchronous)
-        event, secret = request.path_params["event"], request.path_params["secret"]
-        # same-origin: a form's POST carries its Origin (no-referrer would make it "null")
-        headers = {**_HEADERS, "Cache-Control": "no-store", "Referrer-Policy": "same-origin"}
-        lang, asked = _page_language(request)
-        try:
-            played = await self._director_played(event, secret)
-            if body is None:
-                done = request.query_params.get("done")
-                page = await asyncio.to_thread(
-                    console.view, event, secret, played, done=done, lang=lang, asked=asked
-                )
-            elif len(body) > FORM_BYTES:
-                page = Page(413, too_large_html(lang))
-            else:
-                same = self.origin_allowed(request.headers) or (
-                    request.headers.get("origin") == "null"  # a browser's own fetch metadata
-                    and request.headers.get("sec-fetch-site") == "same-origin"
-                )
-                page = await asyncio.to_thread(
-                    console.act,
-                    event,
-                    secret,
-                    body,
-                    same_origin=same,
-                    played=played,
-                    lang=lang,
-                    asked=asked,
-                )
-        except (StoreError, TournamentError) as e:
-            log.error("director's console %s: %s", event, e)
-            return HTMLResponse(unavailable_html(lang), status_code=503, headers=headers)
-        if page.location is not None:
-            return Response(status_code=303, headers={**headers, "Location": page.location})
-        return HTMLResponse(page.html, status_code=page.status, headers=headers)
-
-    async def director_page(self, request: Request) -> Response:
-        return await self._director(request, None)
-
-    async def director_act(self, request: Request) -> Response:
-        from moonrules.table.director import FORM_BYTES
-
-        body = b""
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > FORM_BYTES:
-                break
-        return await self._director(request, body)
 
     async def tile(self, request: Request) -> Response:
         name = request.path_params["tile"]
@@ -816,12 +525,12 @@ class TableApp:
             try:
                 t = Tile.parse(name)
             except ValueError:
-                return _error(404, "no such tile")
+                return error_response(404, "no such tile")
             if t not in DOUBLE_SIX_SET or str(t) != name:
-                return _error(404, "no such tile")
+                return error_response(404, "no such tile")
             svg = tile_svg(t, size=48, title=f"{t}").encode()
             self._tiles[name] = svg
-        headers = dict(_HEADERS)
+        headers = dict(HEADERS)
         headers["Cache-Control"] = "public, max-age=86400"
         return Response(svg, media_type="image/svg+xml", headers=headers)
 
@@ -871,7 +580,7 @@ class TableApp:
     async def _game(self, ws: WebSocket, table: Table, limits: TableLimits) -> None:
         room_id = ws.path_params["room"]
         try:
-            room = await table.room(room_id) if _ROOM_ID.fullmatch(room_id) else None
+            room = await table.room(room_id) if ROOM_ID.fullmatch(room_id) else None
         except RoomError as e:  # the room is moving between processes: try again
             await ws.accept()
             await ws.close(MOVING_CODE, e.message)
@@ -961,21 +670,21 @@ async def _read_body(request: Request, limit: int) -> JSON | Response:
     """The request's JSON body, read up to ``limit`` bytes, or the error response."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
-        return _error(413, f"the request body is larger than {size_text(limit)}")
+        return error_response(413, f"the request body is larger than {size_text(limit)}")
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            return _error(413, f"the request body is larger than {size_text(limit)}")
+            return error_response(413, f"the request body is larger than {size_text(limit)}")
         chunks.append(chunk)
     try:
         text = b"".join(chunks).decode("utf-8")
         return loads(text, max_length=limit)
     except UnicodeDecodeError:
-        return _error(400, "the request body is not UTF-8 text")
+        return error_response(400, "the request body is not UTF-8 text")
     except JSONTextError as e:
-        return _error(400, f"the request body is not JSON: {e.message}")
+        return error_response(400, f"the request body is not JSON: {e.message}")
 
 
 def create_app(config: TableConfig | None = None) -> Starlette:
@@ -991,14 +700,14 @@ def create_app(config: TableConfig | None = None) -> Starlette:
         Route("/rooms/{room}", tapp.room_page),
         Route("/rooms/{room}/record", tapp.record),
         WebSocketRoute("/rooms/{room}/ws", tapp.game),
-        Route("/events/{event}", tapp.event_page),
-        Route("/events/{event}/standings.json", tapp.event_standings_json),
-        Route("/events/{event}/standings.csv", tapp.event_standings_csv),
-        Route("/events/{event}/records/{round}/{table}/{board}", tapp.event_record),
-        Route("/events/{event}/director/{secret}", tapp.director_page, methods=["GET"]),
-        Route("/events/{event}/director/{secret}", tapp.director_act, methods=["POST"]),
-        Route("/events/{event}/reviews/{round}/{table}/{board}", tapp.event_review),
-        Route("/events/{event}/ratings.json", tapp.event_ratings_json),
+        Route("/events/{event}", tapp.events.event_page),
+        Route("/events/{event}/standings.json", tapp.events.event_standings_json),
+        Route("/events/{event}/standings.csv", tapp.events.event_standings_csv),
+        Route("/events/{event}/records/{round}/{table}/{board}", tapp.events.event_record),
+        Route("/events/{event}/director/{secret}", tapp.events.director_page, methods=["GET"]),
+        Route("/events/{event}/director/{secret}", tapp.events.director_act, methods=["POST"]),
+        Route("/events/{event}/reviews/{round}/{table}/{board}", tapp.events.event_review),
+        Route("/events/{event}/ratings.json", tapp.events.event_ratings_json),
         Route("/tiles/{tile}.svg", tapp.tile),
         Route("/healthz", tapp.health),
         Route("/i18n/{lang}.json", tapp.catalog),

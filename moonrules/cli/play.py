@@ -19,6 +19,11 @@ it was saved).
 
 With a bot named for every seat (``--bots basic,strong,random``, or
 ``--watch``) the bots play alone and a summary is printed hand by hand.
+
+``--lang LANG`` (or the environment's locale) tells the whole screen in one of the
+catalogs' languages (:mod:`moonrules.i18n.words`): the numbers, tiles and seats stay as
+they are, a refusal is :func:`moonrules.i18n.render`'s sentence, and a pass, doubles, none
+or a command may be typed in the language's words as well as in English's.
 """
 
 from __future__ import annotations

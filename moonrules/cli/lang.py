@@ -18,13 +18,16 @@ from moonrules.i18n.report import PageWords, page_title
 from moonrules.rules import MoonError
 
 
-def add_lang_argument(p: argparse.ArgumentParser, what: str = "the report") -> None:
-    """The ``--lang LANG`` option of a command that prints sentences for players."""
+def add_lang_argument(
+    p: argparse.ArgumentParser, what: str = "the report", *, has_json: bool = True
+) -> None:
+    """The ``--lang LANG`` option of a command that prints sentences for players (whose
+    ``--json``, if ``has_json``, stays language-free)."""
     p.add_argument(
         "--lang",
         metavar="LANG",
         help=f"the language of {what}: {', '.join(LANGUAGES)} (default: the environment's "
-        "locale, then English); --json stays language-free",
+        "locale, then English)" + ("; --json stays language-free" if has_json else ""),
     )
 
 

@@ -104,7 +104,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         + " (default basic)",
     )
     p.add_argument("--watch", action="store_true", help="no human seat: bots at every seat")
-    add_lang_argument(p, "the game's screen")
+    add_lang_argument(p, "the game's screen", has_json=False)
     p.add_argument("--save", metavar="FILE", help="keep the game's record in FILE (JSON)")
     p.add_argument(
         "--players-seed",

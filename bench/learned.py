@@ -266,25 +266,29 @@ def _ci(values: Sequence[float]) -> str:
     return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
 
 
+def _gains(r: dict[str, Any]) -> tuple[float, float, float, int]:
+    """A deal's gain a seat (the mean over the three seats), as bidder, as defender, and
+    the number of seats whose hand changed."""
+    base = r["base"]
+    t = b = d = 0.0
+    changed = 0
+    for s, hand in enumerate(r["seats"]):
+        changed += hand != base
+        for h, sign in ((hand, 1.0), (base, -1.0)):
+            p = sign * h["points"][s]
+            t += p
+            if h["bidder"] == s:
+                b += p
+            elif h["bidder"] >= 0:
+                d += p
+    return t / 3, b / 3, d / 3, changed
+
+
 def report(args: argparse.Namespace) -> None:
     rows = [json.loads(line) for p in args.files for line in p.open()]
-    total, bidding, defending = [], [], []
-    changed = 0
-    for r in rows:
-        base = r["base"]
-        t = b = d = 0.0
-        for s, hand in enumerate(r["seats"]):
-            changed += hand is not base and hand != base
-            for h, sign in ((hand, 1.0), (base, -1.0)):
-                p = sign * h["points"][s]
-                t += p
-                if h["bidder"] == s:
-                    b += p
-                elif h["bidder"] >= 0:
-                    d += p
-        total.append(t / 3)
-        bidding.append(b / 3)
-        defending.append(d / 3)
+    gains = [_gains(r) for r in rows]
+    total, bidding, defending = ([g[k] for g in gains] for k in range(3))
+    changed = sum(g[3] for g in gains)
     times = sorted(x for r in rows for x in r["times"])
     cpu = sum(r["cpu"] for r in rows)
     print(f"deals {len(rows)}, seat-hands changed {changed}, cpu {cpu:.0f}s")
@@ -295,6 +299,20 @@ def report(args: argparse.Namespace) -> None:
         med = times[len(times) // 2]
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
         print(f"decision time: median {med:.4f}s, p95 {p95:.4f}s over {len(times)} decisions")
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Two swaps of the same deals (two models): the difference of their gains deal by deal."""
+    a = {r["index"]: _gains(r) for r in map(json.loads, args.new.open())}
+    b = {r["index"]: _gains(r) for r in map(json.loads, args.old.open())}
+    common = sorted(a.keys() & b.keys())
+    if not common:
+        sys.exit("no deal in common")
+    print(f"deals in common {len(common)}")
+    for k, label in enumerate(("points a hand", "  as bidder", "  as defender")):
+        print(f"{label + ':':<15}{_ci([a[i][k] - b[i][k] for i in common])} (new - old)")
+    diff = sum(a[i][:3] != b[i][:3] for i in common)
+    print(f"deals whose gain differs: {diff}")
 
 
 LEVELS = ("random", "basic", "pimc", "strong", "learned")
@@ -372,6 +390,10 @@ def main() -> None:
     r = sub.add_parser("report")
     r.add_argument("files", type=Path, nargs="+")
     r.set_defaults(run=report)
+    c = sub.add_parser("compare", help="the paired difference of two swaps of the same deals")
+    c.add_argument("new", type=Path)
+    c.add_argument("old", type=Path)
+    c.set_defaults(run=compare)
     v = sub.add_parser("levels")
     v.add_argument("--deals", type=int, default=6)
     v.add_argument("--seed", type=int, default=7)

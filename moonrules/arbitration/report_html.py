@@ -81,8 +81,20 @@ Words = Callable[[str], str]
 """An English sentence of the page in, the same sentence in the reader's language out."""
 
 
-def _same(text: str) -> str:
+def english(text: str) -> str:
+    """The words of an English page: each sentence as it is."""
     return text
+
+
+def page_words(title: str | None, say: Words | None, lang: str) -> Words:
+    """The words of a page (``say``, or :func:`english`), once its ``title``, ``say`` and
+    ``lang`` are checked."""
+    if title is not None:
+        check_str(title, "title", "text or None")
+    if say is not None and not callable(say):
+        raise wrong_type("say", "a function from an English sentence to the reader's, or None", say)
+    check_str(lang, "lang", "a language code")
+    return say if say is not None else english
 
 
 FONTS: Final = (
@@ -119,12 +131,7 @@ def report_html(
     (the page's ``lang`` attribute); without it the page is English.
     """
     check_instance(report, Report, "report")
-    if title is not None:
-        check_str(title, "title", "text or None")
-    if say is not None and not callable(say):
-        raise wrong_type("say", "a function from an English sentence to the reader's, or None", say)
-    check_str(lang, "lang", "a language code")
-    w = say if say is not None else _same
+    w = page_words(title, say, lang)
     rules = report.rules
     n = rules.players
     seat_names = [w(f"Seat {s}") for s in range(n)]

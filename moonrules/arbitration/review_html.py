@@ -22,11 +22,10 @@ from moonrules.analysis.review import (
     action_json,
 )
 from moonrules.arbitration import render
-from moonrules.arbitration.report_html import Words, page_head
+from moonrules.arbitration.report_html import Words, english, page_head, page_words
 from moonrules.game import Bid, Discard, NameTrump, Pass, Play
 from moonrules.rules.auction import PASS
-from moonrules.rules.contract import check_instance, check_str
-from moonrules.rules.errors import wrong_type
+from moonrules.rules.contract import check_instance
 from moonrules.rules.suits import Trump
 from moonrules.rules.tiles import TILES, tiles_of
 
@@ -145,10 +144,6 @@ def _trump_text(t: Trump) -> str:
     return f"{j}s" if isinstance(j, int) else str(j)
 
 
-def _same(text: str) -> str:
-    return text
-
-
 def review_html(
     r: Review, *, title: str | None = None, say: Words | None = None, lang: str = "en"
 ) -> str:
@@ -158,12 +153,7 @@ def review_html(
     (the page's ``lang`` attribute); without it the page is English.
     """
     check_instance(r, Review, "review")
-    if title is not None:
-        check_str(title, "title", "text or None")
-    if say is not None and not callable(say):
-        raise wrong_type("say", "a function from an English sentence to the reader's, or None", say)
-    check_str(lang, "lang", "a language code")
-    w = say if say is not None else _same
+    w = page_words(title, say, lang)
     name = title or w("Moon game review")
     rules = r.rules
     how = (
@@ -250,7 +240,7 @@ def _hand_html(r: Review, hr: HandReview, w: Words) -> str:
     out.append(f'<p class="meta">{_esc(" ".join(w(f) for f in facts))}</p>')
     if h.tricks:
         out.append(f'<h3>{_esc(w("Tricks"))}</h3><div class="tricks">')
-        seats = None if w is _same else [w(f"Seat {s}") for s in range(n)]
+        seats = None if w is english else [w(f"Seat {s}") for s in range(n)]
         out.append(render.hand_tricks_svg(h.tricks, n, seat_names=seats, size=20, words=w))
         out.append("</div>")
     out.append(f"<h3>{_esc(w(f'Decisions ({len(hr.decisions)})'))}</h3>")

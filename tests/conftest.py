@@ -111,6 +111,17 @@ BROWSER_SKIP = (
 )
 
 
+SLOW_ENV = "MOONRULES_SLOW"
+"""``MOONRULES_SLOW=1``: run the tests marked ``slow`` (CI's step of its own runs them alone:
+``MOONRULES_SLOW=1 python -m pytest -n auto -m slow``)."""
+
+SLOW_SKIP = (
+    "a slow check (a whole-game lockstep, a proxy or database server, a cluster, a long "
+    f"command of the docs): CI runs it in a step of its own; set {SLOW_ENV}=1 "
+    "(python -m pytest -n auto -m slow)"
+)
+
+
 def _in_browser(item: pytest.Item) -> bool:
     """A test that opens Chromium: the files named ``*_browser.py``, the HTML reports'
     test, and any test whose name says it opens in Chromium."""
@@ -124,18 +135,25 @@ def _in_browser(item: pytest.Item) -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives a page in headless Chromium")
+    config.addinivalue_line(
+        "markers", f"slow: left out of the README's test command; CI runs it ({SLOW_ENV}=1)"
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests of :data:`LONG_FIRST` first, in their order; the others as collected. The
     tests that drive Chromium are marked ``browser``, and skipped, with the reason, unless
-    :data:`BROWSER_ENV` is set."""
+    :data:`BROWSER_ENV` is set; those marked ``slow`` are skipped unless :data:`SLOW_ENV`
+    is."""
     browsers = os.environ.get(BROWSER_ENV) == "1"
+    slow = os.environ.get(SLOW_ENV, "") not in ("", "0")
     for item in items:
         if _in_browser(item):
             item.add_marker(pytest.mark.browser)
             if not browsers:
                 item.add_marker(pytest.mark.skip(reason=BROWSER_SKIP))
+        if not slow and item.get_closest_marker("slow") is not None:
+            item.add_marker(pytest.mark.skip(reason=SLOW_SKIP))
     rank = {prefix: k for k, prefix in enumerate(LONG_FIRST)}
 
     def key(item: pytest.Item) -> int:

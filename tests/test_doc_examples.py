@@ -10,8 +10,8 @@ on standard input for a game. It must end with the status its line documents, a 
 A line ``pip install … && COMMAND`` runs its COMMAND (the checkout is installed already).
 The commands that cannot run here are skipped, each with its reason in the skip list
 (``pytest -rs`` shows it): installing packages, the suite itself, runs of minutes, a Dask
-cluster, an engine the guide has the reader write, a placeholder. A few take tens of seconds
-and run only with ``MOONRULES_DEEP=1``.
+cluster, an engine the guide has the reader write, a placeholder. A few take seconds to tens of
+seconds: they are marked ``slow`` and run in CI's step of slow checks (``MOONRULES_SLOW=1``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from pathlib import Path
 
 import attrs
 import pytest
-from depth import DEEP
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -70,8 +69,10 @@ SLOW: tuple[tuple[str, str], ...] = (
     (r"moonrules verify --quick", "about 30 s"),
     (r"moonrules verify --only game-end,score-points", "about 16 s"),
     (r"^moonrules advise ", "about 7 s at the default 384 samples"),
+    (r"^moonrules tournament run examples/tournament-bots\.toml", "3 to 4 s of a core"),
 )
-"""Commands that run only with MOONRULES_DEEP=1 (the suite stays within its time)."""
+"""Commands marked ``slow``: CI's step of slow checks runs them (``MOONRULES_SLOW=1``), the
+README's test command does not (the suite stays within its time)."""
 
 
 @attrs.frozen
@@ -172,14 +173,15 @@ def _shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(p.args, p.returncode, out, err)
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.id)
+@pytest.mark.parametrize(
+    "example",
+    [pytest.param(e, marks=pytest.mark.slow) if _reason(e.command, SLOW) else e for e in EXAMPLES],
+    ids=lambda e: e.id,
+)
 def test_a_shell_example_of_the_docs_runs_as_written(example: Example, workdir: Path) -> None:
     why = _reason(example.command, SKIP)
     if why is not None:
         pytest.skip(f"{why}: {example.command}")
-    slow = _reason(example.command, SLOW)
-    if slow is not None and not DEEP:
-        pytest.skip(f"takes {slow}; MOONRULES_DEEP=1 runs it: {example.command}")
     result = _shell(example.command, workdir)
     said = f"{example.id}: {example.command}\n{result.stdout[-2000:]}\n{result.stderr[-2000:]}"
     assert "Traceback" not in result.stderr and "Traceback" not in result.stdout, said

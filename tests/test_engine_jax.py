@@ -43,6 +43,10 @@ from moonrules.rules.ruleset import PRESETS, rules_by_name  # noqa: E402
 
 DEEP = bool(os.environ.get("MOONRULES_DEEP"))
 
+# Compiling the programs of each rule set takes most of a minute of a core: the module runs
+# in CI's step of slow checks (MOONRULES_SLOW=1), not in the README's test command.
+pytestmark = pytest.mark.slow
+
 N = 12
 """Games in a batch, the same in every test: a program is compiled per shape of rule set
 and batch size, and compiling is most of this module's time."""

@@ -1928,8 +1928,17 @@ def _hostile_vectors() -> list[Any]:
     return (chosen * (3 * SCALE) + raw)[: 12 * SCALE]
 
 
-@pytest.mark.parametrize("runner", ["conform", "fuzz"])
-@pytest.mark.parametrize("name", sorted(_TARGETS))
+def _targets_and_runners() -> list[Any]:
+    """Each hostile target under both runners: in the README's test command each under one of
+    them, in turn (conform, fuzz, conform, …), the other in CI's step of slow checks."""
+    return [
+        pytest.param(name, runner, marks=() if (k + r) % 2 == 0 else pytest.mark.slow)
+        for k, name in enumerate(sorted(_TARGETS))
+        for r, runner in enumerate(("conform", "fuzz"))
+    ]
+
+
+@pytest.mark.parametrize(("name", "runner"), _targets_and_runners())
 def test_a_hostile_target_is_given_up_on_once_and_leaves_nothing(
     name: str, runner: str, tmp_path: Path
 ) -> None:

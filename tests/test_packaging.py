@@ -93,6 +93,7 @@ def test_a_plain_wheel_is_pure_python_with_the_spec_files(tmp_path: Path) -> Non
         assert "moonrules/py.typed" in archive.namelist()
 
 
+@pytest.mark.slow
 def test_the_source_distribution_builds_a_wheel(tmp_path: Path) -> None:
     """The sdist holds the build backend pyproject.toml names (else no build from it
     starts) and spec/, which its wheel copies into the package."""

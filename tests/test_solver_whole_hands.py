@@ -30,7 +30,11 @@ QUICK_WHOLE_HANDS = [("standard", 3), ("standard", 8), ("lead-trump", 5), ("no-d
 
 @pytest.mark.parametrize(
     ("preset", "seed"),
-    WHOLE_HANDS if DEEP else QUICK_WHOLE_HANDS,
+    WHOLE_HANDS
+    if DEEP
+    # the first in the README's test command, the others in CI's step of slow checks
+    else [QUICK_WHOLE_HANDS[0]]
+    + [pytest.param(*c, marks=pytest.mark.slow) for c in QUICK_WHOLE_HANDS[1:]],
 )
 def test_whole_three_player_hands(preset: str, seed: int) -> None:
     """From the opening lead: the solver of each form against an exhaustive minimax.

@@ -271,6 +271,7 @@ def dask_cluster(tmp_path: Path) -> Iterator[str]:
                 p.wait()
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_writes_what_the_local_pool_writes(
     tmp_path: Path, dask_cluster: str
 ) -> None:

@@ -391,6 +391,7 @@ def _to_seat_zero_turn(ws: Any) -> dict[str, Any]:
         until(ws, lambda m, seq=msg["seq"]: m["seq"] > seq)
 
 
+@pytest.mark.slow
 def test_the_deadline_holds_across_a_restart(tmp_path: Path) -> None:
     db = tmp_path / "table.sqlite3"
     turn = 10.0
@@ -417,6 +418,7 @@ def test_the_deadline_holds_across_a_restart(tmp_path: Path) -> None:
 from postgres_support import postgres_server_fixture, postgres_url_fixture  # noqa: E402, F401
 
 
+@pytest.mark.slow
 def test_on_postgresql_the_clock_plays_and_survives_a_takeover(
     postgres_url: str, tmp_path: Path
 ) -> None:

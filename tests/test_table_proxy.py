@@ -154,6 +154,7 @@ def run(url: str, tmp: Path, started: list[Any], kind: str, deep: bool) -> None:
     assert set(out.crashes[0].exposed) <= resumed, report
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(PROXIES))
 def test_behind_the_proxy_a_process_killed_mid_game_loses_nothing(
     postgres_url: str, tmp_path: Path, started: list[Any], kind: str

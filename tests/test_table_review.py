@@ -313,6 +313,7 @@ def two_seats_ask_at_once(server: Server, table: Table, rid: str) -> tuple[str, 
     return discard, shown
 
 
+@pytest.mark.slow
 def test_each_seat_reviews_its_own_decisions_worked_out_once_and_kept(tmp_path: Path) -> None:
     db = tmp_path / "table.sqlite3"
     with Server(db) as server:

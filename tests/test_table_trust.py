@@ -277,6 +277,7 @@ def _clock_log_lines(log: str) -> list[str]:
     return [line for line in log.splitlines() if "the clock ran out" in line]
 
 
+@pytest.mark.slow
 def test_a_room_nobody_is_at_counts_as_a_game_of_bots_alone(tmp_path: Path) -> None:
     """A room of people with a short clock, each seat connected once and gone, plays
     itself: it is counted among the games of bots alone (a room of bots alone past the cap

@@ -6,9 +6,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_the_example_log_is_the_runs_own(tmp_path: Path) -> None:
     out = tmp_path / "event.jsonl"
     event = str(ROOT / "examples" / "tournament-bots.toml")

@@ -58,6 +58,7 @@ def clause_ids() -> list[str]:
     return re.findall(r"^### ([A-Z]+-\d+) ", text, re.MULTILINE)
 
 
+@pytest.mark.slow
 def test_the_files_are_exactly_what_the_generator_writes() -> None:
     fresh = generator().texts()
     assert sorted(fresh) == sorted(files()), "a vector file is missing or left over"

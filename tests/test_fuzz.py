@@ -696,6 +696,7 @@ def _check_partial_engine(command: list[str], tmp_path: Path) -> None:
     assert not strict.ok  # it does not validate: refusals are not the reference's
 
 
+@pytest.mark.slow
 def test_guide_python_adapter(tmp_path: Path) -> None:
     path = tmp_path / "adapter.py"
     path.write_text(_doc_block("adapter.py"), encoding="utf-8")
@@ -714,6 +715,7 @@ def test_guide_python_adapter(tmp_path: Path) -> None:
     assert broken.findings and {f.kind for f in broken.findings} == {"disagreement"}
 
 
+@pytest.mark.slow
 def test_guide_javascript_adapter(tmp_path: Path) -> None:
     """The guide's JavaScript engine, when node is installed (skipped, and listed, if not)."""
     import shutil

@@ -3,9 +3,10 @@
 A bot sees only its seat's :class:`~moonrules.game.views.PlayerView` (VIEW-1), exactly
 as in :mod:`moonrules.bots`: the view and a seed for its random generator are sent to a
 worker process, which answers with the bot's action. Quick bots (``random``, ``basic``)
-share one pool and ``strong`` bots have their own, so a strong bot thinking (for whole
-seconds) delays neither the server nor the quick bots of other rooms; strong bots of
-different rooms share the strong pool's workers (one per core by default).
+share one pool and the searching bots (``pimc``, ``strong``, ``learned``) have their own, so
+a strong bot thinking (for whole seconds) delays neither the server nor the quick bots of
+other rooms; searching bots of different rooms share the slow pool's workers (one per core
+by default).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Mapping
+from importlib.util import find_spec
 from typing import Any, Final
 
 import attrs
@@ -49,9 +51,15 @@ class BotSpec:
 DEFAULT_BOTS: Final[Mapping[str, BotSpec]] = {
     "random": BotSpec(BOTS["random"], "quick"),
     "basic": BotSpec(BOTS["basic"], "quick"),
+    "pimc": BotSpec(BOTS["pimc"], "slow"),
     "strong": BotSpec(BOTS["strong"], "slow"),
+    **({"learned": BotSpec(BOTS["learned"], "slow")} if find_spec("numpy") is not None else {}),
 }
-"""The bots a room may seat: the levels of :data:`moonrules.bots.match.BOTS`."""
+"""The bots a room may seat: every level of :data:`moonrules.bots.match.BOTS` (``learned``
+when numpy, which reads its models, is installed). The searching levels (``pimc``,
+``strong``, ``learned``) think in the slow pool: each decision is bounded by its bot's
+node budget (some 0.3 s of CPU for ``pimc``, under 1.5 s for the others, the bots guide's
+figures), and a worker that does not answer within the pool's ``timeout`` is killed."""
 
 
 HELP: Final = "help"

@@ -41,10 +41,11 @@ class ClockOptionError(ValueError):
     """A room's ``clock`` option that is not one (its message names what is wrong)."""
 
 
-def parse_clock(value: JSON) -> dict[str, JSON] | None:
+def parse_clock(value: JSON, bots: Sequence[str] = ()) -> dict[str, JSON] | None:
     """The ``clock`` option of a room request: ``null`` (no clock, the default) or
-    ``{"turn": SECONDS, "bank": SECONDS}`` (``bank`` optional, 0); :class:`ClockOptionError`
-    with a one-line message otherwise."""
+    ``{"turn": SECONDS, "bank": SECONDS, "bot": LEVEL}`` (``bank`` optional, 0; ``bot``
+    optional: the level, one of ``bots``, that plays a seat whose time ran out, else the
+    table's :func:`clock_bot`); :class:`ClockOptionError` with a one-line message otherwise."""
     if value is None:
         return None
     if not isinstance(value, dict):
@@ -52,15 +53,25 @@ def parse_clock(value: JSON) -> dict[str, JSON] | None:
             f'clock: an object {{"turn": seconds, "bank": seconds}} or null, not {json_kind(value)}'
         )
     for key in value:
-        if key not in ("turn", "bank"):
+        if key not in ("turn", "bank", "bot"):
             raise ClockOptionError(
-                f"clock: {quote(key)} is an unknown member; a clock has turn and bank"
+                f"clock: {quote(key)} is an unknown member; a clock has turn, bank and bot"
             )
     if "turn" not in value:
         raise ClockOptionError("clock.turn: missing; the seconds each turn has")
     turn = _seconds(value["turn"], "clock.turn", MIN_TURN, MAX_TURN)
     bank = _seconds(value.get("bank", 0), "clock.bank", 0.0, MAX_BANK)
-    return {"turn": turn, "bank": bank}
+    clock: dict[str, JSON] = {"turn": turn, "bank": bank}
+    if "bot" in value:
+        bot = value["bot"]
+        if not isinstance(bot, str):
+            raise ClockOptionError(f"clock.bot: a bot level's name, not {json_kind(bot)}")
+        if bot not in bots:
+            raise ClockOptionError(
+                f"clock.bot: {quote(bot)} is no bot of this table; the bots are {', '.join(bots)}"
+            )
+        clock["bot"] = bot
+    return clock
 
 
 def _seconds(value: JSON, path: str, low: float, high: float) -> float:
@@ -97,6 +108,8 @@ class Clock:
     def __init__(self, turn: float, bank: float, seats: int) -> None:
         self.turn = turn
         self.bank = bank
+        self.bot: str | None = None
+        """The room's clock bot (its ``clock.bot``), or ``None``: the table's own."""
         self.banks: list[float] = [bank] * seats
         """Per seat, the seconds of bank left (as at the start of its running turn)."""
         self.seat: int | None = None
@@ -120,10 +133,12 @@ class Clock:
         given = options.get("clock") if isinstance(options, dict) else None
         if not isinstance(given, dict):
             return None
-        turn, bank = given.get("turn"), given.get("bank", 0.0)
+        turn, bank, bot = given.get("turn"), given.get("bank", 0.0), given.get("bot")
         if not isinstance(turn, (int, float)) or not isinstance(bank, (int, float)):
             return None
-        return cls(float(turn), float(bank), seats)
+        clock = cls(float(turn), float(bank), seats)
+        clock.bot = bot if isinstance(bot, str) else None
+        return clock
 
     def deadline(self) -> float | None:
         """When the running turn runs out (wall clock), or ``None``."""
@@ -221,9 +236,12 @@ def _note(value: dict[str, JSON]) -> Annotation:
     return Annotation(hand, action, seat, "clock", str(bot))
 
 
-def clock_bot(names: Sequence[str]) -> str:
-    """The bot that plays for a seat whose time ran out: ``strong`` when the table has it
-    (the hints' bot), else the table's first."""
+def clock_bot(names: Sequence[str], chosen: str | None = None) -> str:
+    """The bot that plays for a seat whose time ran out: the room's own (``chosen``, its
+    ``clock.bot``) while the table seats it, else ``strong`` when the table has it (the
+    hints' bot), else the table's first."""
+    if chosen is not None and chosen in names:
+        return chosen
     return "strong" if "strong" in names else names[0]
 
 

@@ -667,10 +667,11 @@ def parse_request(body: JSON, bot_names: Sequence[str]) -> tuple[RuleSet, tuple[
     return rules, tuple(seats)
 
 
-def parse_options(body: JSON) -> dict[str, JSON]:
+def parse_options(body: JSON, bot_names: Sequence[str] = ()) -> dict[str, JSON]:
     """The options of a ``POST /api/rooms`` body: ``hints`` (a seat may ask what the
     strong bot would do) and ``claims`` (CLAIM-1), each ``true`` (the default) or
-    ``false`` (a tournament's room)."""
+    ``false`` (a tournament's room); ``clock`` (:func:`~moonrules.table.clock.parse_clock`,
+    its ``bot`` one of ``bot_names``)."""
     options: dict[str, JSON] = {}
     for key in OPTIONS:
         value = body.get(key, True) if isinstance(body, dict) else True
@@ -678,7 +679,7 @@ def parse_options(body: JSON) -> dict[str, JSON]:
             raise RoomError(400, f"{key}: true or false, not {json_kind(value)}")
         options[key] = value
     try:
-        clock = parse_clock(body.get("clock") if isinstance(body, dict) else None)
+        clock = parse_clock(body.get("clock") if isinstance(body, dict) else None, bot_names)
     except ClockOptionError as e:
         raise RoomError(400, str(e)) from None
     if clock is not None:

@@ -207,11 +207,10 @@ class Table:
         """Read a ``POST /api/rooms`` body (:func:`~moonrules.table.room.parse_request`)."""
         return parse_request(body, self.bots.names)
 
-    @staticmethod
-    def parse_options(body: JSON) -> dict[str, JSON]:
+    def parse_options(self, body: JSON) -> dict[str, JSON]:
         """The options of a ``POST /api/rooms`` body
-        (:func:`~moonrules.table.room.parse_options`)."""
-        return parse_options(body)
+        (:func:`~moonrules.table.room.parse_options`; a clock's bot one the table seats)."""
+        return parse_options(body, self.bots.names)
 
     async def create(self, body: JSON) -> CreatedRoom:
         """Create a room from a ``POST /api/rooms`` body (see :meth:`parse_request`)."""
@@ -954,7 +953,8 @@ class Table:
         clock = copy.deepcopy(room.clock)
         if clocked is not None:
             hand, number = action_number(before)
-            clock.ran_out(seat, Annotation(hand, number, seat, "clock", clock_bot(self.bots.names)))
+            level = clock_bot(self.bots.names, clock.bot)
+            clock.ran_out(seat, Annotation(hand, number, seat, "clock", level))
         else:
             clock.come_back(seat)
         clock.follow(seq, room.clock_seat(after), self.clock())
@@ -1019,7 +1019,7 @@ class Table:
     async def _clock_move(self, room: Room, seat: int, seq: int) -> None:
         """The seat's time ran out: the clock's bot makes its move (thought out in a
         worker, as a bot seat's move is), stored with an annotation."""
-        level = clock_bot(self.bots.names)
+        level = clock_bot(self.bots.names, None if room.clock is None else room.clock.bot)
         first = room.clock is not None and seat not in room.clock.auto
         if room.clock is not None:
             room.clock.moves_for(seat)

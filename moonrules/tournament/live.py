@@ -24,7 +24,11 @@ When a room's game ends its record (``GET /rooms/{room}/record``) is appended to
 that table's result through :meth:`~moonrules.tournament.store.EventStore.append`, which
 checks it with :func:`~moonrules.tournament.log.fold`: a record refused (a ruling against
 it, a result given twice) is not kept, and is listed for the director. The next round is
-seated once every room of this one has ended.
+seated once every room of this one has ended, or is no longer needed: a room whose board the
+director adjusted for every entry of its table, or whose round the director approved (a
+no-show: a room does not start before every person's seat has joined, so it would never
+end), is no longer waited for; the run says so in one line, and the table's next board the
+log needs gets a room of its own, with new links.
 
 This module speaks to the table over HTTP only (``urllib``): the tournament package does
 not import the table.
@@ -58,6 +62,7 @@ __all__ = [
     "board_request",
     "check_table",
     "run_live",
+    "table_bots",
 ]
 
 HTTP_TIMEOUT: Final = 15.0
@@ -70,6 +75,11 @@ TABLE_NAME_MAX: Final = 24
 
 class TableUnreachable(TournamentError):
     """The table cannot be reached, or answers that it cannot serve now (5xx): one line."""
+
+
+class BoardNotOver(TournamentError):
+    """The board before, whose seats' links a new room was to take, was never played to its
+    end (the director adjusted it instead): the new room has links of its own."""
 
 
 @attrs.frozen(slots=True)
@@ -92,6 +102,9 @@ class LiveOutcome:
     rooms: tuple[BoardRoom, ...]
     results: int
     refused: tuple[str, ...]
+    given_up: tuple[str, ...] = ()
+    """A line for each room no longer waited for: its board adjusted, or its round
+    approved, by the director (a no-show)."""
 
 
 def board_request(state: EventState, rnd: int, table: Table, board: int) -> dict[str, Any]:
@@ -109,6 +122,8 @@ def board_request(state: EventState, rnd: int, table: Table, board: int) -> dict
     clocks = state.clocks
     if clocks is not None:
         body["clock"] = {"turn": clocks.get("turn"), "bank": clocks.get("bank", 0)}
+        if isinstance(clocks.get("bot"), str):  # the file's clock bot plays a timed-out seat
+            body["clock"]["bot"] = clocks["bot"]
     return body
 
 
@@ -135,7 +150,7 @@ def _http(url: str, body: Mapping[str, Any] | None = None) -> tuple[int, Any]:
 
 def check_table(base: str, t: Tournament) -> None:
     """Refuse, before anything is written, a table that cannot be reached or that does not
-    seat the event's bot levels (``GET /api/options``)."""
+    seat the bot levels it must (``GET /api/options``: :func:`table_bots`)."""
     status, answer = _http(f"{base.rstrip('/')}/api/options")
     if status != 200 or not isinstance(answer, dict) or not isinstance(answer.get("bots"), list):
         raise TournamentError(f"{base} is not a Moon table (GET /api/options answered {status})")
@@ -144,14 +159,39 @@ def check_table(base: str, t: Tournament) -> None:
         raise TournamentError(
             f"{quote(long[0])}: the table shows names of at most {TABLE_NAME_MAX} characters"
         )
-    wanted = sorted({p.bot for e in t.entries for p in e.players if p.bot is not None})
+    wanted = table_bots(t)
     missing = [b for b in wanted if b not in answer["bots"]]
     if missing:
         raise TournamentError(
             f"the table at {base} seats no {', '.join(missing)} bot (it seats "
-            f"{', '.join(map(str, answer['bots']))}); tables with a person and such a bot "
-            "could not be opened"
+            f"{', '.join(map(str, answer['bots']))}); the event needs "
+            f"{'it' if len(missing) == 1 else 'them'} at its tables with people"
         )
+
+
+def table_bots(t: Tournament) -> list[str]:
+    """The bot levels the web table must seat for ``t``: those of the bots that share a
+    table with a person in the movement (every bot's, in a Swiss event with people: its
+    rounds are paired as it goes), and the clocks' bot once a person plays; none for an
+    all-bot event. Bots at all-bot tables are played by the run itself, whatever the
+    table seats."""
+    people = {p.name for e in t.entries for p in e.players if p.bot is None}
+    if not people:
+        return []
+    level = {p.name: p.bot for e in t.entries for p in e.players if p.bot is not None}
+    members = {e.name: tuple(p.name for p in e.players) for e in t.entries}
+    wanted: set[str] = set()
+    if t.format == "swiss":
+        wanted.update(level.values())
+    else:
+        for rnd in t.movement().rounds:
+            for table in rnd.tables:
+                names = [n for entry in table.entries for n in members.get(entry, (entry,))]
+                if any(n in people for n in names):
+                    wanted.update(level[n] for n in names if n in level)
+    if t.clocks is not None:
+        wanted.add(t.clocks.bot)
+    return sorted(wanted)
 
 
 def open_room(
@@ -170,6 +210,8 @@ def open_room(
     status, answer = _http(f"{base}/api/rooms", body)
     if status != 201 or not isinstance(answer, dict):
         error = answer.get("error") if isinstance(answer, dict) else answer
+        if after is not None and status == 409:
+            raise BoardNotOver(f"room {after.room}: {error}")
         raise TournamentError(
             f"round {rnd}, table {table.number}, board {board}: the table refused the room "
             f"({status}: {error})"
@@ -257,14 +299,16 @@ def run_live(
         failed = False
     finally:
         player.close(failed)
-    return LiveOutcome(tuple(run.opened), run.results, tuple(run.refusals))
+    return LiveOutcome(tuple(run.opened), run.results, tuple(run.refusals), tuple(run.given_up))
 
 
 @attrs.frozen(slots=True)
 class _After:
-    """The table's next board is to be opened after ``room`` (over, its result kept)."""
+    """The table's next board is to be opened after ``room`` (over, its result kept; or,
+    not ``ended``, given up)."""
 
     room: BoardRoom
+    ended: bool = True
 
 
 class _Live:
@@ -286,11 +330,22 @@ class _Live:
         self.patience = patience
         self.opened: list[BoardRoom] = []
         self.refusals: list[str] = []
+        self.given_up: list[str] = []
         self.results = 0
         self.links: dict[str, tuple[str | None, ...]] = {}
         """The seats' links kept with each room of the event (read as each round begins)."""
         self.down_since: float | None = None
         """When the table was first found unreachable (``None`` while it answers)."""
+        self._folded = -1
+        """The entries of the log when :attr:`state` was last read from the store."""
+
+    def _refresh(self) -> None:
+        """Read the event's state again if its log has grown (the director's console
+        appends to it too), so that a board the log no longer needs is not waited for."""
+        entries = len(self.store.lines(self.event))
+        if entries != self._folded:
+            self.state = self.store.state(self.event)
+            self._folded = entries
 
     def tables(self, rnd: Round) -> tuple[list[BoardJob], list[BoardRoom]]:
         """The boards of the round's all-bot tables still to play, and the rooms of its
@@ -303,21 +358,25 @@ class _Live:
         for table in rnd.tables:
             seated = state.seat_bots(n, table)
             names = state.seat_names(n, table)
-            boards = [b for b in rnd.boards if state.result(n, table.number, b) is None]
             if all(b is not None for b in seated):
+                boards = [b for b in rnd.boards if state.result(n, table.number, b) is None]
                 levels = tuple(b for b in seated if b is not None)
                 bots += [
                     BoardJob(t.rules, t.seed, n, table.number, b, levels, names) for b in boards
                 ]
                 continue
+            boards = [b for b in rnd.boards if self.not_needed(n, table, b) is None]
             if not boards:
                 continue
             b = boards[0]  # a table's boards are played one after another
             made = known.get((n, table.number, b))
             if made is None:
                 k = rnd.boards.index(b)
-                before = known.get((n, table.number, rnd.boards[k - 1])) if k else None
-                stub = None if before is None else self._known(n, table, rnd.boards[k - 1], before)
+                prior = rnd.boards[k - 1] if k else None
+                before = None if prior is None else known.get((n, table.number, prior))
+                stub = None
+                if prior is not None and before is not None:
+                    stub = self._known(n, table, prior, before)
                 waiting.append(self.open(n, table, b, stub))
                 continue
             room = self._known(n, table, b, made)
@@ -330,6 +389,20 @@ class _Live:
                 if link is not None:
                     self.say(f"  {name}: {link}")
         return bots, waiting
+
+    def not_needed(self, n: int, table: Table, b: int) -> str | None:
+        """Why the log no longer needs board ``b`` played at ``table`` in round ``n`` (it
+        has a result, the round is approved, or every entry of the table has an adjustment
+        on it), or ``None`` while it does."""
+        state = self.state
+        if state.result(n, table.number, b) is not None:
+            return "it has a result"
+        if n in state.approved:
+            return f"round {n} is approved"
+        adjusted = {a.entry for a in state.adjustments if a.round == n and a.board == b}
+        if all(e in adjusted for e in table.entries):
+            return "every seat at the table has an adjustment on it"
+        return None
 
     def _known(self, n: int, table: Table, b: int, room: str) -> BoardRoom:
         """A room opened by an earlier run, with the seats' links kept with it (each on
@@ -353,7 +426,11 @@ class _Live:
     def open(self, n: int, table: Table, b: int, after: BoardRoom | None = None) -> BoardRoom:
         """Open the room of board ``b`` at ``table`` (after the table's board ``after``), keep
         it with the event, print its links."""
-        room = open_room(self.base, self.state, n, table, b, after)
+        try:
+            room = open_room(self.base, self.state, n, table, b, after)
+        except BoardNotOver:  # a board given up (adjusted, never played): new links
+            after = None
+            room = open_room(self.base, self.state, n, table, b)
         links = [link for _, link in room.seats]
         self.store.add_room(self.event, n, table.number, b, room.room, links)
         self.opened.append(room)
@@ -372,10 +449,25 @@ class _Live:
         (and the rooms still to open after a room over, while the table cannot be reached)."""
         left: list[BoardRoom | _After] = []
         down: TableUnreachable | None = None
+        self._refresh()  # the director's actions since (an adjustment, an approval)
         for item in waiting:
             try:
                 if isinstance(item, _After):
-                    left.extend(self._then(item.room))
+                    left.extend(self._then(item.room, ended=item.ended))
+                    continue
+                why = self._room_not_needed(item)
+                if why is not None:
+                    line = (
+                        f"round {item.round}, table {item.table}, board {item.board} (room "
+                        f"{item.room}): no longer waited for ({why}); its room stays unplayed"
+                    )
+                    self.given_up.append(line)
+                    self.say(line)
+                    try:
+                        left.extend(self._then(item, ended=False))
+                    except TableUnreachable as e:
+                        down = e
+                        left.append(_After(item, ended=False))
                     continue
                 record = room_record(self.base, item.room)
             except TableUnreachable as e:
@@ -430,9 +522,18 @@ class _Live:
                 f"{down}, for {self.patience:g} s: stopped; once it is back, go on with --resume"
             )
 
-    def _then(self, room: BoardRoom) -> list[BoardRoom]:
-        """The room of the table's next board once ``room``'s is played (none after its
-        round's last board)."""
+    def _room_not_needed(self, room: BoardRoom) -> str | None:
+        """Why the log no longer needs ``room``'s board (:meth:`not_needed`), or ``None``."""
+        rnd = self.state.seating(room.round)
+        table = None if rnd is None else rnd.table(room.table)
+        if table is None:
+            return f"round {room.round} has no table {room.table}"
+        return self.not_needed(room.round, table, room.board)
+
+    def _then(self, room: BoardRoom, *, ended: bool = True) -> list[BoardRoom]:
+        """The room of the table's next board the log needs once ``room``'s is played (none
+        after its round's last board); ``ended``: ``room`` was played to its end, and the
+        next room takes its seats' links (else, a board given up, it has links of its own)."""
         rnd = self.state.seating(room.round)
         table = None if rnd is None else rnd.table(room.table)
         if rnd is None or table is None:
@@ -440,6 +541,8 @@ class _Live:
         later = [
             b
             for b in rnd.boards[rnd.boards.index(room.board) + 1 :]
-            if self.state.result(room.round, room.table, b) is None
+            if self.not_needed(room.round, table, b) is None
         ]
-        return [self.open(room.round, table, later[0], room)] if later else []
+        if not later:
+            return []
+        return [self.open(room.round, table, later[0], room if ended else None)]

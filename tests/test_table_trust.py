@@ -196,10 +196,11 @@ def test_the_message_rate_is_the_seat_s_whatever_its_connections(tmp_path: Path)
             with connect(s, room["room"], token) as ws:
                 state_where(ws, lambda m: True)
                 for i in range(3):
-                    ws.send(json.dumps({"type": "name", "name": f"Ann {k}{i}"}))
-                    msg = until(ws, lambda m: m["type"] == "refused" or (
-                        m["type"] == "state" and m["table"]["seats"][0]["name"] is not None
-                        and m["table"]["seats"][0]["name"].startswith("Ann")
+                    name = f"Ann {k}{i}"
+                    ws.send(json.dumps({"type": "name", "name": name}))
+                    # the name just sent (a bot's move may send a state with an earlier one)
+                    msg = until(ws, lambda m, name=name: m["type"] == "refused" or (
+                        m["type"] == "state" and m["table"]["seats"][0]["name"] == name
                     ))  # fmt: skip
                     if msg["type"] == "refused":
                         assert msg["code"] == "too-fast", msg

@@ -140,7 +140,8 @@ def test_a_no_show_is_adjusted_and_the_event_goes_on(tmp_path: Path) -> None:
         assert line.startswith(f"round 2, table 1, board 2 (room {room2}): ")
         assert "round 2 is approved" in line
         assert run.proc.wait(60) == 0, "\n".join(run.lines)
-        run.until("board(s) kept")
+        summary = run.until("board(s) kept")
+        assert "0 room(s) played on the table, 2 left unplayed" in summary, summary
     finally:
         if run is not None:
             run.kill()

@@ -348,9 +348,12 @@ def _run_live(args: argparse.Namespace, t: Tournament, event: str) -> int:
         print(f"standings: {url.rstrip('/')}/events/{event} (a table serving {store.where})")
         outcome = run_live(t, store, event, url, jobs=args.jobs, say=_say, resume=args.resume)
         state = store.state(event)
+    given_up = len(outcome.given_up)
     print(
-        f"{t.name}: {outcome.results} board(s) kept, {len(outcome.rooms)} room(s) played on "
-        f"the table; {len(outcome.refused)} record(s) refused, for the director"
+        f"{t.name}: {outcome.results} board(s) kept, {len(outcome.rooms) - given_up} room(s) "
+        f"played on the table"
+        + (f", {given_up} left unplayed (the director adjusted their boards)" if given_up else "")
+        + f"; {len(outcome.refused)} record(s) refused, for the director"
     )
     print("\n".join(standings_lines(standings(state))))
     return 1 if outcome.refused else 0

@@ -4,7 +4,7 @@
 (function () {
   const $ = (id) => document.getElementById(id);
   let presets = [];
-  let bots = ["random", "basic", "strong"];
+  let bots = ["random", "basic", "pimc", "strong", "learned"];
   let ratings = {};  // each level's rating in the bots' round robin (moonrules/bots/levels.json)
   // What each preset changes from the standard game (spec/rules.md, "Presets").
   const I = window.MoonI18n;

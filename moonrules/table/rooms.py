@@ -17,28 +17,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import logging
 import secrets
 import sqlite3
 import time
 from collections.abc import Callable
-from typing import Final
 
 from moonrules import (
     GameState,
     IllegalAction,
     OutOfTurn,
-    Phase,
     RuleSet,
     apply,
     apply_claim,
-    legal_actions,
     new_game,
-    view,
 )
 from moonrules.i18n.table_catalog import clause_text
-from moonrules.records.annotations import Annotation
 from moonrules.records.record import (
     JSON,
     from_record,
@@ -47,8 +41,7 @@ from moonrules.records.record import (
 )
 from moonrules.rules.errors import quote, wrong_type
 from moonrules.table import assist
-from moonrules.table.botpool import DEFAULT_BOTS, HELP, BotFailed, BotPool
-from moonrules.table.clock import Clock, action_number, clock_bot
+from moonrules.table.botpool import BotPool
 from moonrules.table.review_at_table import Reviews
 from moonrules.table.room import (
     HANDOVER_SECONDS,
@@ -72,58 +65,25 @@ from moonrules.table.room import (
     rematch_seats,
     token_hash,
 )
+from moonrules.table.room_help import RoomHelp
+from moonrules.table.room_turns import RoomTurns
 from moonrules.table.storage import RoomRow, Step, Storage
 from moonrules.table.storage_pg import NotOwner, PgStorage
 from moonrules.table.wire import (
     FrameError,
     action_json,
     check_name,
-    claim_notice,
     encode,
     name_refusal,
     parse_action,
     read_message,
     refused,
-    sent_text,
 )
 
 log = logging.getLogger("moonrules.table")
 
-CLAIM_CACHE: Final = 64
-"""Claims refused kept per room (its positions, seats and counts; emptied when full)."""
 
-PARKED_CHECK: Final = 1.0
-"""Seconds between two looks, by the clock of a room nobody is at that waits for a game of
-bots alone to end (:meth:`Table.bot_games`), at whether it may play."""
-
-
-def too_fast(what: str, last: float | None, every: float, now: float) -> dict[str, JSON] | None:
-    """The refusal of a seat's ``what`` (a hint, a claim) asked again less than ``every``
-    seconds after the answer to its last one (at ``last``, on the monotonic clock), or
-    ``None``."""
-    wait = (-1e9 if last is None else last) + every - now
-    if wait <= 0:
-        return None
-    return refused("too-fast", f"one {what} every {every:g} s: wait {max(1, round(wait))} s", [])
-
-
-def claim_refusal(room: Room, seat: int, tricks: JSON) -> dict[str, JSON] | None:
-    """Why ``seat`` may not claim ``tricks`` (``null``: all) now, before any check of the
-    claim itself: not in play (``not-now``), or a count that is no number of the tricks left
-    (``bad-frame``, quoting what was sent); ``None`` if it may."""
-    st = room.state
-    if st.phase is not Phase.PLAY:
-        return refused("not-now", "a claim is made during the play of a hand", [], "CLAIM-1")
-    remaining = 7 - len(st.hand.tricks)
-    if tricks is not None and (type(tricks) is not int or not 1 <= tricks <= remaining):
-        message = f"a claim is of 1 to {remaining} tricks (the tricks left), or of all"
-        return refused(
-            "bad-frame", f"tricks: {message}, not {sent_text(tricks)}", room.legal_for(seat)
-        )
-    return None
-
-
-class Table:
+class Table(RoomHelp, RoomTurns):
     """Every room of a server: created, loaded from storage, played, listened to."""
 
     def __init__(
@@ -655,169 +615,6 @@ class Table:
         room.broadcast()
         return None
 
-    async def hint(self, room: Room, seat: int, address: str = "") -> dict[str, JSON] | None:
-        """What the ``strong`` bot would do from this seat's view, and in the auction
-        bidding advice's chances: thought out in a worker of the help pool (never holding up
-        a bot's move), sent to this connection alone. One per seat every
-        :attr:`TableLimits.hint_every` seconds, and the help asked from ``address`` (the
-        client's) held to :class:`~moonrules.table.room.HelpLoad`'s caps."""
-        no = room.help_refusal(seat, "hint")
-        if no is not None:
-            return no
-        now = time.monotonic()
-        no = too_fast("hint", room.hint_at.get(seat), self.limits.hint_every, now)
-        if no is None:
-            no = self.help.refusal(address)
-        if no is not None:
-            return no
-        room.hint_at[seat] = now
-        room.helping.add(seat)
-        seq = room.seq
-        spec = self.bots.bots.get("strong", DEFAULT_BOTS["strong"])
-        try:
-            with self.help.job(address):
-                action, advice = await self.bots.run(
-                    HELP,
-                    assist.hint,
-                    (spec.make, view(room.state, seat), f"{room.row.bot_seed}/hint/{seq}"),
-                    urgent=True,
-                    what="the hint",
-                )
-        except BotFailed as e:
-            log.warning("room %s seat %d: %s", room.id, seat, e)
-            return refused("unavailable", "the hint could not be worked out; try again", [])
-        finally:
-            room.helping.discard(seat)
-            room.hint_at[seat] = time.monotonic()  # the next one counted from this answer
-        return {"type": "hint", "seq": seq, "action": action, "advice": advice}
-
-    async def limited_claim(
-        self, room: Room, seat: int, tricks: JSON, address: str = ""
-    ) -> dict[str, JSON] | None:
-        """A claim (:meth:`claim`) held to the limits of help: one per seat every
-        :attr:`TableLimits.claim_every` seconds, counted from the last one's answer in the
-        room (whichever of the seat's connections asks); the help caps of ``address``
-        (:class:`~moonrules.table.room.HelpLoad`); and a claim refused at a position
-        answered again from the room's cache (key: the position, the seat and the count)
-        without a new search."""
-        no = room.help_refusal(seat, "claim")
-        if no is None:
-            no = claim_refusal(room, seat, tricks)  # a frame that is no claim costs no interval
-        if no is not None:
-            return no
-        key = (room.seq, seat, tricks if type(tricks) is int else None)
-        cached = room.claim_cache.get(key)
-        if cached is not None:
-            return {**cached, "legal": room.legal_for(seat)}
-        now = time.monotonic()
-        no = too_fast("claim", room.claim_at.get(seat), self.limits.claim_every, now)
-        if no is None:
-            no = self.help.refusal(address)
-        if no is not None:
-            return no
-        room.claim_at[seat] = now
-        try:
-            with self.help.job(address):
-                outcome = await self.claim(room, seat, tricks)
-        finally:
-            room.claim_at[seat] = time.monotonic()  # the next one counted from this answer
-        if (
-            outcome is not None
-            and outcome.get("code") in ("claim", "too-early")
-            and room.seq == key[0]
-        ):
-            if len(room.claim_cache) >= CLAIM_CACHE:
-                room.claim_cache.clear()
-            room.claim_cache[key] = outcome
-        return outcome
-
-    async def claim(self, room: Room, seat: int, tricks: JSON) -> dict[str, JSON] | None:
-        """The seat claims the remaining tricks, or ``tricks`` of them (CLAIM-1), settled by
-        the rules (:func:`moonrules.game.apply_claim`) in a worker of the help pool, its
-        search held to :data:`~moonrules.table.assist.CLAIM_BUDGET` positions. Held, the hand
-        ends as the rules say (the claimed tricks to the claimant's side, the rest to the other
-        team), the claim is stored as the room's next step and every listener told; refused
-        (the others have a defence, the rules do not allow it here, or it is too early to
-        check), this seat alone is told, in words that name nothing it cannot see."""
-        no = room.help_refusal(seat, "claim") or claim_refusal(room, seat, tricks)
-        if no is not None:
-            return no
-        st = room.state
-        room.helping.add(seat)
-        seq = room.seq
-        try:
-            outcome, after, rule, message = await self.bots.run(
-                HELP, assist.claim, (st, seat, tricks), urgent=True, what="the claim's check"
-            )
-        except BotFailed as e:
-            log.warning("room %s seat %d: %s", room.id, seat, e)
-            return refused("unavailable", "the claim could not be checked; try again", [])
-        finally:
-            room.helping.discard(seat)
-        legal = room.legal_for(seat)
-        if outcome == "fails":
-            message = (
-                "your claim does not hold: the others have a line of play that defeats it "
-                "(CLAIM-1); play goes on"
-            )
-            return refused("claim", message, legal, rule)
-        if outcome == "undecided":
-            message = (
-                "too early to check this claim (every line of play is too many to search "
-                "now); play on, and claim again later"
-            )
-            return refused("too-early", message, legal, rule)
-        if outcome == "refused":
-            code = "not-now" if rule == "TURN-1" else "claim"
-            return refused(code, message, legal, rule)
-        assert isinstance(after, GameState)
-        return await self._settle_claim(room, seat, seq, after)
-
-    async def _settle_claim(
-        self, room: Room, seat: int, seq: int, after: GameState
-    ) -> dict[str, JSON] | None:
-        """Store a claim that held (the room's next step, and the record with the hand it
-        ended) and tell every listener, unless the game moved on meanwhile."""
-        async with room.lock:
-            if room.gone:
-                return refused("unavailable", MOVED_REASON, [])
-            if room.seq != seq:
-                message = "the game moved on while the claim was checked; claim again"
-                return refused("turn", message, room.legal_for(seat))
-            before = room.state
-            done = after.hand if after.is_over else after.history[-1]
-            claim = done.claim
-            assert claim is not None
-            step = Step(seq + 1, seat, {"claim": claim.tricks})
-            nxt = after.to_act
-            bot_turn = nxt is not None and room.seats[nxt] != HUMAN and room.started
-            clock = self._clock_after(room, before, seat, after, step.seq, None)
-            try:
-                await self.storage.append_many(
-                    room.id,
-                    [step],
-                    to_record(after),
-                    over=room.ends(after),
-                    bot_turn=bot_turn,
-                    **({} if clock is None else {"clock": clock.to_json()}),
-                )
-            except NotOwner:
-                self._moved(room)
-                return refused("unavailable", MOVED_REASON, [])
-            except sqlite3.Error as e:
-                log.error("room %s: the claim not stored: %s", room.id, e)
-                message = "the server could not store the claim; try again"
-                return refused("unavailable", message, room.legal_for(seat))
-            room.state = after
-            room.seq = step.seq
-            room.last_used = time.monotonic()
-            room.clock = clock
-            self._clock_schedule(room)
-            room.tell(claim_notice(before, done))
-            room.broadcast()
-            self._schedule_bot(room)
-        return None
-
     async def rematch(self, room: Room, seat: int) -> dict[str, JSON] | None:
         """At the game's end, the seat's player asks for another game: the first to ask
         makes a new room with the same seats (people, with their names and links' tokens,
@@ -882,170 +679,6 @@ class Table:
                 room.asked = set(asked)
         room.broadcast()
         return None
-
-    # -- bots ------------------------------------------------------------------
-
-    def _schedule_bot(self, room: Room) -> None:
-        if self.closing or room.gone or room.bot_task is not None or room.bot_to_act() is None:
-            return
-        room.bot_task = asyncio.get_running_loop().create_task(self._bot_turn(room))
-
-    async def _bot_turn(self, room: Room) -> None:
-        try:
-            while not self.closing and not room.gone:
-                seat = room.bot_to_act()
-                if seat is None:
-                    return
-                await self._bot_move(room, seat)
-        except Exception as e:  # a fault of the server: the room waits, the server goes on
-            log.error("room %s: the bot stopped: %s: %s", room.id, type(e).__name__, e)
-        finally:
-            room.bot_task = None
-
-    async def _bot_move(self, room: Room, seat: int) -> None:
-        """One move of the bot at ``seat``: thought out in a worker, then taken as any
-        seat's action is."""
-        seq = room.seq
-        pace = self.limits.bot_pace
-        attended = room.attended
-        if pace > 0 and attended:
-            await asyncio.sleep(pace)
-        level = room.seats[seat]
-        try:
-            action = await self.bots.decide(
-                level,
-                view(room.state, seat),
-                f"{room.row.bot_seed}/{seq}",
-                urgent=attended,  # a person waits: before rooms nobody is at
-            )
-        except BotFailed as e:
-            log.warning("room %s seat %d: %s; it plays its first legal move", room.id, seat, e)
-            action = legal_actions(room.state)[0]
-        outcome = await self.act(room, seat, action_json(action))
-        if outcome is not None and outcome["code"] != "unavailable":
-            log.warning(
-                "room %s seat %d: the %s bot's move was refused (%s); it plays its first "
-                "legal move",
-                room.id,
-                seat,
-                level,
-                outcome["message"],
-            )
-            await self.act(room, seat, action_json(legal_actions(room.state)[0]))
-        elif outcome is not None:
-            await asyncio.sleep(1.0)  # storage failed: try again shortly
-
-    # -- turn clocks (moonrules.table.clock) ----------------------------------------
-
-    def _clock_after(
-        self,
-        room: Room,
-        before: GameState,
-        seat: int,
-        after: GameState,
-        seq: int,
-        clocked: int | None,
-    ) -> Clock | None:
-        """The room's clock once ``seat`` took the action that leads from ``before`` to
-        ``after`` (action ``seq``): a copy, the room's own replaced once it is stored."""
-        if room.clock is None:
-            return None
-        clock = copy.deepcopy(room.clock)
-        if clocked is not None:
-            hand, number = action_number(before)
-            level = clock_bot(self.bots.names, clock.bot)
-            clock.ran_out(seat, Annotation(hand, number, seat, "clock", level))
-        else:
-            clock.come_back(seat)
-        clock.follow(seq, room.clock_seat(after), self.clock())
-        return clock
-
-    async def _clock_load(self, room: Room) -> None:
-        """The room's clock as stored with its last action."""
-        if room.clock is not None:
-            room.clock.load(await self.storage.load_clock(room.id))
-
-    def _clock_follow(self, room: Room) -> None:
-        """Start the clock of the seat to act if it does not run yet (the game began, or
-        the room was loaded), and wait for it to run out."""
-        if room.clock is None:
-            return
-        room.clock.follow(room.seq, room.clock_seat(room.state), self.clock())
-        if room.clock_task is None:
-            self._clock_schedule(room)
-
-    def _clock_schedule(self, room: Room) -> None:
-        """Wait for the running turn to run out (the wait for an earlier turn cancelled)."""
-        task = room.clock_task
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-            room.clock_task = None
-        if self.closing or room.gone or room.clock is None or room.clock.seat is None:
-            return
-        if room.clock_task is None:
-            room.clock_task = asyncio.get_running_loop().create_task(self._clock_run(room))
-
-    async def _clock_run(self, room: Room) -> None:
-        try:
-            while not self.closing and not room.gone and room.clock is not None:
-                deadline, seat, seq = room.clock.deadline(), room.clock.seat, room.clock.seq
-                if deadline is None or seat is None or seq != room.seq:
-                    return
-                wait = deadline - self.clock()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                    continue
-                if room.attended:
-                    room.autoplay = False
-                elif not room.autoplay:  # nobody is at the room: a game of bots alone now
-                    if self.bot_games() >= self.limits.max_bot_rooms:
-                        if not room.parked:
-                            log.info("room %s: nobody is at it, and the table plays its most "
-                                     "games of bots alone: its clock waits", room.id)  # fmt: skip
-                        room.parked = True
-                        await asyncio.sleep(PARKED_CHECK)
-                        continue
-                    room.autoplay, room.parked = True, False
-                await self._clock_move(room, seat, seq)
-                return
-        except asyncio.CancelledError:
-            raise
-        except Exception as e:  # a fault of the server: the room waits, the server goes on
-            log.error("room %s: the clock stopped: %s: %s", room.id, type(e).__name__, e)
-        finally:
-            if room.clock_task is asyncio.current_task():
-                room.clock_task = None
-
-    async def _clock_move(self, room: Room, seat: int, seq: int) -> None:
-        """The seat's time ran out: the clock's bot makes its move (thought out in a
-        worker, as a bot seat's move is), stored with an annotation."""
-        level = clock_bot(self.bots.names, None if room.clock is None else room.clock.bot)
-        first = room.clock is not None and seat not in room.clock.auto
-        if room.clock is not None:
-            room.clock.moves_for(seat)
-        try:
-            action = await self.bots.decide(
-                level,
-                view(room.state, seat),
-                f"{room.row.bot_seed}/clock/{seq}",
-                urgent=room.attended,  # a room nobody is at: after those where a person waits
-            )
-        except BotFailed as e:
-            log.warning("room %s seat %d: %s; the clock plays its first legal move", room.id,
-                        seat, e)  # fmt: skip
-            action = legal_actions(room.state)[0]
-        # one line when a seat goes to the clock, not one a move (a room nobody is at plays
-        # itself to its end)
-        log.log(
-            logging.INFO if first else logging.DEBUG,
-            "room %s seat %d: the clock ran out; the %s bot moves",
-            room.id,
-            seat,
-            level,
-        )
-        outcome = await self.act(room, seat, action_json(action), clocked=seq)
-        if outcome is not None and outcome["code"] == "illegal" and room.seq == seq:
-            await self.act(room, seat, action_json(legal_actions(room.state)[0]), clocked=seq)
 
     # -- the record ------------------------------------------------------------
 

@@ -306,7 +306,7 @@ MEMO = _Memo()
 
 @pytest.fixture(scope="module")
 def short_env() -> object:
-    from moonrules.engine.batch_jax import pgx_env
+    from moonrules.engine.batch_pgx import pgx_env
 
     return pgx_env(SHORT)
 
@@ -386,7 +386,7 @@ def test_the_pgx_environment_in_lockstep_with_engine(
 
 
 def pgx_env_of(rules: str) -> Any:
-    from moonrules.engine.batch_jax import pgx_env
+    from moonrules.engine.batch_pgx import pgx_env
 
     return pgx_env(rules)
 
@@ -424,7 +424,7 @@ def test_a_moon_state_has_a_picture(short_env: object, tmp_path: Path) -> None:
     game below the other."""
     import xml.etree.ElementTree as ET
 
-    from moonrules.engine.batch_jax import state_svg
+    from moonrules.engine.batch_pgx import state_svg
 
     env: Any = short_env
     init = MEMO.jit(MEMO.vmap(env.init))

@@ -186,14 +186,15 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "pettingzoo": ("pettingzoo", "gymnasium", "numpy"),
     "moonrules.engine.batch": ("numpy", "jax"),
     "moonrules.engine.batch_tables": ("numpy",),
-    "moonrules.engine.batch_jax": ("numpy", "jax", "pgx"),
+    "moonrules.engine.batch_jax": ("numpy", "jax"),
+    "moonrules.engine.batch_pgx": ("numpy", "jax", "pgx"),
     "moonrules.tournament.ratings": ("openskill",),
     "moonrules.bots.auction_value": ("numpy",),
     "moonrules.bots.train": ("lightgbm", "numpy"),
     "i18n": ("babel",),
 }
 """The libraries of the optional extras, by the one subpackage (or module: the batched
-engine, extra ``[batch]``; the tournament's ratings, extra ``[ratings]``; the learned
+engine, extra ``[batch]``, and its pgx environment, extra ``[jax]``; the tournament's ratings, extra ``[ratings]``; the learned
 auction values, read with numpy, trained with LightGBM, extra ``[train]``) that may import
 them."""
 

@@ -18,6 +18,14 @@ in the baseline; a deal's gain is the mean over the three seats. Swaps:
 ``--model FILE`` swaps in a candidate's models (an npz written by ``python -m
 moonrules.bots.train fit``) instead of the shipped ones, so that two models are measured on
 the same deals.
+
+``pair`` measures two ``learned`` bots against each other on the same deals: each seat of a
+deal is, in turn, the ``new`` bot and then the ``old`` bot, against two ``pimc`` drawing the
+same random numbers (those of the ``full`` swap). The learned call uses no random number, so
+where the two bots make the same call the two hands are the same and are not played::
+
+    python bench/learned.py pair --deals 600 --seed 48 --new-correction shipped --out pair.jsonl
+    python bench/learned.py pair-report pair.jsonl
 """
 
 from __future__ import annotations
@@ -215,6 +223,100 @@ def deal_dd(job: Job) -> dict[str, Any]:
     return out
 
 
+PairJob = tuple[int, int, tuple[str | None, str | None], tuple[str | None, str | None]]
+"""A deal to measure by ``pair``: the seed, the deal's index, and the new and the old bot's
+(models' file, correction)."""
+
+
+def pair_deal(job: PairJob) -> dict[str, Any]:
+    """Deal ``index`` with each seat the new bot, then the old one, against two ``pimc``."""
+    seed, index, new, old = job
+    dseed = deal_seed(seed, index)
+    start = new_game(RULES, dseed)
+    t0 = time.process_time()
+    out: dict[str, Any] = {"index": index, "seats": []}
+    for s in range(3):
+        a = LearnedBot(models_file=new[0], correction=new[1])
+        b = LearnedBot(models_file=old[0], correction=old[1])
+        rngs = [_rng(seed, index, k) for k in range(3)]
+        state = start
+        pimc = PimcBot()
+        while state.phase is Phase.BIDDING and state.hand_number == 1 and state.to_act != s:
+            seat = state.to_act
+            assert seat is not None
+            state = _apply(state, pimc.act(view(state, seat), rngs[seat]))
+        if state.phase is not Phase.BIDDING or state.hand_number != 1:
+            out["seats"].append(None)  # a 21 closed the auction before the seat's call
+            continue
+        calls = [a.act(view(state, s), random.Random(0)), b.act(view(state, s), random.Random(0))]
+        if calls[0] == calls[1]:
+            out["seats"].append(None)
+            continue
+        hands = []
+        for bot in (a, b):
+            bots: list[Any] = [PimcBot() for _ in range(3)]
+            bots[s] = bot
+            played, _ = play_game(
+                RULES, dseed, bots, [_rng(seed, index, k) for k in range(3)], max_hands=1
+            )
+            hands.append(_hand(played))
+        out["seats"].append({"new": hands[0], "old": hands[1]})
+    out["cpu"] = time.process_time() - t0
+    return out
+
+
+def pair(args: argparse.Namespace) -> None:
+    new = (None if args.new_model is None else str(args.new_model), args.new_correction)
+    old = (None if args.old_model is None else str(args.old_model), args.old_correction)
+    jobs: list[PairJob] = [
+        (args.seed, i, new, old) for i in range(args.start, args.start + args.deals)
+    ]
+    t0 = time.perf_counter()
+    with args.out.open("a") as fh:
+        for k, res in enumerate(map(pair_deal, jobs), 1):
+            fh.write(json.dumps(res) + "\n")
+            fh.flush()
+            if k % 20 == 0:
+                print(f"{k} deals {time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
+    print(f"{args.deals} deals in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+
+
+def _pair_gains(r: dict[str, Any]) -> tuple[float, float, float]:
+    """A deal's new - old points a seat (the mean over the three seats), as bidder, as
+    defender."""
+    t = b = d = 0.0
+    for s, seat in enumerate(r["seats"]):
+        if seat is None:
+            continue
+        for h, sign in ((seat["new"], 1.0), (seat["old"], -1.0)):
+            p = sign * h["points"][s]
+            t += p
+            if h["bidder"] == s:
+                b += p
+            elif h["bidder"] >= 0:
+                d += p
+    return t / 3, b / 3, d / 3
+
+
+def pair_report(args: argparse.Namespace) -> None:
+    rows = [json.loads(line) for p in args.files for line in p.open()]
+    gains = [_pair_gains(r) for r in rows]
+    changed = [(s, seat) for r in rows for s, seat in enumerate(r["seats"]) if seat is not None]
+    cpu = sum(r["cpu"] for r in rows)
+    print(f"deals {len(rows)}, seat-hands whose call changed {len(changed)}, cpu {cpu:.0f}s")
+    for k, label in enumerate(("points a hand", "  as bidder", "  as defender")):
+        print(f"{label + ':':<15}{_ci([g[k] for g in gains])} (new - old)")
+    for who in ("new", "old"):
+        bids = [(seat[who], s) for s, seat in changed if seat[who]["bidder"] == s]
+        moons = [h for h, s in bids if h["bid"] == 21]
+        made = sum(h["points"][s] > 0 for h, s in bids)
+        mmade = sum(h["points"][s] > 0 for h, s in bids if h["bid"] == 21)
+        print(
+            f"{who}: in the changed seat-hands, {len(bids)} contracts won ({made} made), "
+            f"{len(moons)} of them 21s ({mmade} made)"
+        )
+
+
 def _call_number(action: Action) -> int:
     from moonrules.bots.base import call_value
 
@@ -394,6 +496,19 @@ def main() -> None:
     c.add_argument("new", type=Path)
     c.add_argument("old", type=Path)
     c.set_defaults(run=compare)
+    q = sub.add_parser("pair", help="two learned bots on the same deals, seat by seat")
+    q.add_argument("--deals", type=int, default=100)
+    q.add_argument("--start", type=int, default=0)
+    q.add_argument("--seed", type=int, default=48)
+    q.add_argument("--new-model", type=Path)
+    q.add_argument("--new-correction", help='"shipped" or an npz of a correction')
+    q.add_argument("--old-model", type=Path)
+    q.add_argument("--old-correction", help='"shipped" or an npz of a correction')
+    q.add_argument("--out", type=Path, required=True)
+    q.set_defaults(run=pair)
+    w = sub.add_parser("pair-report")
+    w.add_argument("files", type=Path, nargs="+")
+    w.set_defaults(run=pair_report)
     v = sub.add_parser("levels")
     v.add_argument("--deals", type=int, default=6)
     v.add_argument("--seed", type=int, default=7)

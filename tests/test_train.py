@@ -174,3 +174,50 @@ def test_every_level_has_a_rating() -> None:
     assert all(r["sigma"] > 0 and isinstance(r["rating"], int) for r in rated.values())
     # the one ordering the round robin tells apart: random is the weakest
     assert min(rated.values(), key=lambda r: r["mu"])["level"] == "random"
+
+
+def test_played_hands_are_seeded_and_played_out() -> None:
+    """``train played``: the hand called by ``learned`` seats and played out by ``pimc``."""
+    rows = [train.played_hand(STANDARD, k) for k in range(2)]
+    assert rows[0] == train.played_hand(STANDARD, 0)
+    for r in rows:
+        if r is None:  # thrown in
+            continue
+        assert len(r["calls"]) == r["position"] and r["bid"] in (*STANDARD.bids, 21)
+        assert 0 <= r["tricks"] <= 7 and 0 <= r["dd"] <= 7 and r["rank"] >= 0
+        assert bin(r["held"]).count("1") == 7
+
+
+def test_the_correction_is_a_calibration_of_trick_chances() -> None:
+    """Identity coefficients keep the chances; fitted on hands that took a trick fewer than
+    the model's chances say, the correction lowers them; its fit is deterministic."""
+    pytest.importorskip("sklearn", reason="scikit-learn (the [train] extra) is not installed")
+    rng = np.random.default_rng(0)
+    p = rng.dirichlet(np.ones(8), size=400)
+    same = av.Correction(np.tile([0.0, 1.0], (7, 1))).apply(p)
+    np.testing.assert_allclose(same, p, atol=1e-3)  # up to the floor of each chance
+    drawn = np.array([rng.choice(8, p=row) for row in p])
+    tricks = np.maximum(drawn - 1, 0)
+    coef = train.fit_correction(p, tricks)
+    np.testing.assert_array_equal(coef, train.fit_correction(p, tricks))
+    fixed = av.Correction(coef).apply(p)
+    assert (fixed >= -1e-12).all() and np.allclose(fixed.sum(axis=1), 1)
+    assert float(np.mean(fixed @ np.arange(8))) < float(np.mean(p @ np.arange(8))) - 0.5
+
+
+def test_the_shipped_correction_is_the_recorded_one() -> None:
+    """The digest of ``auction_correction.npz`` is recorded with the commands that made it,
+    and the bot reads it."""
+    folder = resources.files("moonrules.bots")
+    shipped = folder.joinpath("auction_correction.npz").read_bytes()
+    record = json.loads(folder.joinpath("auction_value.json").read_text())["correction"]
+    assert hashlib.sha256(shipped).hexdigest() == record["sha256"]
+    assert "python -m moonrules.bots.train correct" in record["commands"]["correct"]
+    assert "python -m moonrules.bots.train played" in record["commands"]["played"]
+    corrected = av.models(None, av.SHIPPED_CORRECTION)
+    assert corrected.correction is not None and corrected.correction.coef.shape == (7, 2)
+    held = sum(1 << t.index for t in tiles("6-6 6-5 6-4 6-3 5-5 4-4 3-3"))
+    for p in corrected.trick_chances(held, STANDARD, 0, ()).values():
+        assert p.shape == (8,) and abs(p.sum() - 1) < 1e-9
+    strong = view(_deal_for_seat0("6-6 6-5 6-4 6-3 5-5 4-4 3-3"), 0)
+    assert isinstance(LearnedBot(correction="shipped").act(strong, random.Random(0)), Bid)

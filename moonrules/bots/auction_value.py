@@ -15,6 +15,11 @@ from the double-dummy solver:
 Both read only what the seat sees (:func:`hand_features`, :func:`trump_features`). The
 trees ship in ``auction_value.npz`` beside this module and are read with numpy alone
 (:class:`Forest`): no training library is needed to play.
+
+Double-dummy labels are optimistic for the bidder, who never has to guess. The
+**correction** (:class:`Correction`, ``auction_correction.npz``) recalibrates the tricks
+model's chances of at least ``k`` tricks to the tricks bidders took in hands played out by
+``pimc`` seats (``python -m moonrules.bots.train played`` and ``correct``).
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ __all__ = [
     "CANDIDATES",
     "HAND_FEATURES",
     "TRUMP_FEATURES",
+    "Correction",
     "Forest",
     "Models",
     "hand_features",
@@ -192,12 +198,48 @@ class Forest:
         )
 
 
+def cumulative_logits(p: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The log-odds of the chance of at least ``k`` tricks, k = 1 … 7, from chances of 0 … 7
+    tricks ``p`` (rows): shape (rows, 7), the chances clipped to [1e-6, 1 - 1e-6]."""
+    at_least = np.cumsum(np.asarray(p, dtype=np.float64)[:, ::-1], axis=1)[:, ::-1][:, 1:]
+    q = np.clip(at_least, 1e-6, 1 - 1e-6)
+    return np.asarray(np.log(q / (1 - q)), dtype=np.float64)
+
+
+@attrs.frozen(slots=True, eq=False)
+class Correction:
+    """The tricks model's chances recalibrated to tricks taken in play: for k = 1 … 7 the
+    chance of at least ``k`` tricks becomes ``sigmoid(a_k + b_k * logit(model's chance))``
+    (``coef[k - 1] = (a_k, b_k)``, fitted by :func:`moonrules.bots.train.fit_correction`),
+    made non-increasing in ``k`` (with :attr:`lower_only`, never above the model's chance:
+    a correction of the double-dummy labels' optimism alone); the chances of each number of
+    tricks are their differences, each at least :attr:`floor` (then normalised)."""
+
+    coef: npt.NDArray[np.float64]
+    lower_only: bool = False
+    floor: float = 1e-4
+
+    def apply(self, p: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """The corrected chances of 0 … 7 tricks of each row of ``p``."""
+        z = cumulative_logits(p)
+        at_least = 1.0 / (1.0 + np.exp(-(self.coef[:, 0] + self.coef[:, 1] * z)))
+        if self.lower_only:
+            at_least = np.minimum(at_least, 1.0 / (1.0 + np.exp(-z)))
+        at_least = np.minimum.accumulate(at_least, axis=1)
+        rows = at_least.shape[0]
+        full = np.concatenate([np.ones((rows, 1)), at_least, np.zeros((rows, 1))], axis=1)
+        p = np.maximum(full[:, :-1] - full[:, 1:], self.floor)
+        return np.asarray(p / p.sum(axis=1, keepdims=True), dtype=np.float64)
+
+
 @attrs.frozen(slots=True, eq=False)
 class Models:
-    """The tricks model and the defence model (see the module)."""
+    """The tricks model and the defence model (see the module), and the correction of the
+    tricks model's chances to tricks taken in play (``None``: the double-dummy chances)."""
 
     tricks: Forest
     defence: Forest
+    correction: Correction | None = None
 
     def trick_chances(
         self, held: int, rules: RuleSet, position: int, calls: Sequence[int]
@@ -210,6 +252,8 @@ class Models:
             dtype=np.float64,
         )
         probs = self.tricks.predict(x)
+        if self.correction is not None:
+            probs = self.correction.apply(probs)
         return {t: probs[k] for k, t in enumerate(trumps)}
 
     def defence_value(
@@ -226,12 +270,33 @@ def load(path: str | os.PathLike[str]) -> Models:
         return Models(Forest.from_arrays(data, "tricks"), Forest.from_arrays(data, "defence"))
 
 
+def load_correction(path: str | os.PathLike[str]) -> Correction:
+    """The correction saved in the npz file at ``path``."""
+    with np.load(path) as data:
+        lower = bool(data["lower_only"][0]) if "lower_only" in data.files else False
+        return Correction(np.asarray(data["coef"], dtype=np.float64), lower)
+
+
+SHIPPED_CORRECTION: Final = "shipped"
+"""``models(correction=...)``: the shipped correction (``auction_correction.npz``)."""
+
+
 @functools.cache
-def models(path: str | None = None) -> Models:
+def models(path: str | None = None, correction: str | None = None) -> Models:
     """The models in the npz file at ``path``, read once; ``None``: the shipped models
-    (``auction_value.npz`` beside this module)."""
+    (``auction_value.npz`` beside this module). ``correction``: the npz file of a correction
+    of the tricks model, :data:`SHIPPED_CORRECTION` for the shipped one
+    (``auction_correction.npz``), ``None`` for none."""
     if path is not None:
-        return load(path)
-    ref = resources.files("moonrules.bots").joinpath("auction_value.npz")
-    with resources.as_file(ref) as shipped:
-        return load(shipped)
+        base = load(path)
+    else:
+        ref = resources.files("moonrules.bots").joinpath("auction_value.npz")
+        with resources.as_file(ref) as shipped:
+            base = load(shipped)
+    if correction is None:
+        return base
+    if correction == SHIPPED_CORRECTION:
+        ref = resources.files("moonrules.bots").joinpath("auction_correction.npz")
+        with resources.as_file(ref) as shipped:
+            return attrs.evolve(base, correction=load_correction(shipped))
+    return attrs.evolve(base, correction=load_correction(correction))

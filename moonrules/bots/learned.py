@@ -61,6 +61,11 @@ class LearnedBot:
     models_file: str | None = None
     """The npz file of the models (written by ``python -m moonrules.bots.train fit``);
     ``None``: the shipped ones. For measuring a candidate model against the shipped one."""
+    correction: str | None = "shipped"
+    """The correction of the tricks model's double-dummy chances to tricks taken in play
+    (:class:`~moonrules.bots.auction_value.Correction`): ``"shipped"`` (the default) for the
+    shipped one (``auction_correction.npz``), the path of an npz written by ``python -m
+    moonrules.bots.train correct``, or ``None`` for none (the calls as measured before it)."""
 
     name: ClassVar[str] = "learned"
 
@@ -77,7 +82,8 @@ class LearnedBot:
                     # numpy (the [batch] or [train] extra) is needed only here
                     from moonrules.bots.auction_value import models
 
-                    return self._call(view, legal, value, models(self.models_file))
+                    m = models(self.models_file, self.correction)
+                    return self._call(view, legal, value, m)
         return self.strong.act(view, rng)
 
     def _call(

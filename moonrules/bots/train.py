@@ -18,6 +18,16 @@ with the double-dummy solver (:mod:`moonrules.analysis.solver`):
   rest of the auction is enumerated under the model of the other seats, the winner
   takes the widow, names its best trump and plays double dummy.
 
+``played`` deals hands, runs the auction with the ``learned`` bot (or ``pimc``) at every
+seat, then has ``pimc`` take the widow, discard, name trump and play the hand out at every
+seat; it records what the bidder saw when it made its winning call (its tiles, position,
+the calls before it), the trump it named, the tricks it took and the double-dummy tricks of
+the same contract (:func:`played_hand`). ``correct`` fits, on those hands, a calibration of
+the tricks model's chances to the tricks taken in play (:func:`fit_correction`)::
+
+    python -m moonrules.bots.train played --hands 2000 --seed 1 --out played.npz
+    python -m moonrules.bots.train correct played.npz --out moonrules/bots/auction_correction.npz
+
 ``fit`` trains the tricks model (LightGBM multiclass) and the defence model (LightGBM
 regression) with one thread and fixed seeds (deterministic), and writes them as numpy
 arrays. LightGBM is imported here only (``pip install moonrules[train]``); playing needs
@@ -28,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import random
 import sys
@@ -56,7 +67,16 @@ from moonrules.game import GameState, new_game
 from moonrules.rules.auction import MOON, PASS
 from moonrules.rules.ruleset import RuleSet, as_rules
 
-__all__ = ["example", "fit", "generate", "main", "matrices"]
+__all__ = [
+    "example",
+    "fit",
+    "fit_correction",
+    "generate",
+    "main",
+    "matrices",
+    "played_chances",
+    "played_hand",
+]
 
 _PRUNE = 1e-3
 
@@ -161,6 +181,204 @@ def generate(rules: RuleSet, examples: int, seed: int, out: Path, every: int = 2
                 rate = len(rows) / (time.perf_counter() - start)
                 print(f"{len(rows)} examples, {rate:.1f}/s", file=sys.stderr, flush=True)
     return len(rows)
+
+
+def played_hand(rules: RuleSet, seed: int, caller: str = "learned") -> dict[str, Any] | None:
+    """One hand dealt from ``seed``, called by ``caller`` (``learned`` or ``pimc``) at every
+    seat and played out by ``pimc`` at every seat (widow, discard, trump and play): the
+    bidder's view at its winning call, the trump named, the tricks the bidder took (``tricks``)
+    and the double-dummy tricks of the same contract from the start of the play (``dd``).
+    ``None``: the hand was thrown in."""
+    from moonrules.bots.learned import LearnedBot
+    from moonrules.bots.pimc import PimcBot
+    from moonrules.game import Phase, apply, view
+
+    rng = random.Random(f"moonrules/played/{seed}")
+    state: GameState = new_game(rules, rng.getrandbits(63))
+    n = rules.players
+    rngs = [random.Random(f"moonrules/played/{seed}/{s}") for s in range(n)]
+    callers: list[Any] = [LearnedBot() if caller == "learned" else PimcBot() for _ in range(n)]
+    pimc = PimcBot()
+    first = state.first_bidder
+    dd = -1
+    while state.hand_number == 1 and not state.is_over:
+        seat = state.to_act
+        assert seat is not None
+        if state.phase is Phase.PLAY and dd < 0:
+            dd = solve(state, SolverCache())
+        bot = callers[seat] if state.phase is Phase.BIDDING else pimc
+        state = apply(state, bot.act(view(state, seat), rngs[seat]))
+    hand = state.history[0] if state.history else state.hand
+    c = hand.contract
+    if c.bidder < 0:
+        return None
+    position = (c.bidder - first) % n
+    held = c.deal[c.bidder]
+    ranked = [t for _, t in best_trumps(held, rules)]
+    rank = next(k for k, t in enumerate(ranked) if t.value == c.trump)
+    return {
+        "held": held,
+        "position": position,
+        "calls": c.calls[:position],
+        "bid": c.bid,
+        "trump": c.trump,
+        "rank": rank,
+        "tricks": hand.tricks_won[c.bidder],
+        "dd": dd,
+    }
+
+
+def generate_played(
+    rules: RuleSet, hands: int, seed: int, out: Path, caller: str = "learned", every: int = 50
+) -> int:
+    """Play ``hands`` hands (deals ``seed * 10**9 + k``, thrown-in hands not counted) with
+    :func:`played_hand`, saving to ``out`` (npz) every ``every``; the number written."""
+    rows: list[dict[str, Any]] = []
+    k = 0
+    start = time.perf_counter()
+    while len(rows) < hands:
+        r = played_hand(rules, seed * 10**9 + k, caller)
+        k += 1
+        if r is not None:
+            rows.append(r)
+            if len(rows) % every == 0 or len(rows) == hands:
+                _save_played(rows, k, out)
+                rate = len(rows) / (time.perf_counter() - start)
+                print(f"{len(rows)} hands of {k} deals, {rate:.2f}/s", file=sys.stderr, flush=True)
+    return len(rows)
+
+
+def _save_played(rows: list[dict[str, Any]], deals: int, out: Path) -> None:
+    n = len(rows)
+    calls = np.full((n, 3), -1, dtype=np.int16)
+    for i, r in enumerate(rows):
+        calls[i, : len(r["calls"])] = r["calls"]
+    tmp = out.with_suffix(".tmp.npz")
+    np.savez_compressed(
+        tmp,
+        held=np.array([r["held"] for r in rows], dtype=np.int64),
+        position=np.array([r["position"] for r in rows], dtype=np.int8),
+        calls=calls,
+        bid=np.array([r["bid"] for r in rows], dtype=np.int8),
+        trump=np.array([r["trump"] for r in rows], dtype=np.int8),
+        rank=np.array([r["rank"] for r in rows], dtype=np.int8),
+        tricks=np.array([r["tricks"] for r in rows], dtype=np.int8),
+        dd=np.array([r["dd"] for r in rows], dtype=np.int8),
+        deals=np.array([deals], dtype=np.int64),
+    )
+    tmp.replace(out)
+
+
+def played_chances(rules: RuleSet, data: Any, m: Any = None) -> npt.NDArray[np.float64]:
+    """The (uncorrected) tricks model's chances of 0 … 7 tricks for each played hand, under
+    the candidate trump its winning bid is worth most under (the trump the call was valued
+    with, before the widow was seen; the trump named after it may be another): shape
+    (hands, 8). ``m``: the models (default: the shipped, uncorrected)."""
+    import attrs
+
+    from moonrules.bots.auction_value import models
+
+    forest = (m if m is not None else models()).tricks
+    n = rules.players
+    rows: list[list[float]] = []
+    worths: list[list[float]] = []
+    for held, pos, cs, bid in zip(
+        data["held"], data["position"], data["calls"], data["bid"], strict=True
+    ):
+        calls = tuple(int(c) for c in cs if c >= 0)
+        base = hand_features(int(held), rules, int(pos), calls)
+        for k, t in enumerate(candidate_trumps(int(held), rules)):
+            rows.append(base + trump_features(int(held), t, rules, k))
+        value = HandValue.for_hand(rules, int(pos), (0,) * rules.sides, (0,) * n, 0)
+        value = attrs.evolve(value, moon_points=21.0)
+        worths.append([value(int(pos), int(bid), k) for k in range(8)])
+    p = np.asarray(forest.predict(np.array(rows, dtype=np.float64)), dtype=np.float64)
+    p = p.reshape(len(worths), CANDIDATES, 8)
+    best = np.argmax(np.einsum("hck,hk->hc", p, np.array(worths)), axis=1)
+    return np.asarray(p[np.arange(len(worths)), best], dtype=np.float64)
+
+
+def fit_correction(
+    chances: npt.NDArray[np.float64], tricks: npt.NDArray[np.integer[Any]]
+) -> npt.NDArray[np.float64]:
+    """The correction's coefficients, shape (7, 2): for k = 1 … 7 the intercept and slope of a
+    logistic regression (scikit-learn) of "the bidder took at least k tricks in play" on the
+    log-odds of the model's chance of at least k (see
+    :class:`~moonrules.bots.auction_value.Correction`)."""
+    from sklearn.linear_model import LogisticRegression  # type: ignore[import-untyped]
+
+    from moonrules.bots.auction_value import cumulative_logits
+
+    z = cumulative_logits(chances)
+    coef = np.zeros((7, 2), dtype=np.float64)
+    for k in range(1, 8):
+        y = (np.asarray(tricks) >= k).astype(np.int64)
+        if y.min() == y.max():  # every hand on one side: keep the model's chance
+            coef[k - 1] = (0.0, 1.0)
+            continue
+        lr = LogisticRegression(C=1e6, max_iter=1000)
+        lr.fit(z[:, k - 1 : k], y)
+        coef[k - 1] = (float(lr.intercept_[0]), float(lr.coef_[0, 0]))
+    return coef
+
+
+def _trick_logloss(p: npt.NDArray[np.float64], tricks: npt.NDArray[np.integer[Any]]) -> float:
+    t = np.asarray(tricks, dtype=np.int64)
+    return float(-np.mean(np.log(p[np.arange(len(t)), t] + 1e-12)))
+
+
+def correction_report(
+    chances: npt.NDArray[np.float64],
+    tricks: npt.NDArray[np.integer[Any]],
+    dd: npt.NDArray[np.integer[Any]],
+    bids: npt.NDArray[np.integer[Any]],
+    folds: int = 5,
+    lower_only: bool = False,
+) -> dict[str, float]:
+    """Held-out figures of the correction (``folds``-fold, the folds in order): the log loss
+    and the mean of the played tricks under the model and the corrected model, the mean
+    double-dummy and played tricks, and the contracts made in play and double dummy."""
+    from moonrules.bots.auction_value import Correction
+
+    n = len(tricks)
+    t = np.asarray(tricks, dtype=np.int64)
+    corrected = np.zeros_like(chances)
+    edges = np.linspace(0, n, folds + 1).astype(int)
+    for a, b in itertools.pairwise(edges):
+        train = np.r_[0:a, b:n]
+        coef = fit_correction(chances[train], t[train])
+        corrected[a:b] = Correction(coef, lower_only).apply(chances[a:b])
+    need = np.where(np.asarray(bids) == MOON, 7, np.asarray(bids))
+    moon = np.asarray(bids) == MOON
+    ks = np.arange(8)
+    return {
+        "hands": float(n),
+        "logloss_model": _trick_logloss(chances, t),
+        "logloss_corrected": _trick_logloss(corrected, t),
+        "mean_model": float(np.mean(chances @ ks)),
+        "mean_corrected": float(np.mean(corrected @ ks)),
+        "mean_dd": float(np.mean(dd)),
+        "mean_played": float(np.mean(t)),
+        "made_played": float(np.mean(t >= need)),
+        "made_dd": float(np.mean(np.asarray(dd) >= need)),
+        "moons": float(moon.sum()),
+        "moons_made_played": float(np.sum(t[moon] >= 7)),
+        "moons_made_dd": float(np.sum(np.asarray(dd)[moon] >= 7)),
+        "moon_chance_model": float(np.mean(chances[moon, 7])) if moon.any() else 0.0,
+        "moon_chance_corrected": float(np.mean(corrected[moon, 7])) if moon.any() else 0.0,
+    }
+
+
+def save_correction(coef: npt.NDArray[np.float64], out: Path, lower_only: bool = False) -> str:
+    """Write the correction's coefficients (and whether it only lowers the model's chances)
+    as a numpy file; its SHA-256."""
+    with out.open("wb") as fh:
+        np.savez_compressed(
+            fh,
+            coef=np.asarray(coef, dtype=np.float64),
+            lower_only=np.array([lower_only], dtype=np.bool_),
+        )
+    return hashlib.sha256(out.read_bytes()).hexdigest()
 
 
 def _save(rows: list[dict[str, Any]], out: Path) -> None:
@@ -367,6 +585,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     f.add_argument("--rounds", type=int, default=300)
     f.add_argument("--rules", default="standard")
     f.add_argument("--out", type=Path, required=True)
+    p = sub.add_parser("played", help="hands played out by pimc seats, for the correction")
+    p.add_argument("--hands", type=int, default=100)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--caller", choices=("learned", "pimc"), default="learned")
+    p.add_argument("--rules", default="standard")
+    p.add_argument("--out", type=Path, required=True)
+    c = sub.add_parser("correct", help="fit the correction of the tricks model on played hands")
+    c.add_argument("data", type=Path, nargs="+")
+    c.add_argument("--rules", default="standard")
+    c.add_argument("--lower-only", action="store_true", help="never raise the model's chances")
+    c.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     rules = as_rules(args.rules)
     start = time.perf_counter()
@@ -375,8 +604,23 @@ def main(argv: Sequence[str] | None = None) -> None:
         took = time.perf_counter() - start
         print(json.dumps({"examples": count, "seconds": round(took, 1)}))
         return
+    if args.command == "played":
+        count = generate_played(rules, args.hands, args.seed, args.out, args.caller)
+        took = time.perf_counter() - start
+        print(json.dumps({"hands": count, "seconds": round(took, 1)}))
+        return
     parts = [np.load(p) for p in args.data]
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0].files}
+    if args.command == "correct":
+        chances = played_chances(rules, data)
+        report = correction_report(
+            chances, data["tricks"], data["dd"], data["bid"], lower_only=args.lower_only
+        )
+        coef = fit_correction(chances, data["tricks"])
+        digest = save_correction(coef, args.out, args.lower_only)
+        report["seconds"] = round(time.perf_counter() - start, 1)
+        print(json.dumps({**report, "coef": coef.round(4).tolist(), "sha256": digest}))
+        return
     tricks, defence, report = fit(rules, data, seed=args.seed, rounds=args.rounds)
     digest = save_models(tricks, defence, args.out)
     report["seconds"] = round(time.perf_counter() - start, 1)

@@ -191,12 +191,13 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "moonrules.tournament.ratings": ("openskill",),
     "moonrules.bots.auction_value": ("numpy",),
     "moonrules.bots.train": ("lightgbm", "numpy"),
+    "moonrules.bots.hand_choice": ("lightgbm", "numpy"),
     "i18n": ("babel",),
 }
 """The libraries of the optional extras, by the one subpackage (or module: the batched
-engine, extra ``[batch]``, and its pgx environment, extra ``[jax]``; the tournament's ratings, extra ``[ratings]``; the learned
-auction values, read with numpy, trained with LightGBM, extra ``[train]``) that may import
-them."""
+engine, extra ``[batch]``, and its pgx environment, extra ``[jax]``; the tournament's
+ratings, extra ``[ratings]``; the learned auction values and discard and trump, read with
+numpy, trained with LightGBM, extra ``[train]``) that may import them."""
 
 
 def _third_party_imports(path: Path) -> set[str]:

@@ -317,6 +317,27 @@ def pair_report(args: argparse.Namespace) -> None:
         )
 
 
+def moons(args: argparse.Namespace) -> None:
+    """The 21s of a match log (``bench/bots.py match --log``) by bot, split by whether the
+    hand may end the game (a side within 7 of the target before it: ``learned`` then calls
+    as ``strong``, by the chance to win the game) or not (its calls are the models')."""
+    counts: dict[tuple[str, bool], list[int]] = {}
+    reach = 7
+    for line in args.file.open():
+        g = json.loads(line)
+        scores = [0, 0, 0]
+        for h in g["hands"]:
+            late = max(scores) + reach >= RULES.target
+            if h["bid"] == 21 and h["bidder"] >= 0:
+                c = counts.setdefault((g["seats"][h["bidder"]], late), [0, 0])
+                c[0] += 1
+                c[1] += bool(h["made"])
+            scores = [a + b for a, b in zip(scores, h["seat_points"], strict=True)]
+    for (bot, late), (tried, made) in sorted(counts.items()):
+        when = "hands that may end the game" if late else "other hands"
+        print(f"{bot}: {when}: 21s tried {tried}, made {made}")
+
+
 def _call_number(action: Action) -> int:
     from moonrules.bots.base import call_value
 
@@ -509,6 +530,9 @@ def main() -> None:
     w = sub.add_parser("pair-report")
     w.add_argument("files", type=Path, nargs="+")
     w.set_defaults(run=pair_report)
+    o = sub.add_parser("moons", help="the 21s of a match log, late hands apart")
+    o.add_argument("file", type=Path)
+    o.set_defaults(run=moons)
     v = sub.add_parser("levels")
     v.add_argument("--deals", type=int, default=6)
     v.add_argument("--seed", type=int, default=7)

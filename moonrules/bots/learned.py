@@ -61,11 +61,12 @@ class LearnedBot:
     models_file: str | None = None
     """The npz file of the models (written by ``python -m moonrules.bots.train fit``);
     ``None``: the shipped ones. For measuring a candidate model against the shipped one."""
-    correction: str | None = "shipped"
+    correction: str | None = None
     """The correction of the tricks model's double-dummy chances to tricks taken in play
-    (:class:`~moonrules.bots.auction_value.Correction`): ``"shipped"`` (the default) for the
-    shipped one (``auction_correction.npz``), the path of an npz written by ``python -m
-    moonrules.bots.train correct``, or ``None`` for none (the calls as measured before it)."""
+    (:class:`~moonrules.bots.auction_value.Correction`): ``"shipped"`` for the shipped one
+    (``auction_correction.npz``), the path of an npz written by ``python -m
+    moonrules.bots.train correct``, or ``None`` (the default) for none: measured, the shipped
+    correction called no better (the bots guide)."""
 
     name: ClassVar[str] = "learned"
 

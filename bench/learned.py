@@ -338,6 +338,29 @@ def moons(args: argparse.Namespace) -> None:
         print(f"{bot}: {when}: 21s tried {tried}, made {made}")
 
 
+def _learned_games(path: Path) -> dict[int, tuple[float, float]]:
+    out = {}
+    for line in path.open():
+        g = json.loads(line)
+        seat = g["seats"].index("learned")
+        points = sum(h["seat_points"][seat] for h in g["hands"]) / len(g["hands"])
+        out[g["index"]] = (float(g["winner"] == seat), points)
+    return out
+
+
+def games_compare(args: argparse.Namespace) -> None:
+    """Two match logs of the same seeds (``bench/bots.py match --log``), the ``learned`` seat's
+    games won and points a hand game by game (new - old)."""
+    a, b = _learned_games(args.new), _learned_games(args.old)
+    common = sorted(a.keys() & b.keys())
+    if not common:
+        sys.exit("no game in common")
+    print(f"games in common {len(common)}")
+    for k, label in enumerate(("games won", "points a hand")):
+        print(f"{label + ':':<15}{_ci([a[i][k] - b[i][k] for i in common])} (new - old)")
+    print(f"same winner: {sum(a[i][0] == b[i][0] for i in common)}")
+
+
 def _call_number(action: Action) -> int:
     from moonrules.bots.base import call_value
 
@@ -533,6 +556,10 @@ def main() -> None:
     o = sub.add_parser("moons", help="the 21s of a match log, late hands apart")
     o.add_argument("file", type=Path)
     o.set_defaults(run=moons)
+    gc = sub.add_parser("games-compare", help="two match logs of the same seeds, game by game")
+    gc.add_argument("new", type=Path)
+    gc.add_argument("old", type=Path)
+    gc.set_defaults(run=games_compare)
     v = sub.add_parser("levels")
     v.add_argument("--deals", type=int, default=6)
     v.add_argument("--seed", type=int, default=7)

@@ -14,6 +14,11 @@
     python bench/bots.py pool FILE [FILE ...] [--rules standard]
         The figures of several duplicate runs together, from their --log files (each run's
         deals its own: runs of other seeds, pooled), with the decision times of --timing.
+    python bench/bots.py pool-compare --bot learned OLD:NEW [OLD:NEW ...] [--rules standard]
+        Two versions of a bot on the same deals: each pair of duplicate logs of one seed (the
+        old version's, the new one's), each deal's figure (the bot's points a hand less the
+        others' in that deal) differenced deal by deal, with the 95% interval of the mean
+        difference; deals missing from either log are left out.
     python bench/bots.py duplicate --bots strong,pimc [--deals 1000] [--rules standard]
                                    [--workers 2] [--seed 1] [--timing] [--log FILE]
         A duplicate match (``moonrules match --duplicate``) between bots that may carry
@@ -258,6 +263,46 @@ def pool(args: argparse.Namespace) -> None:
     for line in rest:
         print(line)
     _print_times(hands)
+
+
+def _per_deal(rules: RuleSet, path: str, bot: str) -> dict[int, float]:
+    """Each deal's figure of ``bot`` in a duplicate log: its points a hand less the other
+    bots' (the pair's difference of :func:`~moonrules.bots.match.duplicate_summary`)."""
+    from moonrules.bots.match import duplicate_summary
+
+    by: dict[int, list[DuplicateHand]] = defaultdict(list)
+    for line in Path(path).read_text().splitlines():
+        if line.strip():
+            hand = _duplicate_hand(line, 0)
+            by[hand.index].append(hand)
+    out = {}
+    for index, hands in by.items():
+        (diff,) = [
+            d for d in duplicate_summary(rules, hands).differences if bot in (d.first, d.second)
+        ]
+        out[index] = diff.mean if diff.first == bot else -diff.mean
+    return out
+
+
+def pool_compare(args: argparse.Namespace) -> None:
+    rules = as_rules(args.rules)
+    diffs: list[float] = []
+    for pair in args.pairs:
+        old, sep, new = pair.partition(":")
+        if not sep:
+            raise SystemExit(f"pool-compare: {pair!r}: give OLD:NEW")
+        a, b = _per_deal(rules, old, args.bot), _per_deal(rules, new, args.bot)
+        diffs.extend(b[i] - a[i] for i in sorted(a) if i in b)
+    if len(diffs) < 2:
+        raise SystemExit("pool-compare: fewer than two deals in both logs")
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
+    changed = sum(1 for d in diffs if d != 0)
+    print(
+        f"{args.bot}, new less old: {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] points "
+        f"a hand over {len(diffs)} deals ({changed} of them played otherwise), "
+        f"from {len(args.pairs)} pairs of logs"
+    )
 
 
 def duplicate(args: argparse.Namespace) -> None:
@@ -942,6 +987,13 @@ def _model_commands(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
     f.add_argument("--rules", default="standard")
 
 
+def _compare_command(sub: Any) -> None:
+    q = sub.add_parser("pool-compare")
+    q.add_argument("pairs", nargs="+", metavar="OLD:NEW")
+    q.add_argument("--bot", default="learned")
+    q.add_argument("--rules", default="standard")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -964,6 +1016,7 @@ def main() -> None:
     o = sub.add_parser("pool")
     o.add_argument("files", nargs="+")
     o.add_argument("--rules", default="standard")
+    _compare_command(sub)
     u = sub.add_parser("duplicate")
     u.add_argument("--rules", default="standard")
     u.add_argument("--bots", default="strong,pimc")
@@ -1007,6 +1060,7 @@ def main() -> None:
         "match": match,
         "summary": summary,
         "pool": pool,
+        "pool-compare": pool_compare,
         "calibrate": calibrate,
         "model-data": model_data,
     }

@@ -27,7 +27,7 @@ import attrs
 from moonrules.bots.base import call_value, view_legal_actions
 from moonrules.bots.strong import StrongBot
 from moonrules.bots.value import HandValue
-from moonrules.game import Action, Bid, Pass, Phase, PlayerView
+from moonrules.game import Action, Bid, Discard, NameTrump, Pass, Phase, PlayerView
 from moonrules.rules.auction import PASS
 from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.rules.tiles import mask_of
@@ -68,9 +68,21 @@ class LearnedBot:
     moonrules.bots.train correct``, or ``None`` (the default) for none: measured, the shipped
     correction called no better (the bots guide)."""
 
+    hand_choice: bool = True
+    """Whether the bidder's discard and trump come from the learned hand-choice model
+    (:mod:`moonrules.bots.hand_choice`) where it applies, else ``strong``'s (measured in the
+    bots guide)."""
+
     name: ClassVar[str] = "learned"
 
     def act(self, view: PlayerView, rng: random.Random) -> Action:
+        if (
+            self.hand_choice
+            and view.phase in (Phase.DISCARD, Phase.TRUMP)
+            and view.bidder == view.seat
+            and trained_for(view.rules)
+        ):
+            return self._discard_or_trump(view)
         if view.phase is Phase.BIDDING and trained_for(view.rules):
             legal = view_legal_actions(view)
             if len(legal) > 1:
@@ -86,6 +98,20 @@ class LearnedBot:
                     m = models(self.models_file, self.correction)
                     return self._call(view, legal, value, m)
         return self.strong.act(view, rng)
+
+    def _discard_or_trump(self, view: PlayerView) -> Action:
+        """The bidder's discard, or trump, by the hand-choice model: the option whose chances
+        give the contract the most worth, valued as the calls value it."""
+        # numpy (the [batch] or [train] extra) is needed only here
+        from moonrules.bots.hand_choice import learned_discard_and_trump
+
+        value = HandValue.for_hand(
+            view.rules, view.seat, view.scores, view.tricks_won, view.first_bidder
+        )
+        if not value.by_game and self.moon_points is not None:
+            value = attrs.evolve(value, moon_points=self.moon_points)
+        tile, trump = learned_discard_and_trump(view, value=value)
+        return Discard(tile) if view.phase is Phase.DISCARD else NameTrump(trump)
 
     def _call(
         self, view: PlayerView, legal: tuple[Action, ...], value: HandValue, m: Models

@@ -11,10 +11,13 @@ tens of thousands of deals labelled by the double-dummy solver
 * a **pass** is worth what the defence model expects the seat to score defending (or
   nothing when the hand is thrown in).
 
-The discard, the trump and the play are ``strong``'s, and so is the call where the models
-do not apply: rules other than the three-player standard rules they were trained on, and
-hands that may end the game (valued by the chance to win it). The bot reads only its
-seat's view. Its calls need numpy (the ``[batch]`` or ``[train]`` extra), to read the trees.
+The bidder's **discard and trump** come from the hand-choice model
+(:mod:`moonrules.bots.hand_choice`): every discard under every trump weighed by its chances
+of each number of tricks. The play is ``strong``'s, and so are the calls, the discard and
+the trump where the models do not apply: rules other than the three-player standard rules
+they were trained on, and (the calls) hands that may end the game (valued by the chance to
+win it). The bot reads only its seat's view. It needs numpy (the ``[batch]`` or ``[train]``
+extra), to read the trees.
 """
 
 from __future__ import annotations

@@ -271,7 +271,11 @@ def _per_deal(rules: RuleSet, path: str, bot: str) -> dict[int, float]:
     from moonrules.bots.match import duplicate_summary
 
     by: dict[int, list[DuplicateHand]] = defaultdict(list)
-    for line in Path(path).read_text().splitlines():
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise SystemExit(f"pool-compare: cannot read {path}: {e.strerror}") from None
+    for line in text.splitlines():
         if line.strip():
             hand = _duplicate_hand(line, 0)
             by[hand.index].append(hand)

@@ -14,6 +14,7 @@ import pytest
 
 import moonrules as m
 from moonrules.bots import hand_choice as hc
+from moonrules.bots import labelled
 from moonrules.game import Bid, Deal, Discard, NameTrump, Pass, Phase, apply, view
 from moonrules.rules.tiles import mask_of, tiles
 
@@ -21,22 +22,8 @@ STANDARD = m.rules_by_name("standard")
 
 
 def _data(count: int, seed: int) -> dict[str, Any]:
-    rows: list[dict[str, Any]] = []
-    k = 0
-    while len(rows) < count:
-        ex = hc.example(STANDARD, seed * 1000 + k)
-        k += 1
-        if ex is not None:
-            rows.append(ex)
-    return {
-        "held": np.array([r["held"] for r in rows], dtype=np.int64),
-        "position": np.array([r["position"] for r in rows], dtype=np.int8),
-        "calls": np.array(
-            [list(r["calls"]) + [-1] * (3 - len(r["calls"])) for r in rows], dtype=np.int16
-        ),
-        "bid": np.array([r["bid"] for r in rows], dtype=np.int8),
-        "tricks": np.array([r["tricks"] for r in rows], dtype=np.int8),
-    }
+    rows, _ = labelled.seeded_rows(lambda s: hc.example(STANDARD, s), count, seed * 1000)
+    return labelled.columns(rows, hc.LABELS)
 
 
 @pytest.fixture(scope="module")

@@ -192,12 +192,14 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "moonrules.bots.auction_value": ("numpy",),
     "moonrules.bots.train": ("lightgbm", "numpy"),
     "moonrules.bots.hand_choice": ("lightgbm", "numpy"),
+    "moonrules.bots.labelled": ("numpy",),
     "i18n": ("babel",),
 }
 """The libraries of the optional extras, by the one subpackage (or module: the batched
 engine, extra ``[batch]``, and its pgx environment, extra ``[jax]``; the tournament's
-ratings, extra ``[ratings]``; the learned auction values and discard and trump, read with
-numpy, trained with LightGBM, extra ``[train]``) that may import them."""
+ratings, extra ``[ratings]``; the learned auction values and discard and trump and their
+training data files, read with numpy, trained with LightGBM, extra ``[train]``) that may
+import them."""
 
 
 def _third_party_imports(path: Path) -> set[str]:

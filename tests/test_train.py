@@ -14,7 +14,7 @@ import pytest
 
 import moonrules as m
 from moonrules.bots import auction_value as av
-from moonrules.bots import train
+from moonrules.bots import labelled, train
 from moonrules.bots.learned import LearnedBot, trained_for
 from moonrules.bots.match import bot_by_name, play_game
 from moonrules.bots.strong import StrongBot
@@ -25,23 +25,8 @@ STANDARD = m.rules_by_name("standard")
 
 
 def _data(count: int, seed: int) -> dict[str, Any]:
-    rows: list[dict[str, Any]] = []
-    k = 0
-    while len(rows) < count:
-        ex = train.example(STANDARD, seed * 1000 + k)
-        k += 1
-        if ex is not None:
-            rows.append(ex)
-    return {
-        "held": np.array([r["held"] for r in rows], dtype=np.int64),
-        "position": np.array([r["position"] for r in rows], dtype=np.int8),
-        "calls": np.array(
-            [list(r["calls"]) + [-1] * (3 - len(r["calls"])) for r in rows], dtype=np.int16
-        ),
-        "trumps": np.array([r["trumps"] for r in rows], dtype=np.int8),
-        "tricks": np.array([r["tricks"] for r in rows], dtype=np.int8),
-        "defence": np.array([r["defence"] for r in rows], dtype=np.float64),
-    }
+    rows, _ = labelled.seeded_rows(lambda s: train.example(STANDARD, s), count, seed * 1000)
+    return labelled.columns(rows, train.EXAMPLE_LABELS)
 
 
 @pytest.fixture(scope="module")

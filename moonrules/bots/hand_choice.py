@@ -45,7 +45,6 @@ import hashlib
 import json
 import os
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from importlib import resources
@@ -55,6 +54,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from moonrules.bots import labelled
 from moonrules.bots.auction_value import HAND_FEATURES, Forest, hand_features
 from moonrules.bots.base import call_value
 from moonrules.bots.basic import estimate_tricks, features, tile_value
@@ -296,6 +296,10 @@ def contract_state(rules: RuleSet, seed: int) -> Any:
     return state
 
 
+#: The labels of an example (:func:`example`), each with its numpy type in the data file.
+LABELS: Final = {"bid": np.int8, "tricks": np.int8}
+
+
 def example(rules: RuleSet, seed: int) -> dict[str, Any] | None:
     """One labelled deal (``None``: thrown in): the bidder's eight tiles, its position, the
     calls, the bid, and the double-dummy tricks of each (discard, trump), shape (8, trumps)."""
@@ -328,41 +332,13 @@ def example(rules: RuleSet, seed: int) -> dict[str, Any] | None:
     }
 
 
-def _save(rows: list[dict[str, Any]], deals: int, out: Path) -> None:
-    n = len(rows)
-    calls = np.full((n, 3), -1, dtype=np.int16)
-    for i, r in enumerate(rows):
-        calls[i, : len(r["calls"])] = r["calls"]
-    tmp = out.with_suffix(".tmp.npz")
-    np.savez_compressed(
-        tmp,
-        held=np.array([r["held"] for r in rows], dtype=np.int64),
-        position=np.array([r["position"] for r in rows], dtype=np.int8),
-        calls=calls,
-        bid=np.array([r["bid"] for r in rows], dtype=np.int8),
-        tricks=np.array([r["tricks"] for r in rows], dtype=np.int8),
-        deals=np.array([deals], dtype=np.int64),
-    )
-    tmp.replace(out)
-
-
 def generate(rules: RuleSet, examples: int, seed: int, out: Path, every: int = 250) -> int:
     """Write ``examples`` labelled deals (deals ``seed * 10**9 + k``, thrown-in ones skipped)
     to ``out`` (npz), saving every ``every``: the first ``j`` saved are those a run of
     ``--examples j`` writes. The number written."""
-    rows: list[dict[str, Any]] = []
-    k = 0
-    start = time.perf_counter()
-    while len(rows) < examples:
-        ex = example(rules, seed * 10**9 + k)
-        k += 1
-        if ex is not None:
-            rows.append(ex)
-            if len(rows) % every == 0 or len(rows) == examples:
-                _save(rows, k, out)
-                rate = len(rows) / (time.perf_counter() - start)
-                print(f"{len(rows)} deals, {rate:.2f}/s", file=sys.stderr, flush=True)
-    return len(rows)
+    return labelled.generate(
+        lambda s: example(rules, s), examples, seed, out, LABELS, every, "deals"
+    )
 
 
 # -- fit ---------------------------------------------------------------------

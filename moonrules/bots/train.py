@@ -41,16 +41,16 @@ import hashlib
 import itertools
 import json
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from moonrules.analysis.solver import SolverCache, solve
+from moonrules.bots import labelled
 from moonrules.bots.auction_value import (
     CANDIDATES,
     Forest,
@@ -122,6 +122,12 @@ def _endings(
     return [(p / total, s, b) for p, s, b in out]
 
 
+#: The labels of an example (:func:`example`) and of a played hand (:func:`played_hand`),
+#: each with its numpy type in the data file.
+EXAMPLE_LABELS: Final = {"trumps": np.int8, "tricks": np.int8, "defence": np.float64}
+PLAYED_LABELS: Final = {k: np.int8 for k in ("bid", "trump", "rank", "tricks", "dd")}
+
+
 def example(rules: RuleSet, seed: int) -> dict[str, Any] | None:
     """One labelled example from the deal seeded ``seed`` (``None``: the seat gets no turn,
     a 21 closed the auction before it)."""
@@ -168,19 +174,9 @@ def example(rules: RuleSet, seed: int) -> dict[str, Any] | None:
 def generate(rules: RuleSet, examples: int, seed: int, out: Path, every: int = 2000) -> int:
     """Write ``examples`` examples (deals ``seed * 10**9 + k``) to ``out`` (npz), saving every
     ``every`` examples; the number written."""
-    rows: list[dict[str, Any]] = []
-    k = 0
-    start = time.perf_counter()
-    while len(rows) < examples:
-        ex = example(rules, seed * 10**9 + k)
-        k += 1
-        if ex is not None:
-            rows.append(ex)
-            if len(rows) % every == 0 or len(rows) == examples:
-                _save(rows, out)
-                rate = len(rows) / (time.perf_counter() - start)
-                print(f"{len(rows)} examples, {rate:.1f}/s", file=sys.stderr, flush=True)
-    return len(rows)
+    return labelled.generate(
+        lambda s: example(rules, s), examples, seed, out, EXAMPLE_LABELS, every, "examples"
+    )
 
 
 def played_hand(rules: RuleSet, seed: int, caller: str = "learned") -> dict[str, Any] | None:
@@ -233,40 +229,9 @@ def generate_played(
 ) -> int:
     """Play ``hands`` hands (deals ``seed * 10**9 + k``, thrown-in hands not counted) with
     :func:`played_hand`, saving to ``out`` (npz) every ``every``; the number written."""
-    rows: list[dict[str, Any]] = []
-    k = 0
-    start = time.perf_counter()
-    while len(rows) < hands:
-        r = played_hand(rules, seed * 10**9 + k, caller)
-        k += 1
-        if r is not None:
-            rows.append(r)
-            if len(rows) % every == 0 or len(rows) == hands:
-                _save_played(rows, k, out)
-                rate = len(rows) / (time.perf_counter() - start)
-                print(f"{len(rows)} hands of {k} deals, {rate:.2f}/s", file=sys.stderr, flush=True)
-    return len(rows)
-
-
-def _save_played(rows: list[dict[str, Any]], deals: int, out: Path) -> None:
-    n = len(rows)
-    calls = np.full((n, 3), -1, dtype=np.int16)
-    for i, r in enumerate(rows):
-        calls[i, : len(r["calls"])] = r["calls"]
-    tmp = out.with_suffix(".tmp.npz")
-    np.savez_compressed(
-        tmp,
-        held=np.array([r["held"] for r in rows], dtype=np.int64),
-        position=np.array([r["position"] for r in rows], dtype=np.int8),
-        calls=calls,
-        bid=np.array([r["bid"] for r in rows], dtype=np.int8),
-        trump=np.array([r["trump"] for r in rows], dtype=np.int8),
-        rank=np.array([r["rank"] for r in rows], dtype=np.int8),
-        tricks=np.array([r["tricks"] for r in rows], dtype=np.int8),
-        dd=np.array([r["dd"] for r in rows], dtype=np.int8),
-        deals=np.array([deals], dtype=np.int64),
+    return labelled.generate(
+        lambda s: played_hand(rules, s, caller), hands, seed, out, PLAYED_LABELS, every, "hands"
     )
-    tmp.replace(out)
 
 
 def played_chances(rules: RuleSet, data: Any, m: Any = None) -> npt.NDArray[np.float64]:
@@ -379,24 +344,6 @@ def save_correction(coef: npt.NDArray[np.float64], out: Path, lower_only: bool =
             lower_only=np.array([lower_only], dtype=np.bool_),
         )
     return hashlib.sha256(out.read_bytes()).hexdigest()
-
-
-def _save(rows: list[dict[str, Any]], out: Path) -> None:
-    n = len(rows)
-    calls = np.full((n, 3), -1, dtype=np.int16)
-    for i, r in enumerate(rows):
-        calls[i, : len(r["calls"])] = r["calls"]
-    tmp = out.with_suffix(".tmp.npz")
-    np.savez_compressed(
-        tmp,
-        held=np.array([r["held"] for r in rows], dtype=np.int64),
-        position=np.array([r["position"] for r in rows], dtype=np.int8),
-        calls=calls,
-        trumps=np.array([r["trumps"] for r in rows], dtype=np.int8),
-        tricks=np.array([r["tricks"] for r in rows], dtype=np.int8),
-        defence=np.array([r["defence"] for r in rows], dtype=np.float64),
-    )
-    tmp.replace(out)
 
 
 def matrices(

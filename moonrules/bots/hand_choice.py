@@ -358,24 +358,6 @@ def matrices(rules: RuleSet, data: Any) -> tuple[npt.NDArray[np.float64], npt.ND
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _params(seed: int, min_leaf: int) -> dict[str, Any]:
-    return {
-        "objective": "multiclass",
-        "num_class": 8,
-        "learning_rate": 0.1,
-        "num_leaves": 31,
-        "min_data_in_leaf": min_leaf,
-        "feature_fraction": 0.8,
-        "bagging_fraction": 0.8,
-        "bagging_freq": 1,
-        "num_threads": 1,
-        "deterministic": True,
-        "force_row_wise": True,
-        "seed": seed,
-        "verbose": -1,
-    }
-
-
 def fit(
     rules: RuleSet, data: Any, *, seed: int = 0, rounds: int = 300, min_leaf: int = 50
 ) -> tuple[Any, dict[str, float]]:
@@ -389,7 +371,9 @@ def fit(
     deals = len(data["held"])
     per = len(y) // deals
     cut = (deals - deals // 10) * per if deals >= 10 else len(y)
-    params = _params(seed, min_leaf)
+    from moonrules.bots.train import booster_params
+
+    params = booster_params(seed, min_leaf, learning_rate=0.1, objective="multiclass", num_class=8)
     report: dict[str, float] = {"deals": float(deals), "rows": float(len(y))}
     if cut == len(y):
         booster = lgb.train(params, lgb.Dataset(x, y), rounds)

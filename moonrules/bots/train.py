@@ -378,7 +378,10 @@ def matrices(
     )
 
 
-def _params(seed: int, min_leaf: int, **extra: Any) -> dict[str, Any]:
+def booster_params(seed: int, min_leaf: int, **extra: Any) -> dict[str, Any]:
+    """LightGBM's parameters for every model here: one thread and deterministic, so that a
+    seed gives the same trees on any machine; ``extra`` (the objective, a learning rate)
+    added or overriding."""
     return {
         "learning_rate": 0.05,
         "num_leaves": 31,
@@ -469,8 +472,8 @@ def fit(
     xt, yt, xd, yd = matrices(rules, data)
     n = len(yd)
     cut = n - n // 10
-    tricks_params = _params(seed, min_leaf, objective="multiclass", num_class=8)
-    defence_params = _params(seed, min_leaf, objective="regression")
+    tricks_params = booster_params(seed, min_leaf, objective="multiclass", num_class=8)
+    defence_params = booster_params(seed, min_leaf, objective="regression")
     report: dict[str, float] = {"examples": float(n)}
     tricks_rounds = defence_rounds = rounds
     if n >= 50:

@@ -39,7 +39,7 @@ from moonrules.kernel.tables import STRENGTH, SUIT_MASK
 from moonrules.rules.auction import MOON, PASS
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import TRUMP_SUIT, Trump
-from moonrules.rules.tiles import TILES
+from moonrules.rules.tiles import TILES, indices_of
 
 __all__ = [
     "CANDIDATES",
@@ -100,20 +100,30 @@ def hand_features(held: int, rules: RuleSet, position: int, calls: Sequence[int]
     return out
 
 
-def trump_features(held: int, trump: Trump, rules: RuleSet, rank: int) -> list[float]:
-    """The hand under one ``trump``, the ``rank``-th best by the basic estimate (0 the best)."""
-    outside = rules.tile_set.mask & ~held
+def trump_features(
+    held: int,
+    trump: Trump,
+    rules: RuleSet,
+    rank: int,
+    outside: int | None = None,
+    estimate: float | None = None,
+) -> list[float]:
+    """The hand under one ``trump``, the ``rank``-th best by the basic estimate (0 the best).
+    ``outside``: the tiles the seat knows are against it (default: every tile it does not
+    hold; a bidder also knows its discard is not); ``estimate``: the basic estimate of
+    the tricks, if already worked out."""
+    outside = rules.tile_set.mask & ~held if outside is None else outside
     t = trump.value
     trumps = SUIT_MASK[t][TRUMP_SUIT] & rules.tile_set.mask
     mine = held & trumps
-    strengths = [STRENGTH[t][TRUMP_SUIT][i] for i in range(28) if mine >> i & 1]
+    strengths = [STRENGTH[t][TRUMP_SUIT][i] for i in indices_of(mine)]
     return [
         float(t),
-        estimate_tricks(held, trump, rules, outside),
+        estimate_tricks(held, trump, rules, outside) if estimate is None else estimate,
         *(float(x) for x in features(held, t, outside)),
         float(mine.bit_count()),
         float(max(strengths, default=-1)),
-        float((trumps & ~held).bit_count()),
+        float((trumps & outside).bit_count()),
         float(rank),
     ]
 

@@ -55,12 +55,18 @@ import numpy as np
 import numpy.typing as npt
 
 from moonrules.bots import labelled
-from moonrules.bots.auction_value import HAND_FEATURES, Forest, hand_features
+from moonrules.bots.auction_value import (
+    HAND_FEATURES,
+    TRUMP_FEATURES,
+    Forest,
+    hand_features,
+    trump_features,
+)
 from moonrules.bots.base import call_value
-from moonrules.bots.basic import estimate_tricks, features, tile_value
+from moonrules.bots.basic import estimate_tricks, tile_value
 from moonrules.bots.value import HandValue
 from moonrules.game import Bid, Pass, Phase, PlayerView
-from moonrules.kernel.tables import STRENGTH, SUIT_MASK
+from moonrules.kernel.tables import SUIT_MASK
 from moonrules.rules.auction import MOON, PASS
 from moonrules.rules.ruleset import RuleSet, as_rules
 from moonrules.rules.suits import TRUMP_SUIT, Trump
@@ -83,16 +89,7 @@ OPTION_FEATURES: Final = (
     "discard_high",
     "discard_low",
     "discard_double",
-    "trump",
-    "estimate",
-    "master_trumps",
-    "other_trumps",
-    "trumps_past_three",
-    "other_masters",
-    "trumps_held",
-    "top_trump_rank",
-    "trumps_out",
-    "rank_by_estimate",
+    *TRUMP_FEATURES,
     "discard_is_trump",
     "discard_value",
 )
@@ -143,24 +140,15 @@ def option_rows(
         order = sorted(range(len(estimates)), key=lambda k: -estimates[k])
         rank = {k: r for r, k in enumerate(order)}
         for k, t in enumerate(rules.trumps):
-            v = t.value
-            trumps = SUIT_MASK[v][TRUMP_SUIT] & rules.tile_set.mask
-            mine = kept & trumps
-            strengths = [STRENGTH[v][TRUMP_SUIT][i] for i in indices_of(mine)]
+            trumps = SUIT_MASK[t.value][TRUMP_SUIT] & rules.tile_set.mask
             options.append((d, t))
             rows.append(
                 [
                     *base,
                     *head,
-                    float(v),
-                    estimates[k],
-                    *(float(x) for x in features(kept, v, outside)),
-                    float(mine.bit_count()),
-                    float(max(strengths, default=-1)),
-                    float((trumps & outside).bit_count()),
-                    float(rank[k]),
+                    *trump_features(kept, t, rules, rank[k], outside, estimates[k]),
                     float(trumps >> d & 1),
-                    float(tile_value(d, v)),
+                    float(tile_value(d, t.value)),
                 ]
             )
     return options, np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURES))

@@ -71,7 +71,13 @@ import attrs
 
 from moonrules.bots.base import Bot, Knowledge, knowledge
 from moonrules.bots.basic import best_trumps
-from moonrules.bots.match import DuplicateHand, GameResult, HandResult, run_match
+from moonrules.bots.match import (
+    DuplicateHand,
+    GameResult,
+    HandResult,
+    interval_text,
+    run_match,
+)
 from moonrules.bots.pimc import PimcBot
 from moonrules.bots.sampled import Budget
 from moonrules.bots.sampling import Sampler
@@ -299,11 +305,9 @@ def pool_compare(args: argparse.Namespace) -> None:
         diffs.extend(b[i] - a[i] for i in sorted(a) if i in b)
     if len(diffs) < 2:
         raise SystemExit("pool-compare: fewer than two deals in both logs")
-    mean = statistics.fmean(diffs)
-    half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
     changed = sum(1 for d in diffs if d != 0)
     print(
-        f"{args.bot}, new less old: {mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}] points "
+        f"{args.bot}, new less old: {interval_text(diffs)} points "
         f"a hand over {len(diffs)} deals ({changed} of them played otherwise), "
         f"from {len(args.pairs)} pairs of logs"
     )

@@ -47,18 +47,16 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import math
 import random
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from moonrules.analysis.solver import SolverCache, solve
 from moonrules.bots.basic import BasicBot
 from moonrules.bots.hand_choice import contract_state, learned_discard_and_trump, model
-from moonrules.bots.match import deal_seed
+from moonrules.bots.match import deal_seed, interval_text
 from moonrules.bots.sampled import fixed_discard
 from moonrules.bots.strong import StrongBot
 from moonrules.bots.worlds import complete_contract
@@ -156,14 +154,6 @@ def run(args: argparse.Namespace) -> None:
     print(f"{args.deals} deals in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
 
 
-def _ci(values: Sequence[float]) -> str:
-    n = len(values)
-    mean = sum(values) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / max(1, n - 1))
-    half = 1.96 * sd / math.sqrt(n)
-    return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
-
-
 def report(args: argparse.Namespace) -> None:
     rows = [json.loads(line) for p in args.files for line in p.open()]
     played = [r for r in rows if not r.get("thrown_in")]
@@ -174,20 +164,21 @@ def report(args: argparse.Namespace) -> None:
         pts = [r[name]["points"] for r in played]
         made = sum(r[name]["made"] for r in played)
         print(
-            f"{name:>8}: relative {_ci(rel)}, bidder's points {sum(pts) / len(pts):+.3f}, "
+            f"{name:>8}: relative {interval_text(rel)}, "
+            f"bidder's points {sum(pts) / len(pts):+.3f}, "
             f"made {made}/{len(played)} ({made / len(played):.1%})"
         )
     for other in ("strong", "basic"):
         diff = [r["learned"]["relative"] - r[other]["relative"] for r in played]
         same = sum(r["learned"]["actions"] == r[other]["actions"] for r in played)
-        print(f"learned - {other}: {_ci(diff)} points a hand (same choice in {same})")
+        print(f"learned - {other}: {interval_text(diff)} points a hand (same choice in {same})")
     moon = [r for r in played if r["bid"] == MOON]
     if moon:
         diff = [r["learned"]["relative"] - r["strong"]["relative"] for r in moon]
-        print(f"  of which 21s ({len(moon)}): {_ci(diff)}")
+        print(f"  of which 21s ({len(moon)}): {interval_text(diff)}")
         rest = [r for r in played if r["bid"] != MOON]
         diff = [r["learned"]["relative"] - r["strong"]["relative"] for r in rest]
-        print(f"  other bids ({len(rest)}): {_ci(diff)}")
+        print(f"  other bids ({len(rest)}): {interval_text(diff)}")
     for name in ("learned", "strong"):
         times = sorted(t for r in played for t in r[name]["times"])
         med = times[len(times) // 2]
@@ -249,7 +240,7 @@ def played(args: argparse.Namespace) -> None:
 def played_report(args: argparse.Namespace) -> None:
     rows = [json.loads(line) for p in args.files for line in p.open()]
     diff = [r["learned"]["relative"] - r["strong"]["relative"] for r in rows]
-    print(f"deals played (choices differ) {len(rows)}: learned - strong {_ci(diff)}")
+    print(f"deals played (choices differ) {len(rows)}: learned - strong {interval_text(diff)}")
     for name in ("learned", "strong"):
         made = sum(r[name]["made"] for r in rows)
         print(f"{name:>8}: made in play {made}/{len(rows)}")

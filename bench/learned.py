@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 import time
@@ -43,7 +42,7 @@ from typing import Any
 
 from moonrules.bots.base import Bot
 from moonrules.bots.learned import LearnedBot
-from moonrules.bots.match import deal_seed, play_game
+from moonrules.bots.match import deal_seed, interval_text, play_game
 from moonrules.bots.pimc import PimcBot
 from moonrules.bots.strong import StrongBot
 from moonrules.game import Action, GameState, Phase, PlayerView, new_game, view
@@ -305,7 +304,7 @@ def pair_report(args: argparse.Namespace) -> None:
     cpu = sum(r["cpu"] for r in rows)
     print(f"deals {len(rows)}, seat-hands whose call changed {len(changed)}, cpu {cpu:.0f}s")
     for k, label in enumerate(("points a hand", "  as bidder", "  as defender")):
-        print(f"{label + ':':<15}{_ci([g[k] for g in gains])} (new - old)")
+        print(f"{label + ':':<15}{interval_text([g[k] for g in gains])} (new - old)")
     for who in ("new", "old"):
         bids = [(seat[who], s) for s, seat in changed if seat[who]["bidder"] == s]
         moons = [h for h, s in bids if h["bid"] == 21]
@@ -357,7 +356,7 @@ def games_compare(args: argparse.Namespace) -> None:
         sys.exit("no game in common")
     print(f"games in common {len(common)}")
     for k, label in enumerate(("games won", "points a hand")):
-        print(f"{label + ':':<15}{_ci([a[i][k] - b[i][k] for i in common])} (new - old)")
+        print(f"{label + ':':<15}{interval_text([a[i][k] - b[i][k] for i in common])} (new - old)")
     print(f"same winner: {sum(a[i][0] == b[i][0] for i in common)}")
 
 
@@ -404,14 +403,6 @@ def swap(args: argparse.Namespace) -> None:
     print(f"{args.deals} deals in {time.perf_counter() - t0:.0f}s", file=sys.stderr)
 
 
-def _ci(values: Sequence[float]) -> str:
-    n = len(values)
-    mean = sum(values) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / max(1, n - 1))
-    half = 1.96 * sd / math.sqrt(n)
-    return f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]"
-
-
 def _gains(r: dict[str, Any]) -> tuple[float, float, float, int]:
     """A deal's gain a seat (the mean over the three seats), as bidder, as defender, and
     the number of seats whose hand changed."""
@@ -438,9 +429,9 @@ def report(args: argparse.Namespace) -> None:
     times = sorted(x for r in rows for x in r["times"])
     cpu = sum(r["cpu"] for r in rows)
     print(f"deals {len(rows)}, seat-hands changed {changed}, cpu {cpu:.0f}s")
-    print(f"points a hand: {_ci(total)}")
-    print(f"  as bidder:   {_ci(bidding)}")
-    print(f"  as defender: {_ci(defending)}")
+    print(f"points a hand: {interval_text(total)}")
+    print(f"  as bidder:   {interval_text(bidding)}")
+    print(f"  as defender: {interval_text(defending)}")
     if times:
         med = times[len(times) // 2]
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
@@ -456,7 +447,7 @@ def compare(args: argparse.Namespace) -> None:
         sys.exit("no deal in common")
     print(f"deals in common {len(common)}")
     for k, label in enumerate(("points a hand", "  as bidder", "  as defender")):
-        print(f"{label + ':':<15}{_ci([a[i][k] - b[i][k] for i in common])} (new - old)")
+        print(f"{label + ':':<15}{interval_text([a[i][k] - b[i][k] for i in common])} (new - old)")
     diff = sum(a[i][:3] != b[i][:3] for i in common)
     print(f"deals whose gain differs: {diff}")
 

@@ -52,6 +52,8 @@ __all__ = [
     "arrangements",
     "bot_by_name",
     "duplicate_summary",
+    "interval_text",
+    "mean_interval",
     "play_game",
     "run_duplicate",
     "run_match",
@@ -525,7 +527,7 @@ def run_duplicate(
     return results
 
 
-def _mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+def mean_interval(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
     """The mean of ``values`` and its 95% normal interval (infinite for one value)."""
     n = len(values)
     if n == 0:
@@ -536,6 +538,12 @@ def _mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
     sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
     half = Z95 * sd / math.sqrt(n)
     return mean, (mean - half, mean + half)
+
+
+def interval_text(values: Sequence[float]) -> str:
+    """:func:`mean_interval` as a line's figure: ``+0.333 [+0.230, +0.436]``."""
+    mean, (low, high) = mean_interval(values)
+    return f"{mean:+.3f} [{low:+.3f}, {high:+.3f}]"
 
 
 @attrs.frozen(slots=True)
@@ -668,7 +676,7 @@ def duplicate_summary(rules: RuleSet | str, results: Iterable[DuplicateHand]) ->
 
     bots = []
     for name in names:
-        mean, ci = _mean_ci(list(per_deal(name, "all").values()))
+        mean, ci = mean_interval(list(per_deal(name, "all").values()))
         bid = per_deal(name, "bid")
         defend = per_deal(name, "defend")
         t = totals[name]
@@ -692,7 +700,7 @@ def duplicate_summary(rules: RuleSet | str, results: Iterable[DuplicateHand]) ->
         figures = []
         for which in ("all", "bid", "defend"):
             pa, pb = per_deal(a, which), per_deal(b, which)
-            figures.append(_mean_ci([pa[i] - pb[i] for i in pa if i in pb]))
+            figures.append(mean_interval([pa[i] - pb[i] for i in pa if i in pb]))
         common = sum(1 for i in by_deal if a in by_deal[i] and b in by_deal[i])
         (m, ci), (mb, cb), (md, cd) = figures
         diffs.append(PairedDifference(a, b, common, m, ci, mb, cb, md, cd))

@@ -466,8 +466,10 @@ def _levels_job(job: tuple[int, tuple[str, ...], int]) -> dict[str, Any]:
 
 
 def levels(args: argparse.Namespace) -> None:
-    """A seeded all-bot round robin: every three levels, in every seating, on each deal
-    (the first hand of a seeded game), each hand rated with openskill by its points."""
+    """A seeded all-bot round robin, duplicate: every three levels play each deal (the first
+    hand of a seeded game) in all six seatings, and the deal is one game between the three,
+    ranked by each level's points summed over the six seatings (so the cards a seat is dealt
+    cancel out), rated with openskill."""
     import itertools
 
     from moonrules.tournament.ratings import Game, new_ratings, update
@@ -479,23 +481,33 @@ def levels(args: argparse.Namespace) -> None:
         for seats in itertools.permutations(trio)
     ]
     t0 = time.perf_counter()
-    with ProcessPoolExecutor(args.workers) as pool:
-        hands = list(pool.map(_levels_job, jobs, chunksize=4))
+    if args.hands is not None:
+        hands = [json.loads(line) for line in args.hands.open()]
+    else:
+        with ProcessPoolExecutor(args.workers) as pool:
+            hands = list(pool.map(_levels_job, jobs, chunksize=4))
+        if args.log is not None:
+            args.log.write_text("".join(json.dumps(h) + "\n" for h in hands))
     took = time.perf_counter() - t0
-    rated = new_ratings("moonrules levels")
-    for h in hands:
-        teams = tuple((n,) for n in h["seats"])
-        bots = tuple((n, n) for n in h["seats"])
-        rated = update(rated, Game(teams, tuple(h["points"]), bots=bots))
+    totals: dict[tuple[int, tuple[str, ...]], dict[str, int]] = {}
     points: dict[str, list[int]] = {n: [] for n in LEVELS}
     for h in hands:
+        trio = tuple(sorted(h["seats"], key=LEVELS.index))
+        game = totals.setdefault((h["index"], trio), dict.fromkeys(trio, 0))
         for s, n in enumerate(h["seats"]):
+            game[n] += h["points"][s]
             points[n].append(h["points"][s])
+    rated = new_ratings("moonrules levels")
+    for game in totals.values():
+        teams = tuple((n,) for n in game)
+        bots = tuple((n, n) for n in game)
+        rated = update(rated, Game(teams, tuple(game.values()), bots=bots))
     out = {
         "rules": "standard",
         "command": f"python bench/learned.py levels --deals {args.deals} --seed {args.seed}",
         "hands": len(hands),
-        "seconds": round(took),
+        "games": len(totals),
+        "seconds": round(took) if args.hands is None else args.seconds,
         "model": rated.model,
         "levels": [
             {
@@ -556,6 +568,11 @@ def main() -> None:
     v.add_argument("--seed", type=int, default=7)
     v.add_argument("--workers", type=int, default=1)
     v.add_argument("--out", type=Path, default=Path("moonrules/bots/levels.json"))
+    v.add_argument("--log", type=Path, help="also write every hand played (JSON lines)")
+    v.add_argument(
+        "--hands", type=Path, help="rate the hands of an earlier --log instead of playing"
+    )
+    v.add_argument("--seconds", type=int, help="with --hands: the time the log's run took")
     v.set_defaults(run=levels)
     args = parser.parse_args()
     args.run(args)

@@ -262,7 +262,7 @@ def stored(db: Path) -> dict[str, int]:
 
 
 def crash(games: int, after: float) -> int:
-    from moonrules.records.record import replay
+    from moonrules.records.replay import replay
 
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "crash.sqlite3"

@@ -8,8 +8,9 @@
 (Pass(), Bid(amount=4), Bid(amount=5), Bid(amount=6), Bid(amount=7), Bid(amount=21))
 
 A game is saved as a record and read back: :func:`to_record` gives the JSON record,
-:func:`from_record` the state again (:mod:`moonrules.records.record`), and
-:func:`read_record` reads a record from a path or from its text, JSON or the text notation
+:func:`from_record` the state again (:mod:`moonrules.records.record`,
+:mod:`moonrules.records.replay`), and :func:`read_record` reads a record from a path or from
+its text, JSON or the text notation
 (:mod:`moonrules.records.reading` says how a path and a text are told apart).
 
 >>> moonrules.from_record(moonrules.to_record(s)) == s
@@ -103,14 +104,15 @@ from moonrules.kernel.lazy import exports  # isort: skip
 
 if TYPE_CHECKING:
     from moonrules.records.reading import read_record
-    from moonrules.records.record import from_record, to_record
+    from moonrules.records.record import to_record
+    from moonrules.records.replay import from_record
 
 # The records are read on first use: `import moonrules` stays quick.
 if not TYPE_CHECKING:  # a type checker reads the imports above instead
     __getattr__, __dir__ = exports(
         __name__,
         {
-            "from_record": "moonrules.records.record",
+            "from_record": "moonrules.records.replay",
             "read_record": "moonrules.records.reading",
             "to_record": "moonrules.records.record",
         },

@@ -42,8 +42,9 @@ from postgres_support import _die_with_parent, _free_port
 
 from moonrules import apply
 from moonrules.conformance.protocol import view_json
-from moonrules.records.record import from_record, rules_json, to_record
-from moonrules.records.record import replay as replay_record
+from moonrules.records.record import rules_json, to_record
+from moonrules.records.replay import from_record
+from moonrules.records.replay import replay as replay_record
 from moonrules.rules.ruleset import PRESETS
 from moonrules.table.wire import parse_action
 

@@ -288,7 +288,7 @@ def states_of(db: Path, room: str) -> list[Any]:
     """The room's game after each stored action, from the first (before any): replayed
     with the library from the stored deal and actions."""
     from moonrules import apply, apply_claim
-    from moonrules.records.record import from_record
+    from moonrules.records.replay import from_record
     from moonrules.table.wire import parse_action
 
     state = from_record(stored_initial(db, room))

@@ -44,7 +44,8 @@ from moonrules.conformance.protocol import handle, handle_line
 from moonrules.conformance.serve import serve
 from moonrules.records.jsontext import MAX_DEPTH, MAX_NUMBER_LENGTH, MAX_RECORD_BYTES
 from moonrules.records.notation import NotationError, parse_notation, write_notation
-from moonrules.records.record import RecordError, from_record, load_record, replay, to_record
+from moonrules.records.record import RecordError, load_record, to_record
+from moonrules.records.replay import from_record, replay
 
 ROOT = Path(__file__).resolve().parent.parent
 PEAK_LIMIT_KB = 200 * 1024

@@ -18,7 +18,8 @@ from moonrules.records.notation import (
     parse_notation,
     write_notation,
 )
-from moonrules.records.record import RecordError, replay, to_record
+from moonrules.records.record import RecordError, to_record
+from moonrules.records.replay import replay
 
 
 @settings(deadline=None)

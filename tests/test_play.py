@@ -22,7 +22,7 @@ from moonrules.cli.main import main
 from moonrules.cli.play import Screen, Session, parse_choice, save
 from moonrules.game import Bid, Discard, NameTrump, Pass, Phase, Play
 from moonrules.records import files
-from moonrules.records.record import from_record, replay
+from moonrules.records.replay import from_record, replay
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}

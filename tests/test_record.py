@@ -11,7 +11,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import moonrules as m
-from moonrules.records.record import RecordError, RecordViolation, from_record, replay, to_record
+from moonrules.records.record import RecordError, RecordViolation, to_record
+from moonrules.records.replay import from_record, replay
 
 
 @given(st.sampled_from(sorted(m.PRESETS)), st.integers(0, 2**32), st.integers(0, 400))

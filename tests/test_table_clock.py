@@ -32,11 +32,11 @@ from moonrules.records.annotations import Annotation, hand_actions
 from moonrules.records.record import (
     RecordError,
     annotations_of,
-    from_record,
     load_record,
     rules_json,
     to_record,
 )
+from moonrules.records.replay import from_record
 from moonrules.table.botpool import BotPool
 from moonrules.table.rooms import Table
 from moonrules.table.storage import Storage

@@ -35,7 +35,7 @@ from table_support import Player, Server, states_of, validator
 
 from moonrules import PARTNERSHIP, STANDARD, GameState, legal_actions
 from moonrules.conformance.protocol import view_json
-from moonrules.records.record import replay
+from moonrules.records.replay import replay
 from moonrules.records.values import rules_json
 from moonrules.table.wire import legal_json
 

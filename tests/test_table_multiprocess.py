@@ -44,7 +44,7 @@ from table_cluster_support import (
     wait_for,
 )
 
-from moonrules.records.record import from_record
+from moonrules.records.replay import from_record
 
 DEEP = os.environ.get("MOONRULES_DEEP") == "1"
 

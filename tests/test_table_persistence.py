@@ -21,7 +21,7 @@ from depth import DEEP
 from table_support import Player, Server, connect, next_state, states_of, stored_actions
 
 from moonrules.conformance.protocol import view_json
-from moonrules.records.record import replay
+from moonrules.records.replay import replay
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")

@@ -31,7 +31,8 @@ import pytest
 from postgres_support import postgres_server_fixture, postgres_url_fixture  # noqa: F401
 
 from moonrules import GameState, apply, legal_actions, new_game
-from moonrules.records.record import from_record, rules_json, to_record
+from moonrules.records.record import rules_json, to_record
+from moonrules.records.replay import from_record
 from moonrules.rules.ruleset import PRESETS
 from moonrules.table.storage import RoomRow, Step, Storage
 

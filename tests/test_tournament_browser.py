@@ -23,7 +23,7 @@ from browser_support import WIDTHS, launched, needs_chromium
 from table_support import Player, Server
 
 from moonrules.analysis.advise import tricks_as_bidder
-from moonrules.records.record import from_record
+from moonrules.records.replay import from_record
 from moonrules.rules.tiles import TILES
 from moonrules.tournament.event import parse_tournament
 from moonrules.tournament.ratings import ratings

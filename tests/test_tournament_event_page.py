@@ -12,7 +12,7 @@ import re
 import pytest
 
 from moonrules.analysis.advise import tricks_as_bidder
-from moonrules.records.record import from_record
+from moonrules.records.replay import from_record
 from moonrules.table import events
 from moonrules.tournament.event import parse_tournament
 from moonrules.tournament.log import EventState, fold

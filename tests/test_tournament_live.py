@@ -20,7 +20,7 @@ import pytest
 from table_support import ROOT, Player, Server
 
 from moonrules.analysis.advise import tricks_as_bidder
-from moonrules.records.record import from_record
+from moonrules.records.replay import from_record
 from moonrules.rules.tiles import TILES
 from moonrules.tournament import live
 from moonrules.tournament.errors import TournamentError

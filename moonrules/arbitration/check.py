@@ -31,7 +31,8 @@ from moonrules.arbitration.report import (
     TrickReport,
 )
 from moonrules.game import GameState, Hand, Phase, legal_play_mask
-from moonrules.records.record import JSON, RecordError, ReplayResult, Violation, replay
+from moonrules.records.record import JSON, RecordError, ReplayResult, Violation
+from moonrules.records.replay import replay
 from moonrules.rules.auction import MOON, PASS, call_name, legal_calls
 from moonrules.rules.errors import IllegalAction
 from moonrules.rules.ruleset import MoonMade, RuleSet, Scoring, WidowTiming

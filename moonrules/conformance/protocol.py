@@ -44,10 +44,10 @@ from moonrules.records.record import (
     parse_record,
     parse_tile_json,
     parse_trump_json,
-    replay,
     rules_from_json,
     tiles_json,
 )
+from moonrules.records.replay import replay
 from moonrules.rules import clauses, positions
 from moonrules.rules.auction import PASS, Auction, apply_call, legal_calls
 from moonrules.rules.contract import check_arguments, check_int

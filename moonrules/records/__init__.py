@@ -1,9 +1,10 @@
 """Game records: the JSON record format, the text notation, and replaying a record step by step.
 
 :func:`to_record` writes a state's record and :func:`from_record` rebuilds the state
-(:mod:`moonrules.records.record`); :func:`read_record` reads a record from a file or from its
-text, in JSON or in the notation (:mod:`moonrules.records.reading`); :func:`replay` checks a
-record step by step and says where it first breaks a rule; :func:`players_of` gives the names a
+(:mod:`moonrules.records.record`, :mod:`moonrules.records.replay`); :func:`read_record` reads a
+record from a file or from its text, in JSON or in the notation (:mod:`moonrules.records.reading`);
+:func:`replay` checks a record step by step and says where it first breaks a rule
+(:mod:`moonrules.records.replay`); :func:`players_of` gives the names a
 record gave its seats (:mod:`moonrules.records.players`). The notation itself is
 :mod:`moonrules.records.notation`.
 """
@@ -17,12 +18,11 @@ from moonrules.records.record import (
     RecordViolation,
     ReplayResult,
     Violation,
-    from_record,
     load_record,
     players_of,
-    replay,
     to_record,
 )
+from moonrules.records.replay import from_record, replay
 from moonrules.records.values import RecordError, RecordRulesError, UnknownRulesError
 
 __all__ = [

@@ -39,7 +39,8 @@ from typing import Final
 from moonrules.game import GameState
 from moonrules.records.jsontext import MAX_RECORD_BYTES, TooLarge, read_bounded, size_text
 from moonrules.records.notation import looks_like_json, parse_notation
-from moonrules.records.record import from_record, load_record
+from moonrules.records.record import load_record
+from moonrules.records.replay import from_record
 from moonrules.records.values import RecordError
 from moonrules.rules.contract import check_int
 from moonrules.rules.errors import quote, wrong_type
@@ -68,7 +69,7 @@ def read_record(
     for a file that cannot be read and for text that is no record (the notation's
     :class:`~moonrules.records.notation.NotationError` names the line), and
     :class:`~moonrules.records.record.RecordViolation` (with the clause) for a record
-    that breaks a rule, as :func:`~moonrules.records.record.from_record` does.
+    that breaks a rule, as :func:`~moonrules.records.replay.from_record` does.
     """
     if max_length is not None:
         check_int(max_length, "max_length", 1, what="a size in bytes")

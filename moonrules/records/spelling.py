@@ -1,6 +1,6 @@
 """A record kept by the game it was read from, and written back in its own spellings.
 
-A state read by :func:`~moonrules.records.record.from_record` keeps the record as
+A state read by :func:`~moonrules.records.replay.from_record` keeps the record as
 :func:`kept` stores it; :func:`~moonrules.records.record.to_record` then gives it
 back exactly through :func:`as_written`.
 """

@@ -29,7 +29,8 @@ from typing import Any, Final, Generic, TypeVar
 import attrs
 
 from moonrules.analysis.advise import tricks_as_bidder
-from moonrules.records.record import JSON, RecordError, RecordViolation, from_record
+from moonrules.records.record import JSON, RecordError, RecordViolation
+from moonrules.records.replay import from_record
 from moonrules.rules.errors import MoonError
 from moonrules.rules.ruleset import RuleSet
 from moonrules.rules.suits import Trump

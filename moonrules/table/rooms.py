@@ -35,10 +35,10 @@ from moonrules import (
 from moonrules.i18n.table_catalog import clause_text
 from moonrules.records.record import (
     JSON,
-    from_record,
     rules_json,
     to_record,
 )
+from moonrules.records.replay import from_record
 from moonrules.rules.errors import quote, wrong_type
 from moonrules.table import assist
 from moonrules.table.botpool import BotPool

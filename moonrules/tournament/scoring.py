@@ -430,7 +430,7 @@ def duplicate_hands(log: EventState | Iterable[Mapping[str, Any]]) -> list[Dupli
     and the hand's result is worked out from the record, replayed, as a match works it out
     from the game it played. In the log's order."""
     from moonrules.bots.match import DuplicateHand, _hand_result, arrangements
-    from moonrules.records.record import from_record
+    from moonrules.records.replay import from_record
 
     state = log if isinstance(log, EventState) else fold(log)
     levels = {p.name: p.bot for e in state.entries for p in e.players if p.bot is not None}

@@ -154,7 +154,8 @@ def _from_json(line: str) -> GameResult:
 
 def match(args: argparse.Namespace) -> None:
     rules = as_rules(args.rules)
-    names = lineup(args.bots, rules)
+    variants = "/" in args.bots
+    names = seating(args.bots, rules) if variants else lineup(args.bots, rules)
     log = open(args.log, "a") if args.log else None  # noqa: SIM115
     results: list[GameResult] = []
 
@@ -163,7 +164,7 @@ def match(args: argparse.Namespace) -> None:
     def tick(done: int) -> None:
         pass
 
-    if log is None:
+    if log is None and not variants:
         results = run_match(rules, names, args.games, seed=args.seed, workers=args.workers)
     else:
         # run in slices so that finished games reach the log while the match goes on
@@ -172,22 +173,34 @@ def match(args: argparse.Namespace) -> None:
         from moonrules.bots.match import _GameJob, _play_job, bot_by_name, lineup_of
 
         jobs = [
-            _GameJob(rules, args.seed, i, lineup_of(names, i), bot_by_name, 1000, False)
+            _GameJob(
+                rules,
+                args.seed,
+                i,
+                lineup_of(names, i),
+                variant_bot if variants else bot_by_name,
+                1000,
+                False,
+            )
             for i in range(args.games)
         ]
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             for res in pool.map(_play_job, jobs, chunksize=1):
                 results.append(res)
-                log.write(_to_json(res) + "\n")
-                log.flush()
-        log.close()
+                if log is not None:
+                    log.write(_to_json(res) + "\n")
+                    log.flush()
+        if log is not None:
+            log.close()
     for line in report(rules, names, results, time.perf_counter() - start):
         print(line)
 
 
 def variant_bot(name: str):  # type: ignore[no-untyped-def]
-    """A bot by name, or a strong or pimc bot with other parameters:
-    ``strong/inference=0/samples=32`` (the fields of StrongBot or PimcBot)."""
+    """A bot by name, or a strong, pimc or learned bot with other parameters:
+    ``strong/inference=0/samples=32``, ``learned/late_calls=models`` (the fields of
+    StrongBot, PimcBot or LearnedBot)."""
+    from moonrules.bots.learned import LearnedBot
     from moonrules.bots.match import bot_by_name
     from moonrules.bots.pimc import PimcBot
     from moonrules.bots.strong import StrongBot
@@ -195,8 +208,8 @@ def variant_bot(name: str):  # type: ignore[no-untyped-def]
     base, *changes = name.split("/")
     if not changes:
         return bot_by_name(base)
-    kinds = {"strong": StrongBot, "pimc": PimcBot}
-    kind = kinds[base]
+    kinds = {"strong": StrongBot, "pimc": PimcBot, "learned": LearnedBot}
+    kind: Any = kinds[base]
     fields = {f.name: f for f in attrs.fields(kind)}
     values: dict[str, object] = {}
     for change in changes:
@@ -204,6 +217,8 @@ def variant_bot(name: str):  # type: ignore[no-untyped-def]
         default = fields[key].default
         if isinstance(default, bool):
             values[key] = text.lower() in ("1", "true", "yes")
+        elif isinstance(default, str):
+            values[key] = text
         elif isinstance(default, int) and not isinstance(default, bool):
             values[key] = None if text == "none" else int(text)
         else:

@@ -317,24 +317,27 @@ def pair_report(args: argparse.Namespace) -> None:
 
 
 def moons(args: argparse.Namespace) -> None:
-    """The 21s of a match log (``bench/bots.py match --log``) by bot, split by whether the
-    hand may end the game (a side within 7 of the target before it: ``learned`` then calls
-    as ``strong``, by the chance to win the game) or not (its calls are the models')."""
-    counts: dict[tuple[str, bool], list[int]] = {}
+    """The bids and the 21s of a match log (``bench/bots.py match --log``) by bot, split by
+    whether the hand may end the game (a side within 7 of the target before it: ``learned``
+    then calls as ``strong``, by the chance to win the game) or not (its calls are the
+    models'), and the games each bot won when it bid the hand that ended the game."""
+    counts: dict[tuple[str, bool, bool], list[int]] = {}
     reach = 7
     for line in args.file.open():
         g = json.loads(line)
         scores = [0, 0, 0]
         for h in g["hands"]:
             late = max(scores) + reach >= RULES.target
-            if h["bid"] == 21 and h["bidder"] >= 0:
-                c = counts.setdefault((g["seats"][h["bidder"]], late), [0, 0])
-                c[0] += 1
-                c[1] += bool(h["made"])
+            if h["bidder"] >= 0:
+                for moon in {False, h["bid"] == 21}:
+                    c = counts.setdefault((g["seats"][h["bidder"]], late, moon), [0, 0])
+                    c[0] += 1
+                    c[1] += bool(h["made"])
             scores = [a + b for a, b in zip(scores, h["seat_points"], strict=True)]
-    for (bot, late), (tried, made) in sorted(counts.items()):
+    for (bot, late, moon), (tried, made) in sorted(counts.items()):
         when = "hands that may end the game" if late else "other hands"
-        print(f"{bot}: {when}: 21s tried {tried}, made {made}")
+        what = "21s" if moon else "bids"
+        print(f"{bot}: {when}: {what} tried {tried}, made {made} ({made / tried:.0%})")
 
 
 def _learned_games(path: Path) -> dict[int, tuple[float, float]]:

@@ -42,6 +42,9 @@ __all__ = ["LearnedBot", "trained_for"]
 
 _TRAINED = as_rules("standard")
 
+LATE_CALLS = ("strong", "models", "game")
+"""The choices of :attr:`LearnedBot.late_calls`."""
+
 
 def trained_for(rules: RuleSet) -> bool:
     """Whether the models apply to ``rules`` (they were trained on the standard rules; the
@@ -71,6 +74,13 @@ class LearnedBot:
     moonrules.bots.train correct``, or ``None`` (the default) for none: measured, the shipped
     correction called no better (the bots guide)."""
 
+    late_calls: str = attrs.field(default="strong", validator=attrs.validators.in_(LATE_CALLS))
+    """Who calls in a hand that may end the game (a side within reach of the target):
+    ``"strong"``, by the chance to win the game (its sampled, score-aware calls);
+    ``"models"``, the models valued in relative points as earlier in the game; or ``"game"``,
+    the models' chances of each number of tricks valued by the chance to win the game, a
+    pass valued as :meth:`~moonrules.bots.value.HandValue.passing` (measured in the bots
+    guide)."""
     hand_choice: bool = True
     """Whether the bidder's discard and trump come from the learned hand-choice model
     (:mod:`moonrules.bots.hand_choice`) where it applies, else ``strong``'s (measured in the
@@ -92,8 +102,17 @@ class LearnedBot:
                 value = HandValue.for_hand(
                     view.rules, view.seat, view.scores, view.tricks_won, view.first_bidder
                 )
-                if not value.by_game:
-                    if self.moon_points is not None:
+                if value.by_game and self.late_calls == "models":
+                    value = HandValue.for_hand(
+                        view.rules,
+                        view.seat,
+                        view.scores,
+                        view.tricks_won,
+                        view.first_bidder,
+                        score_aware=False,
+                    )
+                if not value.by_game or self.late_calls == "game":
+                    if not value.by_game and self.moon_points is not None:
                         value = attrs.evolve(value, moon_points=self.moon_points)
                     # numpy (the [batch] or [train] extra) is needed only here
                     from moonrules.bots.auction_value import models
@@ -128,7 +147,10 @@ class LearnedBot:
         chances = m.trick_chances(held, rules, position, calls)
         best, best_score = PASS, float("-inf")
         if any(isinstance(a, Pass) for a in legal):
-            best_score = m.defence_value(held, rules, position, calls)
+            if value.by_game:
+                best_score = value.passing(calls)
+            else:
+                best_score = m.defence_value(held, rules, position, calls)
         for a in legal:
             if not isinstance(a, Bid):
                 continue

@@ -33,7 +33,7 @@ from typing import Final
 
 import attrs
 
-from moonrules.rules.auction import MOON
+from moonrules.rules.auction import MOON, PASS
 from moonrules.rules.ruleset import MoonMade, RuleSet, Scoring
 from moonrules.rules.scoring import decided_winner
 
@@ -339,6 +339,50 @@ class HandValue:
             return 0.0
         nxt = (self.first_bidder + 1) % self.rules.players
         return win_chance(self.rules, self.scores, nxt, self.rules.side_of(self.seat))
+
+    def passing(self, calls: Sequence[int]) -> float:
+        """The value of passing after the auction's ``calls`` (``0`` a pass), the seat's
+        being the next: the results of hands between ``pimc`` bots (:data:`OUTCOMES`) that
+        the calls so far and the pass leave possible (bid by a seat yet to call or by the
+        one holding the highest bid, above it; thrown in only when no one has bid), each
+        valued as it ends, weighted by how often it came. A prior over what the others do,
+        not a reading of the seat's tiles."""
+        rules = self.rules
+        n = rules.players
+        me = len(calls)
+        high = max(calls, default=PASS)
+        holder = calls.index(high) if high != PASS else -1
+        total = weight = 0.0
+        for count, rel, bid, made, points in OUTCOMES[n]:
+            if rel < 0:
+                if high != PASS:
+                    continue
+                v = self.thrown_in()
+            else:
+                if rel == me or (rel < me and not (rel == holder and bid == high)):
+                    continue
+                if rel > me and bid <= high:
+                    continue
+                bidder = (self.first_bidder + rel) % n
+                deltas = [0.0] * rules.sides
+                seen: set[int] = set()
+                for k in range(n):
+                    side = rules.side_of((self.first_bidder + k) % n)
+                    if side not in seen:
+                        seen.add(side)
+                        deltas[side] = float(points[k])
+                if rules.scoring is Scoring.MARKS:
+                    b = rules.side_of(bidder)
+                    deltas = [float(s == b) if made else float(s != b) for s in range(rules.sides)]
+                v = self._game(bidder, bid, deltas) if self.by_game else self._relative(deltas)
+            total += count * v
+            weight += count
+        return total / weight if weight else self.thrown_in()
+
+    def _relative(self, deltas: Sequence[float]) -> float:
+        mine = self.rules.side_of(self.seat)
+        others = [d for s, d in enumerate(deltas) if s != mine]
+        return deltas[mine] - sum(others) / len(others)
 
     def _deltas(self, bidder: int, bid: int, per_side: Sequence[float]) -> list[float]:
         rules = self.rules

@@ -12,6 +12,10 @@ in its own savepoint, so that a failing job fails alone.
 
 ``synchronous=FULL`` (the default) makes a commit durable against a power failure too;
 ``NORMAL`` only against a crash of the server process, and is faster.
+
+The thread, its queue of jobs and the reads and writes whose SQL differs only by its
+placeholder are ``_Store``'s, which the PostgreSQL store (:mod:`moonrules.table.storage_pg`)
+shares; each store keeps its own transactions (``_commit``) and errors.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 import attrs
 
@@ -126,8 +130,210 @@ class Step:
     action: JSON
 
 
-class Storage:
+class _Connection(Protocol):
+    """What the shared jobs use of a connection (``sqlite3`` and ``psycopg`` alike)."""
+
+    def execute(self, sql: str, parameters: Any = ..., /) -> Any: ...
+
+
+_C = TypeVar("_C", bound=_Connection)
+_Waiter = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
+_Job = tuple[Callable[[_C], Any], _Waiter]
+"""A job for the database thread and who awaits it."""
+
+
+class _Store(Generic[_C]):
+    """What the two stores do alike, :class:`Storage` and the PostgreSQL one
+    (:class:`moonrules.table.storage_pg.PgStorage`): a thread owns the connection and runs
+    the jobs the event loop hands it (:meth:`_call`), every job waiting at that moment in one
+    transaction, by each store's own ``_commit`` (their transactions and errors differ); and
+    the reads and writes whose SQL differs only by its placeholder (``_mark``)."""
+
+    _mark: ClassVar[str]
+    """The driver's SQL placeholder: ``?`` (sqlite3) or ``%s`` (psycopg)."""
+
+    def _start(self, name: str) -> None:
+        """Start the database thread, once the connection is open and the schema checked."""
+        self._jobs: queue.SimpleQueue[_Job[_C] | None] = queue.SimpleQueue()
+        self.commits = 0
+        """Transactions committed (a figure for the bench: jobs per commit)."""
+        self.jobs_done = 0
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    # -- the database thread ---------------------------------------------
+
+    def _run(self) -> None:
+        while True:
+            first = self._jobs.get()
+            if first is None:
+                break
+            batch = [first]
+            while len(batch) < MAX_BATCH:
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is None:
+                    self._jobs.put(None)  # stop after this batch
+                    break
+                batch.append(job)
+            self._wake(batch, self._commit(batch))
+        self._disconnect()
+
+    def _commit(self, batch: list[_Job[_C]]) -> list[tuple[bool, Any]]:
+        """Run the jobs of ``batch`` in one transaction: per job, ``(True, result)`` or
+        ``(False, exception)``."""
+        raise NotImplementedError
+
+    def _disconnect(self) -> None:
+        """Close the connection (the thread's last step)."""
+        raise NotImplementedError
+
+    def _wake(self, batch: list[_Job[_C]], results: list[tuple[bool, Any]]) -> None:
+        """Settle the futures of ``batch``'s waiters with ``results``."""
+        # every waiter of the batch woken at once: one wake-up of the event loop
+        settled: dict[asyncio.AbstractEventLoop, list[tuple[Any, bool, Any]]] = {}
+        for (_, (loop, future)), (ok, value) in zip(batch, results, strict=True):
+            settled.setdefault(loop, []).append((future, ok, value))
+        for loop, outcomes in settled.items():
+            with contextlib.suppress(RuntimeError):  # a loop closed meanwhile
+                loop.call_soon_threadsafe(_settle_all, outcomes)
+
+    async def _call(self, fn: Callable[[_C], T]) -> T:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        self._jobs.put((fn, (loop, future)))
+        return await future
+
+    def close(self) -> None:
+        """Finish the jobs already handed over, then close the database."""
+        if self._thread.is_alive():
+            self._jobs.put(None)
+            self._thread.join()
+
+    # -- what the table asks, in SQL that differs only by the placeholder ----
+
+    def _fence(self, db: _C, room: str) -> None:
+        """A write's first step: nothing here (one process writes an SQLite file); the
+        PostgreSQL store checks that this process still holds the room's lease."""
+
+    def _insert(self, row: RoomRow, *, bot_turn: bool) -> Callable[[_C], None]:
+        values = (
+            row.id,
+            row.created,
+            _dump(row.rules),
+            _dump(list(row.seats)),
+            _dump(list(row.tokens)),
+            row.bot_seed,
+            _dump(row.initial),
+            _dump(row.record),
+            row.seq,
+            _dump(sorted(row.joined)),
+            row.over,
+            bot_turn,
+            row.record_seq,
+            _dump(list(row.names)),
+            _dump(row.options),
+            row.next,
+        )
+        sql = f"INSERT INTO rooms ({_COLUMNS_IN}) VALUES ({', '.join([self._mark] * 16)})"
+
+        def job(db: _C) -> None:
+            db.execute(sql, values)
+
+        return job
+
+    async def set_names(self, room: str, names: tuple[str | None, ...]) -> None:
+        """Store the names the seats' players chose."""
+        text = _dump(list(names))
+        m = self._mark
+
+        def job(db: _C) -> None:
+            self._fence(db, room)
+            db.execute(f"UPDATE rooms SET names = {m} WHERE id = {m}", (text, room))
+
+        await self._call(job)
+
+    async def set_rematch(self, room: str, seats: frozenset[int]) -> None:
+        """Store which seats' players asked for a rematch of ``room`` (a member
+        ``"rematch"`` of its options: the rematch's room itself is ``next``)."""
+        m = self._mark
+
+        def job(db: _C) -> None:
+            self._fence(db, room)
+            row = db.execute(f"SELECT options FROM rooms WHERE id = {m}", (room,)).fetchone()
+            options = _rematch_options(None if row is None else row[0], seats)
+            db.execute(f"UPDATE rooms SET options = {m} WHERE id = {m}", (options, room))
+
+        await self._call(job)
+
+    async def set_joined(self, room: str, joined: frozenset[int], *, bot_turn: bool) -> None:
+        """Store which seats have joined the room."""
+        text = _dump(sorted(joined))
+        m = self._mark
+
+        def job(db: _C) -> None:
+            self._fence(db, room)
+            db.execute(
+                f"UPDATE rooms SET joined = {m}, bot_turn = {m} WHERE id = {m}",
+                (text, bot_turn, room),
+            )
+
+        await self._call(job)
+
+    async def load(self, room: str) -> RoomRow | None:
+        """The stored room, or ``None``."""
+        m = self._mark
+
+        def job(db: _C) -> RoomRow | None:
+            r = db.execute(f"SELECT {_COLUMNS} FROM rooms WHERE id = {m}", (room,)).fetchone()
+            return None if r is None else _row(r)
+
+        return await self._call(job)
+
+    async def steps(self, room: str, after: int = 0) -> list[Step]:
+        """The accepted actions of a room after the first ``after``, in order."""
+        m = self._mark
+
+        def job(db: _C) -> list[Step]:
+            rows = db.execute(
+                f"SELECT seq, seat, action FROM actions WHERE room = {m} AND seq > {m} "
+                "ORDER BY seq",
+                (room, after),
+            ).fetchall()
+            return [Step(s, seat, json.loads(a)) for s, seat, a in rows]
+
+        return await self._call(job)
+
+    async def load_clock(self, room: str) -> JSON:
+        """The room's turn clocks as last stored (``None``: none stored)."""
+        m = self._mark
+
+        def job(db: _C) -> JSON:
+            r = db.execute(f"SELECT state FROM clocks WHERE room = {m}", (room,)).fetchone()
+            return None if r is None else json.loads(r[0])
+
+        return await self._call(job)
+
+    async def load_review(self, room: str, hand: int) -> JSON:
+        """The stored review of a room's hand (:mod:`moonrules.table.review_at_table`), or
+        ``None``."""
+        m = self._mark
+
+        def job(db: _C) -> JSON:
+            r = db.execute(
+                f"SELECT review FROM reviews WHERE room = {m} AND hand = {m}", (room, hand)
+            ).fetchone()
+            return None if r is None else json.loads(r[0])
+
+        return await self._call(job)
+
+
+class Storage(_Store[sqlite3.Connection]):
     """The table's SQLite database (created if missing), used from the event loop."""
+
+    _mark = "?"
 
     def __init__(self, path: str | Path, *, synchronous: str = "FULL") -> None:
         if not isinstance(path, (str, Path)):
@@ -135,8 +341,6 @@ class Storage:
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError(f"synchronous: 'FULL' or 'NORMAL', not {synchronous!r}")
         self.path = Path(path)
-        self._jobs: queue.SimpleQueue[tuple[Callable[[sqlite3.Connection], Any], Any] | None]
-        self._jobs = queue.SimpleQueue()
         try:
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as e:  # no such directory, a directory, no permission
@@ -153,11 +357,7 @@ class Storage:
         except sqlite3.DatabaseError as e:
             self._db.close()
             raise StorageError(f"{self.path}: not a table database ({e})") from None
-        self._thread = threading.Thread(target=self._run, name="moonrules-table-db", daemon=True)
-        self._thread.start()
-        self.commits = 0
-        """Transactions committed (a figure for the bench: jobs per commit)."""
-        self.jobs_done = 0
+        self._start("moonrules-table-db")
 
     def _check_version(self) -> None:
         row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
@@ -190,38 +390,14 @@ class Storage:
 
     # -- the database thread ---------------------------------------------
 
-    def _run(self) -> None:
-        db = self._db
-        while True:
-            first = self._jobs.get()
-            if first is None:
-                break
-            batch = [first]
-            while len(batch) < MAX_BATCH:
-                try:
-                    job = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if job is None:
-                    self._jobs.put(None)  # stop after this batch
-                    break
-                batch.append(job)
-            results = self._commit(db, batch)
-            # every waiter of the batch woken at once: one wake-up of the event loop
-            settled: dict[asyncio.AbstractEventLoop, list[tuple[Any, bool, Any]]] = {}
-            for (_, (loop, future)), (ok, value) in zip(batch, results, strict=True):
-                settled.setdefault(loop, []).append((future, ok, value))
-            for loop, outcomes in settled.items():
-                with contextlib.suppress(RuntimeError):  # a loop closed meanwhile
-                    loop.call_soon_threadsafe(_settle_all, outcomes)
-        db.close()
+    def _disconnect(self) -> None:
+        self._db.close()
 
-    def _commit(
-        self, db: sqlite3.Connection, batch: list[tuple[Callable[[sqlite3.Connection], Any], Any]]
-    ) -> list[tuple[bool, Any]]:
+    def _commit(self, batch: list[_Job[sqlite3.Connection]]) -> list[tuple[bool, Any]]:
         """Run the jobs of ``batch`` in one transaction: first all together (two statements
         a batch besides the jobs' own); if one fails, the transaction is rolled back and
         run again with each job in its own savepoint, so that it fails alone."""
+        db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
@@ -258,52 +434,11 @@ class Storage:
             return [(False, e)] * len(batch)
         return results
 
-    async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-        self._jobs.put((fn, (loop, future)))
-        return await future
-
-    def close(self) -> None:
-        """Finish the jobs already handed over, then close the database."""
-        if self._thread.is_alive():
-            self._jobs.put(None)
-            self._thread.join()
-
     # -- what the table asks ----------------------------------------------
 
     async def create_room(self, row: RoomRow, *, bot_turn: bool) -> None:
         """Store a new room."""
         await self._call(self._insert(row, bot_turn=bot_turn))
-
-    @staticmethod
-    def _insert(row: RoomRow, *, bot_turn: bool) -> Callable[[sqlite3.Connection], None]:
-        def job(db: sqlite3.Connection) -> None:
-            db.execute(
-                "INSERT INTO rooms (id, created, rules, seats, tokens, bot_seed, initial, "
-                "record, seq, joined, over, bot_turn, record_seq, names, options, next) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    row.id,
-                    row.created,
-                    _dump(row.rules),
-                    _dump(list(row.seats)),
-                    _dump(list(row.tokens)),
-                    row.bot_seed,
-                    _dump(row.initial),
-                    _dump(row.record),
-                    row.seq,
-                    _dump(sorted(row.joined)),
-                    int(row.over),
-                    int(bot_turn),
-                    row.record_seq,
-                    _dump(list(row.names)),
-                    _dump(row.options),
-                    row.next,
-                ),
-            )
-
-        return job
 
     async def append(
         self,
@@ -382,15 +517,6 @@ class Storage:
 
         await self._call(job)
 
-    async def set_names(self, room: str, names: tuple[str | None, ...]) -> None:
-        """Store the names the seats' players chose."""
-        text = _dump(list(names))
-
-        def job(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE rooms SET names = ? WHERE id = ?", (text, room))
-
-        await self._call(job)
-
     async def create_rematch(self, room: str, row: RoomRow, *, bot_turn: bool) -> bool:
         """Store ``row``, the rematch of ``room``, and mark it as ``room``'s next, in one
         transaction; false (nothing stored) when ``room`` already has its rematch."""
@@ -407,65 +533,12 @@ class Storage:
 
         return await self._call(job)
 
-    async def set_rematch(self, room: str, seats: frozenset[int]) -> None:
-        """Store which seats' players asked for a rematch of ``room`` (a member
-        ``"rematch"`` of its options: the rematch's room itself is ``next``)."""
-
-        def job(db: sqlite3.Connection) -> None:
-            row = db.execute("SELECT options FROM rooms WHERE id = ?", (room,)).fetchone()
-            options = _rematch_options(None if row is None else row[0], seats)
-            db.execute("UPDATE rooms SET options = ? WHERE id = ?", (options, room))
-
-        await self._call(job)
-
-    async def set_joined(self, room: str, joined: frozenset[int], *, bot_turn: bool) -> None:
-        """Store which seats have joined the room."""
-        text = _dump(sorted(joined))
-
-        def job(db: sqlite3.Connection) -> None:
-            db.execute(
-                "UPDATE rooms SET joined = ?, bot_turn = ? WHERE id = ?",
-                (text, int(bot_turn), room),
-            )
-
-        await self._call(job)
-
-    async def load(self, room: str) -> RoomRow | None:
-        """The stored room, or ``None``."""
-
-        def job(db: sqlite3.Connection) -> RoomRow | None:
-            r = db.execute(f"SELECT {_COLUMNS} FROM rooms WHERE id = ?", (room,)).fetchone()
-            return None if r is None else _row(r)
-
-        return await self._call(job)
-
     async def moving(self) -> list[str]:
         """The rooms whose game goes on with a bot to act: they resume at start."""
 
         def job(db: sqlite3.Connection) -> list[str]:
             rows = db.execute("SELECT id FROM rooms WHERE over = 0 AND bot_turn = 1").fetchall()
             return [r[0] for r in rows]
-
-        return await self._call(job)
-
-    async def steps(self, room: str, after: int = 0) -> list[Step]:
-        """The accepted actions of a room after the first ``after``, in order."""
-
-        def job(db: sqlite3.Connection) -> list[Step]:
-            rows = db.execute(
-                "SELECT seq, seat, action FROM actions WHERE room = ? AND seq > ? ORDER BY seq",
-                (room, after),
-            ).fetchall()
-            return [Step(s, seat, json.loads(a)) for s, seat, a in rows]
-
-        return await self._call(job)
-
-    async def load_clock(self, room: str) -> JSON:
-        """The room's turn clocks as last stored (``None``: none stored)."""
-
-        def job(db: sqlite3.Connection) -> JSON:
-            r = db.execute("SELECT state FROM clocks WHERE room = ?", (room,)).fetchone()
-            return None if r is None else json.loads(r[0])
 
         return await self._call(job)
 
@@ -479,18 +552,6 @@ class Storage:
                 "WHERE c.running = 1 AND r.over = 0"
             ).fetchall()
             return [r[0] for r in rows]
-
-        return await self._call(job)
-
-    async def load_review(self, room: str, hand: int) -> JSON:
-        """The stored review of a room's hand (:mod:`moonrules.table.review_at_table`), or
-        ``None``."""
-
-        def job(db: sqlite3.Connection) -> JSON:
-            r = db.execute(
-                "SELECT review FROM reviews WHERE room = ? AND hand = ?", (room, hand)
-            ).fetchone()
-            return None if r is None else json.loads(r[0])
 
         return await self._call(job)
 
@@ -573,6 +634,11 @@ def _dump(value: JSON) -> str:
 _COLUMNS: Final = (
     "id, created, rules, seats, tokens, bot_seed, initial, record, seq, joined, over, "
     "record_seq, names, options, next"
+)
+
+_COLUMNS_IN: Final = (
+    "id, created, rules, seats, tokens, bot_seed, initial, record, seq, joined, over, "
+    "bot_turn, record_seq, names, options, next"
 )
 
 

@@ -2,9 +2,10 @@
 
 The same interface as :class:`moonrules.table.storage.Storage` (the SQLite store: one
 thread owns the connection, the event loop hands it jobs and awaits them, every job waiting
-at that moment is committed in one transaction, each in its own savepoint) over ``psycopg``
-3 (the ``postgres`` extra), plus **room leases**, so that several processes, on one machine
-or several, can serve one database:
+at that moment is committed in one transaction, each in its own savepoint; the thread and the
+reads and writes whose SQL differs only by its placeholder are the two stores' shared base,
+``_Store``) over ``psycopg`` 3 (the ``postgres`` extra), plus **room leases**, so that
+several processes, on one machine or several, can serve one database:
 
 - each room is served by one process at a time, its *owner*: a row of ``leases`` names the
   owner, where it is reached (``address``, for a proxy or a redirect) and until when it
@@ -37,34 +38,30 @@ clock every process shares. Turn clocks' deadlines are not stored yet.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
-import json
 import os
-import queue
 import secrets
 import socket
 import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from moonrules.records.record import JSON
 from moonrules.rules.errors import wrong_type
 from moonrules.support.databases import describe_postgres, first_line, postgres_driver
+from moonrules.table.storage import MAX_BATCH as MAX_BATCH  # the thread's, shared
 from moonrules.table.storage import (
-    _COLUMNS,
     RoomRow,
     Step,
     StorageError,
     _clock_job,
     _dump,
-    _rematch_options,
-    _row,
+    _Job,
     _settle,
+    _Store,
 )
 
 SCHEMA_VERSION: Final = 1
@@ -130,9 +127,6 @@ the schema (a server without reviews ignores the table), so the version is uncha
 
 _SCHEMA_LOCK: Final = 0x6D6F6F6E  # "moon": one process at a time creates the tables
 
-MAX_BATCH: Final = 512
-"""At most this many jobs in one transaction."""
-
 LEASE_SECONDS: Final = 15.0
 """How long a lease lasts unless renewed (a process renews its leases every few seconds)."""
 
@@ -147,9 +141,6 @@ _HELD: Final = f"(leases.expires > now() AND {_LIVE})"
 
 if TYPE_CHECKING:  # the postgres extra: imported when a PgStorage is made
     import psycopg
-
-T = TypeVar("T")
-Job = Callable[["psycopg.Connection[Any]"], Any]
 
 
 def _driver() -> Any:
@@ -200,7 +191,7 @@ def describe(url: str) -> str:
     return describe_postgres(url, StorageError)
 
 
-class PgStorage:
+class PgStorage(_Store["psycopg.Connection[Any]"]):
     """The table's PostgreSQL database (its tables created if missing), used from the
     event loop by one server process among several.
 
@@ -208,6 +199,8 @@ class PgStorage:
     process in the leases (default :func:`new_owner_id`); ``address`` is where it is
     reached (``http://10.0.0.2:8001``), told to whoever asks for a room it owns.
     """
+
+    _mark = "%s"
 
     def __init__(
         self,
@@ -231,8 +224,6 @@ class PgStorage:
         self.address = address
         self.lease_seconds = float(lease_seconds)
         self._connect_timeout = connect_timeout
-        self._jobs: queue.SimpleQueue[tuple[Job, Callable[[tuple[bool, Any]], None]] | None]
-        self._jobs = queue.SimpleQueue()
         self._db: psycopg.Connection[Any] | None = None
         try:
             db = self._connect()
@@ -245,11 +236,7 @@ class PgStorage:
             if self._db is not None:
                 self._db.close()
             raise StorageError(f"{self.where}: cannot use the database ({first_line(e)})") from None
-        self.commits = 0
-        """Transactions committed (a figure for the bench: jobs per commit)."""
-        self.jobs_done = 0
-        self._thread = threading.Thread(target=self._run, name="moonrules-table-pg", daemon=True)
-        self._thread.start()
+        self._start("moonrules-table-pg")
 
     def _connect(self) -> psycopg.Connection[Any]:
         import psycopg
@@ -283,30 +270,18 @@ class PgStorage:
 
     # -- the database thread ---------------------------------------------
 
-    def _run(self) -> None:
-        while True:
-            first = self._jobs.get()
-            if first is None:
-                break
-            batch = [first]
-            while len(batch) < MAX_BATCH:
-                try:
-                    job = self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-                if job is None:
-                    self._jobs.put(None)  # stop after this batch
-                    break
-                batch.append(job)
-            results = self._commit(batch)
-            for (_, done), result in zip(batch, results, strict=True):
-                done(result)
+    def _disconnect(self) -> None:
         if self._db is not None:
             self._db.close()
 
-    def _commit(
-        self, batch: list[tuple[Job, Callable[[tuple[bool, Any]], None]]]
-    ) -> list[tuple[bool, Any]]:
+    def _wake(
+        self, batch: list[_Job[psycopg.Connection[Any]]], results: list[tuple[bool, Any]]
+    ) -> None:
+        """Settle each waiter of ``batch`` by a wake-up of its own."""
+        for (_, (loop, future)), (ok, value) in zip(batch, results, strict=True):
+            loop.call_soon_threadsafe(_settle, future, ok, value)
+
+    def _commit(self, batch: list[_Job[psycopg.Connection[Any]]]) -> list[tuple[bool, Any]]:
         import psycopg
 
         results: list[tuple[bool, Any]] = []
@@ -350,23 +325,10 @@ class PgStorage:
             return [(False, failure)] * len(batch)
         return results
 
-    async def _call(self, fn: Callable[[psycopg.Connection[Any]], T]) -> T:
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[T] = loop.create_future()
-
-        def settle(outcome: tuple[bool, Any]) -> None:
-            ok, value = outcome
-            loop.call_soon_threadsafe(_settle, future, ok, value)
-
-        self._jobs.put((fn, settle))
-        return await future
-
     def close(self) -> None:
         """Finish the jobs already handed over, then close the connection (the leases stay:
         :meth:`release` them first to hand the rooms over at once)."""
-        if self._thread.is_alive():
-            self._jobs.put(None)
-            self._thread.join()
+        super().close()
 
     # -- leases -------------------------------------------------------------
 
@@ -532,34 +494,6 @@ class PgStorage:
 
         await self._call(job)
 
-    @staticmethod
-    def _insert(row: RoomRow, *, bot_turn: bool) -> Callable[[psycopg.Connection[Any]], None]:
-        values = (
-            row.id,
-            row.created,
-            _dump(row.rules),
-            _dump(list(row.seats)),
-            _dump(list(row.tokens)),
-            row.bot_seed,
-            _dump(row.initial),
-            _dump(row.record),
-            row.seq,
-            _dump(sorted(row.joined)),
-            row.over,
-            bot_turn,
-            row.record_seq,
-            _dump(list(row.names)),
-            _dump(row.options),
-            row.next,
-        )
-
-        def job(db: psycopg.Connection[Any]) -> None:
-            db.execute(
-                f"INSERT INTO rooms ({_COLUMNS_IN}) VALUES ({', '.join(['%s'] * 16)})", values
-            )
-
-        return job
-
     async def append(
         self,
         room: str,
@@ -619,16 +553,6 @@ class PgStorage:
 
         await self._call(job)
 
-    async def set_names(self, room: str, names: tuple[str | None, ...]) -> None:
-        """Store the names the seats' players chose."""
-        text = _dump(list(names))
-
-        def job(db: psycopg.Connection[Any]) -> None:
-            self._fence(db, room)
-            db.execute("UPDATE rooms SET names = %s WHERE id = %s", (text, room))
-
-        await self._call(job)
-
     async def create_rematch(self, room: str, row: RoomRow, *, bot_turn: bool) -> bool:
         """Store ``row``, the rematch of ``room``, and mark it as ``room``'s next, in one
         transaction (this process owns the new room); false (nothing stored) when ``room``
@@ -648,40 +572,6 @@ class PgStorage:
 
         return await self._call(job)
 
-    async def set_rematch(self, room: str, seats: frozenset[int]) -> None:
-        """Store which seats' players asked for a rematch of ``room`` (a member
-        ``"rematch"`` of its options: the rematch's room itself is ``next``)."""
-
-        def job(db: psycopg.Connection[Any]) -> None:
-            self._fence(db, room)
-            row = db.execute("SELECT options FROM rooms WHERE id = %s", (room,)).fetchone()
-            options = _rematch_options(None if row is None else row[0], seats)
-            db.execute("UPDATE rooms SET options = %s WHERE id = %s", (options, room))
-
-        await self._call(job)
-
-    async def set_joined(self, room: str, joined: frozenset[int], *, bot_turn: bool) -> None:
-        """Store which seats have joined the room."""
-        text = _dump(sorted(joined))
-
-        def job(db: psycopg.Connection[Any]) -> None:
-            self._fence(db, room)
-            db.execute(
-                "UPDATE rooms SET joined = %s, bot_turn = %s WHERE id = %s",
-                (text, bot_turn, room),
-            )
-
-        await self._call(job)
-
-    async def load(self, room: str) -> RoomRow | None:
-        """The stored room, or ``None``."""
-
-        def job(db: psycopg.Connection[Any]) -> RoomRow | None:
-            r = db.execute(f"SELECT {_COLUMNS} FROM rooms WHERE id = %s", (room,)).fetchone()
-            return None if r is None else _row(r)
-
-        return await self._call(job)
-
     async def moving(self) -> list[str]:
         """The rooms whose game goes on with a bot to act and that no other process holds:
         this process may take them over (:meth:`acquire`) and resume them."""
@@ -694,27 +584,6 @@ class PgStorage:
                 (self.owner,),
             ).fetchall()
             return [r[0] for r in rows]
-
-        return await self._call(job)
-
-    async def steps(self, room: str, after: int = 0) -> list[Step]:
-        """The accepted actions of a room after the first ``after``, in order."""
-
-        def job(db: psycopg.Connection[Any]) -> list[Step]:
-            rows = db.execute(
-                "SELECT seq, seat, action FROM actions WHERE room = %s AND seq > %s ORDER BY seq",
-                (room, after),
-            ).fetchall()
-            return [Step(s, seat, json.loads(a)) for s, seat, a in rows]
-
-        return await self._call(job)
-
-    async def load_clock(self, room: str) -> JSON:
-        """The room's turn clocks as last stored (``None``: none stored)."""
-
-        def job(db: psycopg.Connection[Any]) -> JSON:
-            r = db.execute("SELECT state FROM clocks WHERE room = %s", (room,)).fetchone()
-            return None if r is None else json.loads(r[0])
 
         return await self._call(job)
 
@@ -731,18 +600,6 @@ class PgStorage:
                 (self.owner,),
             ).fetchall()
             return [r[0] for r in rows]
-
-        return await self._call(job)
-
-    async def load_review(self, room: str, hand: int) -> JSON:
-        """The stored review of a room's hand (:mod:`moonrules.table.review_at_table`), or
-        ``None``."""
-
-        def job(db: psycopg.Connection[Any]) -> JSON:
-            r = db.execute(
-                "SELECT review FROM reviews WHERE room = %s AND hand = %s", (room, hand)
-            ).fetchone()
-            return None if r is None else json.loads(r[0])
 
         return await self._call(job)
 
@@ -775,12 +632,6 @@ def _translate(e: Exception) -> Exception:
     if isinstance(e, psycopg.Error):
         return Unavailable(first_line(e))
     return e
-
-
-_COLUMNS_IN: Final = (
-    "id, created, rules, seats, tokens, bot_seed, initial, record, seq, joined, over, "
-    "bot_turn, record_seq, names, options, next"
-)
 
 
 __all__ = [

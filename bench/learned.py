@@ -344,7 +344,8 @@ def _learned_games(path: Path) -> dict[int, tuple[float, float]]:
     out = {}
     for line in path.open():
         g = json.loads(line)
-        seat = g["seats"].index("learned")
+        # the learned seat, its options (learned/late_calls=game) or not
+        seat = next(i for i, n in enumerate(g["seats"]) if n.split("/")[0] == "learned")
         points = sum(h["seat_points"][seat] for h in g["hands"]) / len(g["hands"])
         out[g["index"]] = (float(g["winner"] == seat), points)
     return out

@@ -113,6 +113,10 @@ def test_a_bot_cannot_see_hidden_tiles(preset: str) -> None:
         _public_types(v)
         for bot in (RandomBot(), BasicBot(), TINY_PIMC, TINY_STRONG, TINY_LEARNED):
             assert bot.act(v, random.Random(seed)) == bot.act(w, random.Random(seed))
+        # a hand that may end the game: learned calls by the chance to win it
+        late = (19, 2, 2) if preset == "standard" else (19, 2)
+        v, w = attrs.evolve(v, scores=late), attrs.evolve(w, scores=late)
+        assert TINY_LEARNED.act(v, random.Random(seed)) == TINY_LEARNED.act(w, random.Random(seed))
 
 
 def test_bots_are_deterministic_for_a_seed() -> None:

@@ -72,7 +72,7 @@ def test_late_calls_must_be_one_of_the_three() -> None:
 @pytest.mark.parametrize("seed", [2, 7, 8, 10])
 def test_late_calls_by_the_models_are_the_calls_of_earlier_in_the_game(seed: int) -> None:
     """``late_calls="models"``: a hand that may end the game is called as at other scores
-    (relative points), where ``strong`` (the default) calls by the chance to win the game."""
+    (relative points); ``late_calls="strong"`` leaves the call to ``strong``."""
     early, late = _late(seed)
     value = HandValue.for_hand(
         late.rules, late.seat, late.scores, late.tricks_won, late.first_bidder
@@ -80,13 +80,14 @@ def test_late_calls_by_the_models_are_the_calls_of_earlier_in_the_game(seed: int
     assert value.by_game
     rng = random.Random
     assert LearnedBot(late_calls="models").act(late, rng(1)) == LearnedBot().act(early, rng(1))
-    assert LearnedBot().act(late, rng(1)) == StrongBot().act(late, rng(1))
+    assert LearnedBot(late_calls="strong").act(late, rng(1)) == StrongBot().act(late, rng(1))
 
 
 @pytest.mark.parametrize("seed", [2, 7, 8, 10])
 def test_late_calls_by_the_game_weigh_each_call_by_the_chance_to_win(seed: int) -> None:
-    """``late_calls="game"``: each bid is worth the models' chances of each number of tricks
-    times the chance to win the game after it; a pass, :meth:`HandValue.passing`."""
+    """``late_calls="game"`` (the default): each bid is worth the models' chances of each
+    number of tricks times the chance to win the game after it; a pass,
+    :meth:`HandValue.passing`."""
     from moonrules.bots.auction_value import models
 
     _, late = _late(seed)
@@ -100,7 +101,7 @@ def test_late_calls_by_the_game_weigh_each_call_by_the_chance_to_win(seed: int) 
             sum(float(p[k]) * value(late.seat, b, k) for k in range(8)) for p in chances.values()
         )
     assert all(0.0 <= w <= 1.0 for w in worth.values())
-    call = LearnedBot(late_calls="game").act(late, random.Random(1))
+    call = LearnedBot().act(late, random.Random(1))
     assert worth[call] == max(worth.values())
 
 

@@ -7,17 +7,19 @@ tens of thousands of deals labelled by the double-dummy solver
 * a **bid** of ``b`` is worth, under the best of the hand's candidate trumps, the mean
   over the tricks model's chances of 0 … 7 tricks of what ending the hand with that
   many tricks on ``b`` is worth to the seat (:class:`~moonrules.bots.value.HandValue`,
-  score-aware as ``strong``);
+  score-aware as ``strong``: in relative points, or by the chance to win the game when
+  this hand may end it);
 * a **pass** is worth what the defence model expects the seat to score defending (or
-  nothing when the hand is thrown in).
+  nothing when the hand is thrown in); in a hand that may end the game, the chance to
+  win after the results the calls leave possible
+  (:meth:`~moonrules.bots.value.HandValue.passing`).
 
 The bidder's **discard and trump** come from the hand-choice model
 (:mod:`moonrules.bots.hand_choice`): every discard under every trump weighed by its chances
 of each number of tricks. The play is ``strong``'s, and so are the calls, the discard and
 the trump where the models do not apply: rules other than the three-player standard rules
-they were trained on, and (the calls) hands that may end the game (valued by the chance to
-win it). The bot reads only its seat's view. It needs numpy (the ``[batch]`` or ``[train]``
-extra), to read the trees.
+they were trained on. The bot reads only its seat's view. It needs numpy (the ``[batch]``
+or ``[train]`` extra), to read the trees.
 """
 
 from __future__ import annotations
@@ -74,13 +76,13 @@ class LearnedBot:
     moonrules.bots.train correct``, or ``None`` (the default) for none: measured, the shipped
     correction called no better (the bots guide)."""
 
-    late_calls: str = attrs.field(default="strong", validator=attrs.validators.in_(LATE_CALLS))
-    """Who calls in a hand that may end the game (a side within reach of the target):
-    ``"strong"``, by the chance to win the game (its sampled, score-aware calls);
-    ``"models"``, the models valued in relative points as earlier in the game; or ``"game"``,
-    the models' chances of each number of tricks valued by the chance to win the game, a
-    pass valued as :meth:`~moonrules.bots.value.HandValue.passing` (measured in the bots
-    guide)."""
+    late_calls: str = attrs.field(default="game", validator=attrs.validators.in_(LATE_CALLS))
+    """How a hand that may end the game (a side within reach of the target) is called:
+    ``"game"`` (the default), the models' chances of each number of tricks valued by the
+    chance to win the game, a pass by :meth:`~moonrules.bots.value.HandValue.passing`;
+    ``"strong"``, by ``strong`` (its sampled, score-aware calls); or ``"models"``, the
+    models valued in relative points as earlier in the game (measured in the bots guide:
+    ``"game"`` won most whole games)."""
     hand_choice: bool = True
     """Whether the bidder's discard and trump come from the learned hand-choice model
     (:mod:`moonrules.bots.hand_choice`) where it applies, else ``strong``'s (measured in the

@@ -1,10 +1,12 @@
 """Each bot level's approximate strength: the ratings of a seeded all-bot round robin.
 
-``moonrules/bots/levels.json`` is written by ``python bench/learned.py levels`` (every three
-of the levels play the same deals in every seating, each game's result rated with openskill's
-Plackett-Luce, as the tournaments rate people: :mod:`moonrules.tournament.ratings`). Its
-command, hands and seconds are kept with it. :func:`level_ratings` reads it: the lobby shows
-the numbers beside the levels, the bots guide the whole table.
+``moonrules/bots/levels.json`` is written by ``python bench/learned.py levels``: every three
+of the levels play the same deals in every seating; each deal is one game between the three,
+ranked by their points over its six seatings (duplicate: the cards dealt cancel out), rated
+with openskill's Plackett-Luce, as the tournaments rate people
+(:mod:`moonrules.tournament.ratings`). Its command, hands, games and seconds are kept with
+it. :func:`level_ratings` reads it: the lobby shows the numbers beside the levels, the bots
+guide the whole table.
 """
 
 from __future__ import annotations

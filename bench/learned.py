@@ -528,6 +528,41 @@ def levels(args: argparse.Namespace) -> None:
     print(json.dumps(out, indent=1))
 
 
+def late_timing(args: argparse.Namespace) -> None:
+    """CPU time of ``learned``'s calls in hands that may end the game (one side within 7 of
+    the target, the others anywhere, 0 to 2 calls before): seeded deals, each a fresh
+    score, so the chance-to-win estimates are mostly worked out anew."""
+    import statistics
+
+    import attrs
+
+    from moonrules.bots.value import HandValue
+    from moonrules.game import Bid, apply, legal_actions
+
+    bot = LearnedBot()
+    rng = random.Random(args.seed)
+    cpu: list[float] = []
+    for i in range(args.deals):
+        state = new_game(RULES, seed=args.seed * 10**6 + i)
+        scores = [rng.randrange(0, RULES.target) for _ in range(3)]
+        scores[rng.randrange(3)] = rng.randrange(RULES.target - 7, RULES.target)
+        for _ in range(rng.randrange(3)):
+            acts = [a for a in legal_actions(state) if not (isinstance(a, Bid) and a.amount == 21)]
+            state = apply(state, rng.choice(acts))
+        if state.phase is not Phase.BIDDING or state.to_act is None:
+            continue
+        v = attrs.evolve(view(state, state.to_act), scores=tuple(scores))
+        assert HandValue.for_hand(v.rules, v.seat, v.scores, v.tricks_won, v.first_bidder).by_game
+        t = time.process_time()
+        bot.act(v, random.Random(i))
+        cpu.append(time.process_time() - t)
+    cpu.sort()
+    print(
+        f"{len(cpu)} late calls, CPU median {statistics.median(cpu):.3f} s, "
+        f"p95 {cpu[int(0.95 * (len(cpu) - 1))]:.3f} s, max {cpu[-1]:.3f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python bench/learned.py")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -567,6 +602,10 @@ def main() -> None:
     gc.add_argument("new", type=Path)
     gc.add_argument("old", type=Path)
     gc.set_defaults(run=games_compare)
+    t = sub.add_parser("late-timing", help="CPU time of the calls in hands that may end the game")
+    t.add_argument("--deals", type=int, default=300)
+    t.add_argument("--seed", type=int, default=5)
+    t.set_defaults(run=late_timing)
     v = sub.add_parser("levels")
     v.add_argument("--deals", type=int, default=6)
     v.add_argument("--seed", type=int, default=7)

@@ -12,6 +12,7 @@ screenshots are kept or ``MOONRULES_DEEP=1`` is set: then to the preset's 21.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
@@ -278,8 +279,9 @@ def play_the_game(
 
 
 def ask_for_a_hint(page: Any, shots: Path, width: str, taken: set[str]) -> None:
-    """A hint on the player's turn in the auction: the strong bot's call, marked, and the
-    chance of making each bid."""
+    """A hint on the player's turn in the auction: the hints' bot's call (``learned``'s when
+    numpy is installed, else ``strong``'s), named and marked, and the chance of making each
+    bid."""
     page.click("#hint")
     page.wait_for_function(
         "() => { const b = document.getElementById('hint-box');"
@@ -287,7 +289,8 @@ def ask_for_a_hint(page: Any, shots: Path, width: str, taken: set[str]) -> None:
         timeout=60_000,
     )
     text = page.inner_text("#hint-box")
-    assert "the strong bot would " in text and "Chance of making each bid" in text, text
+    bot = "learned" if importlib.util.find_spec("numpy") is not None else "strong"
+    assert f"the {bot} bot would " in text and "Chance of making each bid" in text, text
     assert page.locator("#choices button.hinted").count() == 1
     shot(page, shots, width, "hint", taken)
 

@@ -1,17 +1,19 @@
 """The players' help (hints, claims, reviews) cannot starve play.
 
-The table in-process, its bot pool's real worker processes: the ``strong`` bot (the hints')
-is one that thinks until the test lets it go (``table_support.StuckBot``), the other seats'
-bots think in the same ``slow`` pool, of one worker. A hint being worked out never holds up
-a bot's move (help has workers of its own); a hint whose connection closes is stopped in
-its worker, which goes on to the next job (it is not killed); the help asked from one
-address, and in all, is capped; a seat's interval between hints holds across its
-connections.
+The table in-process, its bot pool's real worker processes: the ``strong`` bot (the hints'
+in a pool without ``learned``) is one that thinks until the test lets it go
+(``table_support.StuckBot``), the other seats' bots think in the same ``slow`` pool, of one
+worker. A hint being worked out never holds up a bot's move (help has workers of its own); a
+hint whose connection closes is stopped in its worker, which goes on to the next job (it is
+not killed); the help asked from one address, and in all, is capped; a seat's interval
+between hints holds across its connections. With numpy installed the table's own pool has
+``learned``, and a hint is its choice, named, with bidding advice over the trumps it weighs.
 """
 
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import time
 from pathlib import Path
@@ -19,8 +21,11 @@ from typing import Any
 
 import pytest
 
-from moonrules import legal_actions
+from moonrules import Phase, legal_actions, view
+from moonrules.bots import knowledge
+from moonrules.bots.basic import best_trumps
 from moonrules.bots.match import BOTS
+from moonrules.rules.tiles import mask_of
 from moonrules.table.wire import action_json
 
 pytest.importorskip("starlette")
@@ -50,6 +55,69 @@ async def _until(test: Any, what: str, timeout: float = 60) -> None:
     while not test():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         await asyncio.sleep(0.02)
+
+
+def test_the_hints_bot_is_learned_where_the_pool_has_it_else_strong() -> None:
+    from moonrules.table.botpool import DEFAULT_BOTS, BotSpec, hint_bot
+
+    without = {k: v for k, v in DEFAULT_BOTS.items() if k != "learned"}
+    assert hint_bot(without) == ("strong", DEFAULT_BOTS["strong"])
+    assert hint_bot({"basic": BotSpec(BOTS["basic"])}) == ("strong", DEFAULT_BOTS["strong"])
+    learned = BotSpec(BOTS["learned"], "slow")
+    assert hint_bot({**without, "learned": learned}) == ("learned", learned)
+    # the table's own bots: learned when numpy, which reads its models, is installed
+    has_numpy = importlib.util.find_spec("numpy") is not None
+    assert hint_bot(DEFAULT_BOTS)[0] == ("learned" if has_numpy else "strong")
+
+
+def test_a_hint_names_the_learned_bot_and_gives_its_advice_in_the_auction(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With numpy installed, a real table's hint (its help worker) is the ``learned`` bot's
+    choice, named in the message, and in the auction carries bidding advice over the trumps
+    ``learned`` weighs (``auction_value.CANDIDATES``)."""
+    pytest.importorskip("numpy")
+    from moonrules.bots.auction_value import CANDIDATES
+    from moonrules.table.botpool import DEFAULT_BOTS, BotPool
+    from moonrules.table.rooms import Table, TableLimits
+    from moonrules.table.storage import Storage
+
+    assert "learned" in DEFAULT_BOTS
+    storage = Storage(tmp_path / "t.db")
+    pool = BotPool(DEFAULT_BOTS, quick_workers=1, slow_workers=1)
+    table = Table(storage, pool, TableLimits(bot_pace=0.0))
+
+    async def main() -> None:
+        try:
+            assert await asyncio.to_thread(pool.wait_ready)
+            # three people: the others pass until seat 0 is to call, still in the auction
+            room = await table.room((await table.create({"rules": "standard"})).room)
+            assert room is not None
+            for seat in range(3):
+                await table.join(room, Tab(seat))
+            await _until(lambda: room.started, "the game started")
+            while room.state.to_act != 0:
+                assert await table.act(room, room.state.to_act, "pass") is None
+            assert room.state.phase is Phase.BIDDING
+            seq = room.seq
+            hint = await table.hint(room, 0)
+            assert hint is not None and hint["type"] == "hint", hint
+            assert hint["bot"] == "learned" and hint["seq"] == seq
+            assert hint["action"] in [action_json(a) for a in legal_actions(room.state)]
+            advice = hint["advice"]
+            assert isinstance(advice, dict) and advice["samples"] > 0 and advice["bids"]
+            assert all(0 <= b["p_make"] <= 1 for b in advice["bids"])
+            seen = view(room.state, 0)
+            ranked = best_trumps(mask_of(seen.hand), seen.rules, knowledge(seen).unseen)
+            weighed = {t.to_json() for _, t in ranked[:CANDIDATES]}
+            assert {b["trump"] for b in advice["bids"]} <= weighed
+            assert json.dumps(hint)  # as it is sent
+        finally:
+            await table.close()
+            pool.close()
+            storage.close()
+
+    asyncio.run(main())
 
 
 def _table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **limits: Any) -> Any:

@@ -1,6 +1,6 @@
 """A player's help at the table, computed in the bot pool's workers (never on the event
-loop): a hint (what the ``strong`` bot would do, and in the auction the chances bidding
-advice gives) and the check of a claim (CLAIM-1).
+loop): a hint (what the hints' bot would do, ``learned`` or ``strong``, and in the auction
+the chances bidding advice gives) and the check of a claim (CLAIM-1).
 
 A hint is thought out from the seat's own :class:`~moonrules.game.views.PlayerView`
 (VIEW-1) alone, as a bot's decision is: it cannot show what the seat may not see. A claim
@@ -19,6 +19,7 @@ from typing import Final
 from moonrules.analysis.advise import advise
 from moonrules.bots import Bot, knowledge
 from moonrules.bots.basic import best_trumps
+from moonrules.bots.learned import LearnedBot, trained_for
 from moonrules.game import (
     Bid,
     ClaimDoesNotHold,
@@ -39,6 +40,22 @@ HINT_TRUMPS: Final = 3
 """Trumps the advice weighs when the bot does not say how many it weighs (``candidates``)."""
 
 
+def weighed_trumps(bot: Bot, view: PlayerView) -> int:
+    """How many trumps ``bot`` weighs for its calls in ``view``: its ``candidates``; for
+    ``learned`` (:class:`~moonrules.bots.learned.LearnedBot`), the models'
+    :data:`~moonrules.bots.auction_value.CANDIDATES` under the rules they were trained on,
+    else its ``strong``'s (which calls there); :data:`HINT_TRUMPS` for a bot that does not
+    say."""
+    if isinstance(bot, LearnedBot):
+        if not trained_for(view.rules):
+            return weighed_trumps(bot.strong, view)
+        # numpy, which the learned bot needs, is installed when there is one
+        from moonrules.bots.auction_value import CANDIDATES
+
+        return CANDIDATES
+    return max(1, int(getattr(bot, "candidates", HINT_TRUMPS)))
+
+
 def advice_seed(seed: str) -> int:
     """The seed of the advice's sample deals for a hint seeded ``seed``: from the whole
     text (each hint of a room its own deals), a whole number below 2**48."""
@@ -53,7 +70,7 @@ def hint(make: Callable[[], Bot], view: PlayerView, seed: str) -> tuple[JSON, JS
 
     The advice weighs the trumps the bot weighs: the best by the basic estimate
     (:func:`~moonrules.bots.basic.best_trumps`, as the bots rank them), as many as the
-    bot's ``candidates`` (:data:`HINT_TRUMPS` for a bot without). Weighing every trump
+    bot weighs (:func:`weighed_trumps`). Weighing every trump
     the rules offer on a few deals showed, for a bid no trump makes often, whichever of
     nine noisy chances came out highest, ties to the first trump in the rules' order
     (blanks): a trump the hand is short in."""
@@ -65,12 +82,12 @@ def hint(make: Callable[[], Bot], view: PlayerView, seed: str) -> tuple[JSON, JS
         return action_json(action), None
     calls = [c.amount if isinstance(c, Bid) else 0 for c in view.calls]
     ranked = best_trumps(mask_of(view.hand), view.rules, knowledge(view).unseen)
-    weighed = getattr(bot, "candidates", HINT_TRUMPS)
+    weighed = weighed_trumps(bot, view)
     a = advise(
         view.hand,
         view.rules,
         calls=calls,
-        trumps=[t for _, t in ranked[: max(1, int(weighed))]],
+        trumps=[t for _, t in ranked[:weighed]],
         samples=HINT_SAMPLES,
         min_samples=HINT_SAMPLES,
         seed=advice_seed(seed),
@@ -121,4 +138,12 @@ def claim(
         return "refused", None, e.rule, e.message
 
 
-__all__ = ["CLAIM_BUDGET", "HINT_SAMPLES", "HINT_TRUMPS", "advice_seed", "claim", "hint"]
+__all__ = [
+    "CLAIM_BUDGET",
+    "HINT_SAMPLES",
+    "HINT_TRUMPS",
+    "advice_seed",
+    "claim",
+    "hint",
+    "weighed_trumps",
+]

@@ -62,6 +62,22 @@ node budget (some 0.3 s of CPU for ``pimc``, under 1.5 s for the others, the bot
 figures), and a worker that does not answer within the pool's ``timeout`` is killed."""
 
 
+HINT_BOTS: Final = ("learned", "strong")
+"""The bots of the hints, the strongest first (measured in the bots guide: ``learned`` is
+the strongest level, and faster than ``strong``): a hint is what the first of them the
+table's pool has would do (:func:`hint_bot`)."""
+
+
+def hint_bot(bots: Mapping[str, BotSpec]) -> tuple[str, BotSpec]:
+    """The hints' bot of a table whose pool seats ``bots``: its level and spec, the first of
+    :data:`HINT_BOTS` it has (``learned`` when numpy is installed), else ``strong`` as
+    :data:`DEFAULT_BOTS` makes it."""
+    for name in HINT_BOTS:
+        if name in bots:
+            return name, bots[name]
+    return "strong", DEFAULT_BOTS["strong"]
+
+
 HELP: Final = "help"
 """The pool of the players' help (hints, claims' checks, reviews): workers of its own, so
 that help never holds up a bot's move, run at a lower priority (:data:`HELP_NICENESS`)."""
@@ -552,8 +568,10 @@ __all__ = [
     "DEFAULT_BOTS",
     "HELP",
     "HELP_NICENESS",
+    "HINT_BOTS",
     "BotFailed",
     "BotPool",
     "BotSpec",
     "JobCancelled",
+    "hint_bot",
 ]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 from moonrules import GameState, Phase, view
 from moonrules.records.record import JSON, to_record
 from moonrules.table import assist
-from moonrules.table.botpool import DEFAULT_BOTS, HELP, BotFailed, BotPool
+from moonrules.table.botpool import HELP, BotFailed, BotPool, hint_bot
 from moonrules.table.room import HUMAN, MOVED_REASON, HelpLoad, Room, TableLimits
 from moonrules.table.storage import Step, Storage
 from moonrules.table.storage_pg import NotOwner, PgStorage
@@ -86,8 +86,9 @@ class RoomHelp:
         def _schedule_bot(self, room: Room) -> None: ...
 
     async def hint(self, room: Room, seat: int, address: str = "") -> dict[str, JSON] | None:
-        """What the ``strong`` bot would do from this seat's view, and in the auction
-        bidding advice's chances: thought out in a worker of the help pool (never holding up
+        """What the hints' bot (:func:`~moonrules.table.botpool.hint_bot`: ``learned`` when
+        the table's pool has it, else ``strong``) would do from this seat's view, and in the
+        auction bidding advice's chances: thought out in a worker of the help pool (never holding up
         a bot's move), sent to this connection alone. One per seat every
         :attr:`TableLimits.hint_every` seconds, and the help asked from ``address`` (the
         client's) held to :class:`~moonrules.table.room.HelpLoad`'s caps."""
@@ -103,7 +104,7 @@ class RoomHelp:
         room.hint_at[seat] = now
         room.helping.add(seat)
         seq = room.seq
-        spec = self.bots.bots.get("strong", DEFAULT_BOTS["strong"])
+        bot, spec = hint_bot(self.bots.bots)
         try:
             with self.help.job(address):
                 action, advice = await self.bots.run(
@@ -119,7 +120,7 @@ class RoomHelp:
         finally:
             room.helping.discard(seat)
             room.hint_at[seat] = time.monotonic()  # the next one counted from this answer
-        return {"type": "hint", "seq": seq, "action": action, "advice": advice}
+        return {"type": "hint", "seq": seq, "bot": bot, "action": action, "advice": advice}
 
     async def limited_claim(
         self, room: Room, seat: int, tricks: JSON, address: str = ""

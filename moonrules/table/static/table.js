@@ -228,7 +228,7 @@
     bar.hidden = !mine;
     const hint = $("hint");
     hint.setAttribute("aria-disabled", t.hints ? "false" : "true");
-    hint.title = t.hints ? _("What the strong bot would do now") : _("Hints are turned off in this room");
+    hint.title = t.hints ? _("What the best bot at this table would do now") : _("Hints are turned off in this room");
     const claim = $("claim-box");
     claim.hidden = !(mine && v.phase === "play");
     if (!claim.hidden) {
@@ -268,10 +268,18 @@
     const v = last.view;
     const a = msg.action;
     let what;
-    if (v.phase === "bidding") what = a === "pass" ? _("the strong bot would pass.") : _("the strong bot would bid {call}.", { call: callText(a) });
-    else if (v.phase === "trump") what = _("the strong bot would name {trump} as trump.", { trump: trumpName(a) });
-    else if (v.phase === "discard") what = _("the strong bot would discard {tile}.", { tile: a });
-    else what = _("the strong bot would play {tile}.", { tile: a });
+    // the bot the server names (a server that names none hints with strong)
+    if (msg.bot === "learned") {
+      if (v.phase === "bidding") what = a === "pass" ? _("the learned bot would pass.") : _("the learned bot would bid {call}.", { call: callText(a) });
+      else if (v.phase === "trump") what = _("the learned bot would name {trump} as trump.", { trump: trumpName(a) });
+      else if (v.phase === "discard") what = _("the learned bot would discard {tile}.", { tile: a });
+      else what = _("the learned bot would play {tile}.", { tile: a });
+    } else {
+      if (v.phase === "bidding") what = a === "pass" ? _("the strong bot would pass.") : _("the strong bot would bid {call}.", { call: callText(a) });
+      else if (v.phase === "trump") what = _("the strong bot would name {trump} as trump.", { trump: trumpName(a) });
+      else if (v.phase === "discard") what = _("the strong bot would discard {tile}.", { tile: a });
+      else what = _("the strong bot would play {tile}.", { tile: a });
+    }
     box.replaceChildren(el("strong", { text: _("Hint:") }), " " + what);
     const ad = msg.advice;
     if (ad) {

@@ -526,6 +526,14 @@ def levels(args: argparse.Namespace) -> None:
     }
     args.out.write_text(json.dumps(out, indent=1) + "\n")
     print(json.dumps(out, indent=1))
+    # each two levels compared deal by deal (duplicate), over the trios holding both
+    for a, b in itertools.combinations(LEVELS, 2):
+        per: dict[int, list[float]] = {}
+        for (index, _), game in totals.items():
+            if a in game and b in game:
+                per.setdefault(index, []).append((game[b] - game[a]) / 6)
+        diffs = [sum(v) / len(v) for v in per.values()]
+        print(f"{b} - {a}: {interval_text(diffs)} points a hand over {len(diffs)} deals")
 
 
 def late_timing(args: argparse.Namespace) -> None:

@@ -46,7 +46,7 @@ import json
 import os
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -359,22 +359,14 @@ def fit(
     deals = len(data["held"])
     per = len(y) // deals
     cut = (deals - deals // 10) * per if deals >= 10 else len(y)
-    from moonrules.bots.train import booster_params
+    from moonrules.bots.train import booster_params, early_stopped
 
     params = booster_params(seed, min_leaf, learning_rate=0.1, objective="multiclass", num_class=8)
     report: dict[str, float] = {"deals": float(deals), "rows": float(len(y))}
     if cut == len(y):
         booster = lgb.train(params, lgb.Dataset(x, y), rounds)
         return booster, report
-    stop: list[Callable[..., Any]] = [lgb.early_stopping(20, verbose=False)]
-    booster = lgb.train(
-        params,
-        lgb.Dataset(x[:cut], y[:cut]),
-        rounds,
-        valid_sets=[lgb.Dataset(x[cut:], y[cut:])],
-        callbacks=stop,
-    )
-    best = max(1, booster.best_iteration or rounds)
+    booster, best = early_stopped(params, x, y, cut, rounds, 20)
     booster = lgb.Booster(model_str=booster.model_to_string(num_iteration=best))
     p = np.asarray(booster.predict(x[cut:]), dtype=np.float64)
     held = y[cut:]

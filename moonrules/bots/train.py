@@ -42,7 +42,7 @@ import itertools
 import json
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -398,6 +398,24 @@ def booster_params(seed: int, min_leaf: int, **extra: Any) -> dict[str, Any]:
     }
 
 
+def early_stopped(
+    params: dict[str, Any], x: Any, y: Any, cut: int, rounds: int, patience: int
+) -> tuple[Any, int]:
+    """A LightGBM booster trained on the rows before ``cut``, stopped early (after
+    ``patience`` rounds without a gain) on the rows from ``cut`` on, held out; and its best
+    number of rounds, at most ``rounds``."""
+    import lightgbm as lgb  # the [train] extra: only training needs it
+
+    booster = lgb.train(
+        params,
+        lgb.Dataset(x[:cut], y[:cut]),
+        rounds,
+        valid_sets=[lgb.Dataset(x[cut:], y[cut:])],
+        callbacks=[lgb.early_stopping(patience, verbose=False)],
+    )
+    return booster, max(1, booster.best_iteration or rounds)
+
+
 def forest_of(booster: Any) -> Forest:
     """A LightGBM booster's trees as a :class:`Forest`."""
     dump = booster.dump_model()
@@ -480,15 +498,7 @@ def fit(
         # the number of rounds of each model is chosen on the last tenth held out (early
         # stopping), then each model is refit on every example with that number
         ct = cut * CANDIDATES
-        stop: list[Callable[..., Any]] = [lgb.early_stopping(30, verbose=False)]
-        bt = lgb.train(
-            tricks_params,
-            lgb.Dataset(xt[:ct], yt[:ct]),
-            rounds,
-            valid_sets=[lgb.Dataset(xt[ct:], yt[ct:])],
-            callbacks=stop,
-        )
-        tricks_rounds = max(1, bt.best_iteration or rounds)
+        bt, tricks_rounds = early_stopped(tricks_params, xt, yt, ct, rounds, 30)
         p = np.asarray(bt.predict(xt[ct:], num_iteration=tricks_rounds), dtype=np.float64)
         report["tricks_rounds"] = float(tricks_rounds)
         report["tricks_logloss"] = float(-np.mean(np.log(p[np.arange(len(p)), yt[ct:]] + 1e-12)))
@@ -496,14 +506,7 @@ def fit(
         report["tricks_baseline_logloss"] = float(
             -np.mean(np.log(np.bincount(yt[:ct], minlength=8)[yt[ct:]] / ct + 1e-12))
         )
-        bd = lgb.train(
-            defence_params,
-            lgb.Dataset(xd[:cut], yd[:cut]),
-            rounds,
-            valid_sets=[lgb.Dataset(xd[cut:], yd[cut:])],
-            callbacks=stop,
-        )
-        defence_rounds = max(1, bd.best_iteration or rounds)
+        bd, defence_rounds = early_stopped(defence_params, xd, yd, cut, rounds, 30)
         pd = bd.predict(xd[cut:], num_iteration=defence_rounds)
         report["defence_rounds"] = float(defence_rounds)
         report["defence_rmse"] = float(np.sqrt(np.mean((pd - yd[cut:]) ** 2)))
